@@ -1,0 +1,159 @@
+"""Maps: territories, adjacency (overseas links included), barracks, and their JSON form."""
+
+from functools import cached_property
+from importlib import resources
+from typing import Any
+
+import msgspec
+
+ORDER_KEYWORDS = frozenset(
+    {"H", "HOLD", "TO", "S", "SUPPORT", "B", "BUILD", "F", "FARM", "REF", "->", ">"}
+)
+
+
+class MapError(ValueError):
+    """A map that is not well formed; the message says what is wrong."""
+
+
+class Territory(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    id: str
+    name: str
+    barracks: bool = False
+    x: float = 0.0
+    y: float = 0.0
+    # Polygon outline for drawing, in the same coordinates as x/y; not part of the rules.
+    outline: tuple[tuple[float, float], ...] = ()
+
+
+class GameMap(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, dict=True
+):
+    """The JSON form of a map, as in `rules/maps/rulebook.json`.
+
+    `homes` lists, for generated maps, each starting player's home territories; an army
+    starts on every barracks of a home.
+    """
+
+    name: str
+    territories: tuple[Territory, ...]
+    edges: tuple[tuple[str, str], ...]
+    description: str = ""
+    overseas: tuple[tuple[str, str], ...] = ()
+    homes: tuple[tuple[str, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+    @cached_property
+    def board(self) -> "Board":
+        return Board(self)
+
+
+def _check(game_map: GameMap) -> None:
+    ids: set[str] = set()
+    names: dict[str, str] = {}
+    for territory in game_map.territories:
+        tid = territory.id
+        if not tid or tid != tid.strip() or " " in tid or tid.upper() != tid:
+            raise MapError(f"territory id must be an upper-case word: {tid!r}")
+        if tid in ORDER_KEYWORDS:
+            raise MapError(f"territory id is an order keyword: {tid}")
+        if tid in ids:
+            raise MapError(f"duplicate territory id: {tid}")
+        ids.add(tid)
+        for label in (tid, territory.name):
+            key = " ".join(label.lower().split())
+            if not key:
+                raise MapError(f"territory {tid} has an empty name")
+            if key.upper() in ORDER_KEYWORDS:
+                raise MapError(f"territory name is an order keyword: {label}")
+            if names.get(key, tid) != tid:
+                raise MapError(f"name {label!r} is used by both {names[key]} and {tid}")
+            names[key] = tid
+    seen_links: set[frozenset[str]] = set()
+    for kind, links in (("edge", game_map.edges), ("overseas link", game_map.overseas)):
+        for a, b in links:
+            for end in (a, b):
+                if end not in ids:
+                    raise MapError(f"{kind} {a}-{b} names an unknown territory: {end}")
+            if a == b:
+                raise MapError(f"{kind} joins {a} to itself")
+            link = frozenset((a, b))
+            if link in seen_links:
+                raise MapError(f"{kind} {a}-{b} is listed twice")
+            seen_links.add(link)
+    for home in game_map.homes:
+        for tid in home:
+            if tid not in ids:
+                raise MapError(f"home names an unknown territory: {tid}")
+
+
+class Board:
+    """Lookups derived from a map, built once per map."""
+
+    __slots__ = ("barracks", "ids", "map", "name_to_id", "neighbours", "overseas", "territories")
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.map = game_map
+        self.territories = {t.id: t for t in game_map.territories}
+        self.ids = frozenset(self.territories)
+        self.barracks = frozenset(t.id for t in game_map.territories if t.barracks)
+        neighbours: dict[str, set[str]] = {tid: set() for tid in self.territories}
+        for a, b in (*game_map.edges, *game_map.overseas):
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+        self.neighbours = {tid: frozenset(n) for tid, n in neighbours.items()}
+        self.overseas = frozenset(frozenset(link) for link in game_map.overseas)
+        # Ids and full names, lower-cased with single spaces, so that the parser can look
+        # up whatever a player typed.
+        self.name_to_id: dict[str, str] = {}
+        for t in game_map.territories:
+            self.name_to_id[t.id.lower()] = t.id
+            self.name_to_id[" ".join(t.name.lower().split())] = t.id
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.neighbours[a]
+
+    def is_overseas(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.overseas
+
+
+_map_decoder = msgspec.json.Decoder(GameMap)
+_builtin_cache: dict[str, GameMap] = {}
+
+
+def builtin_names() -> list[str]:
+    folder = resources.files("rules") / "maps"
+    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def builtin_map(name: str) -> GameMap:
+    """A map shipped with the package, by name; MapError if there is none."""
+    cached = _builtin_cache.get(name)
+    if cached is not None:
+        return cached
+    if name not in builtin_names():
+        raise MapError(f"unknown map: {name!r} (built-in maps: {', '.join(builtin_names())})")
+    data = (resources.files("rules") / "maps" / f"{name}.json").read_bytes()
+    game_map = decode_map(data)
+    _builtin_cache[name] = game_map
+    return game_map
+
+
+def decode_map(data: bytes | str) -> GameMap:
+    try:
+        return _map_decoder.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        raise MapError(f"invalid map: {error}") from error
+
+
+def map_from_object(obj: Any) -> GameMap:
+    """A map from an already-decoded JSON object (an inline map in a request)."""
+    try:
+        return msgspec.convert(obj, GameMap)
+    except msgspec.ValidationError as error:
+        raise MapError(f"invalid map: {error}") from error
+
+
+def encode_map(game_map: GameMap) -> bytes:
+    return msgspec.json.encode(game_map)

@@ -1,0 +1,96 @@
+"""`skirmish ...`: the command line. Each subcommand is a thin edge over a module."""
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from server.serve import serve
+
+    return serve(host=args.host, port=args.port, data_dir=args.data_dir)
+
+
+def _adjudicate(args: argparse.Namespace) -> int:
+    from rules.contract import RequestError, adjudicate_json
+
+    source = args.file
+    try:
+        data = sys.stdin.buffer.read() if source in (None, "-") else Path(source).read_bytes()
+    except OSError as error:
+        print(f"error: cannot read {source}: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        response = adjudicate_json(data)
+    except RequestError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.buffer.write(response + b"\n")
+    return 0
+
+
+def _map_generate(args: argparse.Namespace) -> int:
+    from rules.board import encode_map
+    from rules.mapgen import MapGenerationError, generate
+
+    try:
+        game_map = generate(players=args.players, map_type=args.type, seed=args.seed)
+    except MapGenerationError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.buffer.write(encode_map(game_map) + b"\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skirmish", description="The Skirmish Society server.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the HTTP and websocket server",
+        description="Run the server. With DATABASE_URL unset, an embedded PostgreSQL is "
+        "started in the data directory and stopped on exit.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="where the embedded PostgreSQL keeps its data (default: the user's data dir)",
+    )
+    serve.set_defaults(run=_serve)
+
+    adjudicate = commands.add_parser(
+        "adjudicate",
+        help="adjudicate one turn: JSON request in, JSON response out",
+        description="Read an adjudication request (docs/adjudicate.md) from FILE or standard "
+        "input and print the response. Exit 2 with a one-line error on a malformed request.",
+    )
+    adjudicate.add_argument("file", nargs="?", default=None, metavar="FILE")
+    adjudicate.set_defaults(run=_adjudicate)
+
+    maps = commands.add_parser("map", help="map tools")
+    map_commands = maps.add_subparsers(dest="map_command", required=True, metavar="COMMAND")
+    generate = map_commands.add_parser(
+        "generate",
+        help="print a generated map as JSON",
+        description="Generate a map for 3 to 20 players, deterministic from the seed.",
+    )
+    generate.add_argument("--players", type=int, required=True, help="3 to 20")
+    generate.add_argument("--type", choices=["normal", "spacious"], default="normal")
+    generate.add_argument("--seed", type=int, required=True)
+    generate.set_defaults(run=_map_generate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
