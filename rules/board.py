@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 ORDER_KEYWORDS = frozenset(
-    {"H", "HOLD", "TO", "S", "SUPPORT", "B", "BUILD", "F", "FARM", "REF", "->", ">"}
+    {"H", "HOLD", "TO", "S", "SUPPORT", "SUPPORTS", "B", "BUILD", "F", "FARM", "REF", "->", ">"}
 )
 
 
@@ -65,8 +65,11 @@ def _check(game_map: GameMap) -> None:
             key = " ".join(label.lower().split())
             if not key:
                 raise MapError(f"territory {tid} has an empty name")
-            if key.upper() in ORDER_KEYWORDS:
-                raise MapError(f"territory name is an order keyword: {label}")
+            # Names never contain an order word, so that the parser can split an order at
+            # its keywords without guessing where a name ends.
+            clash = next((w for w in key.split() if w.upper() in ORDER_KEYWORDS), None)
+            if clash is not None or ">" in key:
+                raise MapError(f"territory name {label!r} contains an order word: {clash or '>'}")
             if names.get(key, tid) != tid:
                 raise MapError(f"name {label!r} is used by both {names[key]} and {tid}")
             names[key] = tid
@@ -124,7 +127,9 @@ _builtin_cache: dict[str, GameMap] = {}
 
 def builtin_names() -> list[str]:
     folder = resources.files("rules") / "maps"
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
+    return sorted(
+        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
+    )
 
 
 def builtin_map(name: str) -> GameMap:

@@ -1,0 +1,172 @@
+"""The adjudication contract (docs/adjudicate.md): one turn as JSON in, JSON out."""
+
+from typing import Any
+
+import msgspec
+
+from rules.board import GameMap, MapError, builtin_map, map_from_object
+from rules.effects import Effect, parse_effect
+from rules.position import Position
+from rules.strengths import Explanation
+from rules.turn import Death, OrderReport, TurnInput, resolve_turn
+
+# Bounds that keep one request to a reasonable amount of work.
+MAX_TERRITORIES = 1000
+MAX_ORDER_TEXT = 100_000
+
+
+class RequestError(ValueError):
+    """A malformed request: the message says what is wrong, in one line."""
+
+
+class PlayerEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    vp: int = 0
+    # Accepted for compatibility; a joint player is just one player to the engine.
+    joint: list[str] | None = None
+
+
+class Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    map: str | dict[str, Any]
+    players: dict[str, PlayerEntry]
+    armies: dict[str, str] = {}
+    control: dict[str, str] = {}
+    farms: list[str] = []
+    orders: dict[str, list[str]] = {}
+    effect: str | None = None
+    vp_target: int = 10
+    resigned: list[str] = []
+    # Extensions: join-forces pairs taking effect this turn, and per-order explanations.
+    join_forces: list[tuple[str, str]] = []
+    explain: bool = False
+
+
+class Response(msgspec.Struct, frozen=True, omit_defaults=True):
+    orders: list[OrderReport]
+    armies: dict[str, str]
+    control: dict[str, str]
+    farms: list[str]
+    dead: list[Death]
+    vp: dict[str, int]
+    vp_gained: dict[str, int]
+    eliminated: list[str]
+    winner: str | None
+    joined: dict[str, list[str]] = {}
+
+
+_decoder = msgspec.json.Decoder(Request)
+_encoder = msgspec.json.Encoder()
+__all__ = ["Explanation", "RequestError", "adjudicate", "adjudicate_json"]
+
+
+def adjudicate(request: dict[str, Any]) -> dict[str, Any]:
+    """The contract as Python objects: a decoded JSON request in, a JSON-ready dict out."""
+    try:
+        decoded = msgspec.convert(request, Request)
+    except msgspec.ValidationError as error:
+        raise RequestError(f"malformed request: {error}") from error
+    result: dict[str, Any] = msgspec.to_builtins(_respond(decoded))
+    return result
+
+
+def adjudicate_json(data: bytes | str) -> bytes:
+    """The contract as bytes: what `skirmish adjudicate` and `POST /v1/adjudicate` serve."""
+    try:
+        decoded = _decoder.decode(data)
+    except msgspec.DecodeError as error:
+        raise RequestError(f"invalid JSON: {error}") from error
+    except msgspec.ValidationError as error:
+        raise RequestError(f"malformed request: {error}") from error
+    return _encoder.encode(_respond(decoded))
+
+
+def _respond(request: Request) -> Response:
+    turn = _turn(request)
+    outcome = resolve_turn(turn, explain=request.explain)
+    position = outcome.position
+    return Response(
+        orders=outcome.orders,
+        armies=position.armies,
+        control=position.control,
+        farms=sorted(position.farms),
+        dead=outcome.dead,
+        vp=outcome.vp,
+        vp_gained=outcome.vp_gained,
+        eliminated=outcome.eliminated,
+        winner=outcome.winner,
+        joined={joint: list(pair) for joint, pair in outcome.joined.items()},
+    )
+
+
+def _turn(request: Request) -> TurnInput:
+    game_map = _map(request.map)
+    board = game_map.board
+    players = request.players
+
+    def known_player(player: str, where: str) -> None:
+        if player not in players:
+            raise RequestError(f"{where} names an unknown player: {player!r}")
+
+    def known_territory(territory: str, where: str) -> None:
+        if territory not in board.ids:
+            raise RequestError(f"{where} names a territory that does not exist: {territory!r}")
+
+    for territory, player in request.armies.items():
+        known_territory(territory, "armies")
+        known_player(player, f"the army in {territory}")
+    for territory, player in request.control.items():
+        known_territory(territory, "control")
+        known_player(player, f"control of {territory}")
+    for territory in request.farms:
+        known_territory(territory, "farms")
+        if territory not in board.barracks:
+            raise RequestError(f"a farm must be a former barracks, {territory} never was one")
+    text_size = 0
+    for player, submissions in request.orders.items():
+        known_player(player, "orders")
+        text_size += sum(len(s) for s in submissions)
+    if text_size > MAX_ORDER_TEXT:
+        raise RequestError(f"orders too long: {text_size} characters (at most {MAX_ORDER_TEXT})")
+    for player in request.resigned:
+        known_player(player, "resigned")
+    joined: set[str] = set()
+    for pair in request.join_forces:
+        for player in pair:
+            known_player(player, "join_forces")
+            if player in joined:
+                raise RequestError(f"join_forces names {player!r} twice")
+            joined.add(player)
+    if request.vp_target < 1:
+        raise RequestError(f"vp_target must be at least 1, not {request.vp_target}")
+    return TurnInput(
+        game_map=game_map,
+        position=Position(
+            armies=dict(request.armies),
+            control={**request.armies, **request.control},
+            farms=frozenset(request.farms),
+        ),
+        vp={player: entry.vp for player, entry in players.items()},
+        orders=request.orders,
+        effect=_effect(request.effect),
+        vp_target=request.vp_target,
+        resigned=frozenset(request.resigned),
+        joins=tuple(request.join_forces),
+    )
+
+
+def _map(spec: str | dict[str, Any]) -> GameMap:
+    try:
+        game_map = builtin_map(spec) if isinstance(spec, str) else map_from_object(spec)
+    except MapError as error:
+        raise RequestError(str(error)) from error
+    if len(game_map.territories) > MAX_TERRITORIES:
+        raise RequestError(f"map too large: at most {MAX_TERRITORIES} territories")
+    return game_map
+
+
+def _effect(name: str | None) -> Effect | None:
+    if name is None:
+        return None
+    try:
+        return parse_effect(name)
+    except ValueError as error:
+        raise RequestError(str(error)) from error

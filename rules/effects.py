@@ -1,0 +1,35 @@
+"""The voting effects: each changes one turn's rules, as the catalogue in docs/rules.md says."""
+
+import enum
+
+
+class Effect(enum.StrEnum):
+    FEAST = "FEAST"
+    FAMINE = "FAMINE"
+    STORM = "STORM"
+    ENTRENCH = "ENTRENCH"
+    MOBILIZE = "MOBILIZE"
+    TRUCE = "TRUCE"
+    LAND_GRAB = "LAND GRAB"
+    HARVEST = "HARVEST"
+
+
+DESCRIPTIONS: dict[Effect, str] = {
+    Effect.FEAST: "each successful farm order earns 2 VP instead of 1",
+    Effect.FAMINE: "farm orders earn nothing (they still defend like a hold)",
+    Effect.STORM: "overseas connections are closed: orders that use one are invalid",
+    Effect.ENTRENCH: "every army that is not ordered to move defends with +1 strength",
+    Effect.MOBILIZE: "a REF order is allowed even without more barracks than armies",
+    Effect.TRUCE: "a move into a territory held by another player's army is invalid",
+    Effect.LAND_GRAB: "the expansion award is 2 VP instead of 1",
+    Effect.HARVEST: "a successful build order also earns 1 VP",
+}
+
+
+def parse_effect(name: str) -> Effect:
+    """An effect from its name, case-insensitively; `LAND_GRAB` and `landgrab` work too."""
+    key = "".join(ch for ch in name.upper() if ch.isalpha())
+    for effect in Effect:
+        if effect.value.replace(" ", "") == key:
+            return effect
+    raise ValueError(f"unknown effect: {name!r} (effects: {', '.join(e.value for e in Effect)})")

@@ -1,0 +1,21 @@
+import msgspec
+
+from rules.position import Situation
+from rules.verdicts import Result, Verdicts
+
+
+class Move(msgspec.Struct, frozen=True, tag="move"):
+    """The army moves to an adjacent territory; into an occupied one, it attacks."""
+
+    unit: str
+    target: str
+
+    def problem(self, player: str, situation: Situation) -> str | None:
+        return (
+            situation.army_problem(player, self.unit)
+            or situation.link_problem(self.unit, self.target)
+            or situation.truce_problem(player, self.target)
+        )
+
+    def result(self, verdicts: Verdicts) -> Result:
+        return "succeeded" if verdicts.moved(self.unit) else "failed"

@@ -1,0 +1,67 @@
+"""A position on the board, and the questions that validating an order asks of it."""
+
+from collections import Counter
+
+import msgspec
+
+from rules.board import Board
+from rules.effects import Effect
+
+REF = "REF"
+
+
+class Position(msgspec.Struct, frozen=True):
+    """Where the armies stand, who controls what, and which barracks became farms.
+
+    `control` lists every controlled territory, including those an army stands on.
+    """
+
+    armies: dict[str, str]
+    control: dict[str, str]
+    farms: frozenset[str] = frozenset()
+
+
+class Situation:
+    """A position on a board under an effect, as orders are validated against it."""
+
+    __slots__ = ("_armies_per_player", "_barracks_per_player", "board", "effect", "position")
+
+    def __init__(self, board: Board, position: Position, effect: Effect | None) -> None:
+        self.board = board
+        self.position = position
+        self.effect = effect
+        self._armies_per_player = Counter(position.armies.values())
+        self._barracks_per_player = Counter(
+            owner for territory, owner in position.control.items() if self.is_barracks(territory)
+        )
+
+    def is_barracks(self, territory: str) -> bool:
+        return territory in self.board.barracks and territory not in self.position.farms
+
+    def armies_of(self, player: str) -> int:
+        return self._armies_per_player[player]
+
+    def barracks_of(self, player: str) -> int:
+        return self._barracks_per_player[player]
+
+    def army_problem(self, player: str, territory: str) -> str | None:
+        owner = self.position.armies.get(territory)
+        if owner is None:
+            return f"no army in {territory}"
+        if owner != player:
+            return f"not your army: {territory}"
+        return None
+
+    def link_problem(self, source: str, target: str, *, what: str = "not adjacent") -> str | None:
+        """Why an order cannot use the link source-target, or None if it can."""
+        if not self.board.adjacent(source, target):
+            return f"{what}: {source} to {target}"
+        if self.effect is Effect.STORM and self.board.is_overseas(source, target):
+            return f"STORM closes the overseas connection: {source} to {target}"
+        return None
+
+    def truce_problem(self, player: str, target: str) -> str | None:
+        occupant = self.position.armies.get(target)
+        if self.effect is Effect.TRUCE and occupant is not None and occupant != player:
+            return f"TRUCE forbids moving into another player's army: {target}"
+        return None

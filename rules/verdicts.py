@@ -1,0 +1,28 @@
+"""What the resolver decided, as the order kinds ask it in order to report their results."""
+
+from typing import Literal, Protocol
+
+Result = Literal["succeeded", "failed", "cut", "invalid", "replaced"]
+
+
+class Verdicts(Protocol):
+    def dislodged(self, territory: str) -> bool:
+        """The army that stood here was beaten and died."""
+        ...
+
+    def moved(self, source: str) -> bool:
+        """The army ordered to move from `source` arrived."""
+        ...
+
+    def reinforced(self, target: str) -> bool:
+        """A reinforcement entered `target`."""
+        ...
+
+    def support_result(self, supporter: str) -> Result:
+        """`succeeded` if the support counted, `cut` if it was cut, `failed` if it had
+        nothing to support."""
+        ...
+
+    def disturbed(self, territory: str) -> bool:
+        """Another player's move came into the territory, cutting a build or a farm."""
+        ...
