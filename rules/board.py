@@ -1,7 +1,6 @@
 """Maps: territories, adjacency (overseas links included), barracks, and their JSON form."""
 
 from functools import cached_property
-from importlib import resources
 from typing import Any
 
 import msgspec
@@ -122,27 +121,6 @@ class Board:
 
 
 _map_decoder = msgspec.json.Decoder(GameMap)
-_builtin_cache: dict[str, GameMap] = {}
-
-
-def builtin_names() -> list[str]:
-    folder = resources.files("rules") / "maps"
-    return sorted(
-        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
-    )
-
-
-def builtin_map(name: str) -> GameMap:
-    """A map shipped with the package, by name; MapError if there is none."""
-    cached = _builtin_cache.get(name)
-    if cached is not None:
-        return cached
-    if name not in builtin_names():
-        raise MapError(f"unknown map: {name!r} (built-in maps: {', '.join(builtin_names())})")
-    data = (resources.files("rules") / "maps" / f"{name}.json").read_bytes()
-    game_map = decode_map(data)
-    _builtin_cache[name] = game_map
-    return game_map
 
 
 def decode_map(data: bytes | str) -> GameMap:

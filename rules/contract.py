@@ -4,8 +4,9 @@ from typing import Any
 
 import msgspec
 
-from rules.board import GameMap, MapError, builtin_map, map_from_object
+from rules.board import GameMap, MapError, map_from_object
 from rules.effects import Effect, parse_effect
+from rules.maps import builtin_map
 from rules.position import Position
 from rules.strengths import Explanation
 from rules.turn import Death, OrderReport, TurnInput, resolve_turn
