@@ -93,7 +93,16 @@ def _check(game_map: GameMap) -> None:
 class Board:
     """Lookups derived from a map, built once per map."""
 
-    __slots__ = ("barracks", "ids", "map", "name_to_id", "neighbours", "overseas", "territories")
+    __slots__ = (
+        "barracks",
+        "ids",
+        "longest_name",
+        "map",
+        "name_to_id",
+        "neighbours",
+        "overseas",
+        "territories",
+    )
 
     def __init__(self, game_map: GameMap) -> None:
         self.map = game_map
@@ -112,6 +121,7 @@ class Board:
         for t in game_map.territories:
             self.name_to_id[t.id.lower()] = t.id
             self.name_to_id[" ".join(t.name.lower().split())] = t.id
+        self.longest_name = max((len(name.split()) for name in self.name_to_id), default=1)
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbours[a]

@@ -73,10 +73,11 @@ def adjudicate_json(data: bytes | str) -> bytes:
     """The contract as bytes: what `skirmish adjudicate` and `POST /v1/adjudicate` serve."""
     try:
         decoded = _decoder.decode(data)
-    except msgspec.DecodeError as error:
-        raise RequestError(f"invalid JSON: {error}") from error
+    # ValidationError is a DecodeError too: it must be caught first.
     except msgspec.ValidationError as error:
         raise RequestError(f"malformed request: {error}") from error
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:
+        raise RequestError(f"invalid JSON: {error}") from error
     return _encoder.encode(_respond(decoded))
 
 

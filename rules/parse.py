@@ -89,8 +89,8 @@ def _segments(text: str) -> list[tuple[str, str]]:
 _FORMS: dict[tuple[str, ...], Callable[[list[str]], Order]] = {
     ("NAME", "H"): lambda n: Hold(n[0]),
     ("NAME", "TO", "NAME"): lambda n: Move(n[0], n[1]),
-    ("NAME", "S", "NAME"): lambda n: Support(n[0], n[1], n[1]),
-    ("NAME", "S", "NAME", "H"): lambda n: Support(n[0], n[1], n[1]),
+    ("NAME", "S", "NAME"): lambda n: Support(n[0], n[1]),
+    ("NAME", "S", "NAME", "H"): lambda n: Support(n[0], n[1]),
     ("NAME", "S", "NAME", "TO", "NAME"): lambda n: Support(n[0], n[1], n[2]),
     ("NAME", "S", "REF", "NAME"): lambda n: Support(n[0], REF, n[1]),
     ("NAME", "S", "REF", "TO", "NAME"): lambda n: Support(n[0], REF, n[1]),
@@ -107,7 +107,7 @@ def _split_leading_name(segments: list[tuple[str, str]], board: Board) -> list[t
     if not segments or segments[0][0] != "NAME":
         return segments
     words = segments[0][1].split()
-    for end in range(len(words), 0, -1):
+    for end in range(min(len(words), board.longest_name), 0, -1):
         if " ".join(words[:end]).lower() in board.name_to_id:
             rest = [("NAME", " ".join(words[end:]))] if end < len(words) else []
             return [("NAME", " ".join(words[:end])), *rest, *segments[1:]]
@@ -133,4 +133,6 @@ def _shape_error(text: str, segments: list[tuple[str, str]]) -> str:
         return f"a support is written <army> S <army> [H] or <army> S <army> to <territory>: {text}"
     if shape[1] == "TO":
         return f"a move is written <army> to <territory>: {text}"
+    if len(segments) == 2:
+        return f"unexpected {segments[1][1]!r} after {first}: {text}"
     return f"unexpected {segments[2][1]!r} after {first} {segments[1][1]}: {text}"

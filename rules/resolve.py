@@ -83,18 +83,18 @@ class Resolution:
             if self.player[m] == player:
                 continue
             source = self.source[m]
-            if source is not None and source != support.target:
+            if source is not None and source != support.destination:
                 self.cut_by[unit] = source
                 return
             threats.append(m)
+        move = -1
         if support.supported == REF:
-            move = self.ref_into.get(support.target, -1)
-        elif support.supports_hold:
+            move = self.ref_into.get(support.destination, -1)
+        elif support.target is None:
             supported_order = army_orders.get(support.supported)
             if support.supported in self.armies and not isinstance(supported_order, Move):
                 self.matched.add(unit)
-                self.hold_supports.setdefault(support.target, []).append(unit)
-            return
+                self.hold_supports.setdefault(support.supported, []).append(unit)
         else:
             move = self.move_from.get(support.supported, -1)
             if move >= 0 and self.target[move] != support.target:

@@ -6,7 +6,7 @@ import msgspec
 
 from rules.board import GameMap
 from rules.effects import Effect
-from rules.orders import Build, Farm, Move, Order, Reinforce, Support
+from rules.orders import Build, Farm, Move, Order, Reinforce, describe
 from rules.position import Position, Situation
 from rules.resolve import Resolution
 from rules.scoring import score_turn
@@ -125,13 +125,7 @@ def _report(
         return OrderReport(
             checked.player, checked.text, None, None, "invalid", reason=checked.reason
         )
-    kind = order.__struct_config__.tag
-    assert isinstance(kind, str)
-    target = supported_from = None
-    if isinstance(order, Move | Reinforce):
-        target = order.target
-    elif isinstance(order, Support):
-        target, supported_from = order.target, order.supported
+    unit, kind, target, supported_from = describe(order)
     if checked.reason is not None:
         result: Result = "invalid"
     elif not book.is_used(index):
@@ -144,7 +138,7 @@ def _report(
     return OrderReport(
         player=checked.player,
         text=checked.text,
-        unit=order.unit,
+        unit=unit,
         kind=kind,
         result=result,
         target=target,

@@ -9,7 +9,8 @@ from pathlib import Path
 def _serve(args: argparse.Namespace) -> int:
     from server.serve import serve
 
-    return serve(host=args.host, port=args.port, data_dir=args.data_dir)
+    status: int = serve(host=args.host, port=args.port, data_dir=args.data_dir)
+    return status
 
 
 def _adjudicate(args: argparse.Namespace) -> int:

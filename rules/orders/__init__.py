@@ -1,5 +1,7 @@
 """The order kinds, one module each: what an order is, when it is valid, how it turned out."""
 
+from typing import NamedTuple
+
 from rules.orders.build import Build
 from rules.orders.farm import Farm
 from rules.orders.hold import Hold
@@ -9,4 +11,33 @@ from rules.orders.support import Support
 
 Order = Hold | Move | Support | Build | Farm | Reinforce
 
-__all__ = ["Build", "Farm", "Hold", "Move", "Order", "Reinforce", "Support"]
+__all__ = [
+    "Build",
+    "Description",
+    "Farm",
+    "Hold",
+    "Move",
+    "Order",
+    "Reinforce",
+    "Support",
+    "describe",
+]
+
+
+class Description(NamedTuple):
+    """An order as the contract shows it: its army (or REF), kind, and where it points."""
+
+    unit: str
+    kind: str
+    target: str | None
+    supported_from: str | None
+
+
+def describe(order: Order) -> Description:
+    kind = order.__struct_config__.tag
+    assert isinstance(kind, str)
+    if isinstance(order, Move | Reinforce):
+        return Description(order.unit, kind, order.target, None)
+    if isinstance(order, Support):
+        return Description(order.unit, kind, order.destination, order.supported)
+    return Description(order.unit, kind, None, None)

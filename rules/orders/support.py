@@ -5,27 +5,28 @@ from rules.verdicts import Result, Verdicts
 
 
 class Support(msgspec.Struct, frozen=True, tag="support"):
-    """The army lends its strength to the order of the army in `supported` (or to a
-    reinforcement when `supported` is REF) that ends in `target`. Support to hold has
-    `supported == target`."""
+    """The army lends its strength to the army in `supported` (or to a reinforcement when
+    `supported` is REF): to its move into `target`, or to its hold when `target` is None."""
 
     unit: str
     supported: str
-    target: str
+    target: str | None = None
 
     @property
-    def supports_hold(self) -> bool:
-        return self.supported == self.target
+    def destination(self) -> str:
+        """The territory the support goes into."""
+        return self.supported if self.target is None else self.target
 
     def problem(self, player: str, situation: Situation) -> str | None:
         problem = situation.army_problem(player, self.unit) or situation.link_problem(
-            self.unit, self.target, what="supporter not adjacent to the destination"
+            self.unit, self.destination, what="supporter not adjacent to the destination"
         )
-        if problem is not None or self.supports_hold or self.supported == REF:
+        if problem is not None or self.target is None or self.supported == REF:
             return problem
         if self.supported == self.unit:
             return f"an army cannot support its own move: {self.unit}"
-        # The supported move must be one that could be ordered at all.
+        # The supported move must be one that could be ordered at all (DATC 6.A.5: not
+        # even a "move" into its own territory).
         return situation.link_problem(self.supported, self.target)
 
     def result(self, verdicts: Verdicts) -> Result:

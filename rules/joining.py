@@ -1,0 +1,36 @@
+"""The requirements for joining forces, checked when a request is made (rulebook,
+"Requirements to Join Forces")."""
+
+from collections.abc import Mapping, Set
+
+VP_BEHIND_LEADER = 3
+
+
+def join_forces_problem(
+    a: str,
+    b: str,
+    *,
+    territories: Mapping[str, int],
+    vp: Mapping[str, int],
+    joined_before: Set[str],
+) -> str | None:
+    """Why players `a` and `b` may not join forces, or None if they may. `territories`
+    and `vp` cover every player still in the game."""
+    if a == b:
+        return "a player cannot join forces with itself"
+    for player in (a, b):
+        if player in joined_before:
+            return f"{player} has already joined forces once"
+    combined = territories.get(a, 0) + territories.get(b, 0)
+    most = max(territories.values(), default=0)
+    if combined > most:
+        return (
+            f"together {a} and {b} would control {combined} territories, "
+            f"more than the most any player controls ({most})"
+        )
+    leader = max(vp.values(), default=0)
+    if min(vp.get(a, 0), vp.get(b, 0)) > leader - VP_BEHIND_LEADER:
+        return (
+            f"one of the two must be at least {VP_BEHIND_LEADER} VP behind the leader ({leader} VP)"
+        )
+    return None

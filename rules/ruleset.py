@@ -1,0 +1,86 @@
+"""The small interface through which the server knows a ruleset: a starting map and board
+from settings and a seed, the instant check of an order, the resolution of a turn, and the
+seeded draw of a vote. Skirmish Society is the first ruleset."""
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from rules.board import GameMap, MapError
+from rules.effects import Effect, parse_effect
+from rules.mapgen import MapType, generate
+from rules.maps import builtin_map
+from rules.position import Position, Situation
+from rules.prng import SeededRandom
+from rules.turn import TurnInput, TurnOutcome, resolve_turn
+from rules.validate import CheckedOrder, check_submission
+
+# Draws of one game come from independent streams, so that adding a draw in one place
+# never changes another.
+_SEATS, _VOTES = 1, 2
+
+
+class Ruleset(Protocol):
+    def starting_map(
+        self, *, players: int, map_type: MapType, builtin: str | None, seed: int
+    ) -> GameMap: ...
+
+    def starting_board(
+        self, game_map: GameMap, players: Sequence[str], seed: int
+    ) -> tuple[Position, dict[str, tuple[str, ...]]]: ...
+
+    def check_submission(
+        self, game_map: GameMap, position: Position, player: str, text: str, effect: str | None
+    ) -> tuple[CheckedOrder, ...]: ...
+
+    def resolve(self, turn: TurnInput) -> TurnOutcome: ...
+
+    def draw_vote(self, seed: int, turn: int) -> tuple[tuple[str, str], str]: ...
+
+
+class SkirmishSociety:
+    def starting_map(
+        self, *, players: int, map_type: MapType, builtin: str | None, seed: int
+    ) -> GameMap:
+        if builtin is None:
+            return generate(players=players, map_type=map_type, seed=seed)
+        game_map = builtin_map(builtin)
+        if len(game_map.homes) < players:
+            raise MapError(
+                f"map {builtin!r} has starting homes for {len(game_map.homes)} players, "
+                f"not {players}"
+            )
+        return game_map
+
+    def starting_board(
+        self, game_map: GameMap, players: Sequence[str], seed: int
+    ) -> tuple[Position, dict[str, tuple[str, ...]]]:
+        """Each player gets a home, drawn from the seed, with an army on its barracks."""
+        seats = _stream(seed, _SEATS).sample(game_map.homes, len(players))
+        homes = dict(zip(players, seats, strict=True))
+        barracks = game_map.board.barracks
+        armies = {t: p for p, home in homes.items() for t in home if t in barracks}
+        control = {t: p for p, home in homes.items() for t in home}
+        return Position(armies=armies, control=control), homes
+
+    def check_submission(
+        self, game_map: GameMap, position: Position, player: str, text: str, effect: str | None
+    ) -> tuple[CheckedOrder, ...]:
+        board = game_map.board
+        situation = Situation(board, position, parse_effect(effect) if effect else None)
+        return check_submission(player, text, board, situation)
+
+    def resolve(self, turn: TurnInput) -> TurnOutcome:
+        return resolve_turn(turn)
+
+    def draw_vote(self, seed: int, turn: int) -> tuple[tuple[str, str], str]:
+        """Two distinct effects for the vote held during `turn`, and the one that wins a tie."""
+        rng = _stream(seed, _VOTES * 1_000_003 + turn)
+        first, second = rng.sample([e.value for e in Effect], 2)
+        return (first, second), rng.choice((first, second))
+
+
+def _stream(seed: int, label: int) -> SeededRandom:
+    return SeededRandom(seed ^ (label * 0x9E3779B97F4A7C15))
+
+
+SKIRMISH_SOCIETY = SkirmishSociety()
