@@ -1,5 +1,6 @@
 """The adjudication contract (docs/adjudicate.md): one turn as JSON in, JSON out."""
 
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -112,20 +113,26 @@ def _turn(request: Request) -> TurnInput:
         if territory not in board.ids:
             raise RequestError(f"{where} names a territory that does not exist: {territory!r}")
 
-    for territory, player in request.armies.items():
-        known_territory(territory, "armies")
-        known_player(player, f"the army in {territory}")
-    for territory, player in request.control.items():
-        known_territory(territory, "control")
-        known_player(player, f"control of {territory}")
-    for territory in request.farms:
-        known_territory(territory, "farms")
-        if territory not in board.barracks:
-            raise RequestError(f"a farm must be a former barracks, {territory} never was one")
+    # The loops name the first fault; the set checks skip them when there is none.
+    armies, control = request.armies, request.control
+    if not (armies.keys() <= board.ids and players.keys() >= set(armies.values())):
+        for territory, player in armies.items():
+            known_territory(territory, "armies")
+            known_player(player, f"the army in {territory}")
+    if not (control.keys() <= board.ids and players.keys() >= set(control.values())):
+        for territory, player in control.items():
+            known_territory(territory, "control")
+            known_player(player, f"control of {territory}")
+    if not board.barracks.issuperset(request.farms):
+        for territory in request.farms:
+            known_territory(territory, "farms")
+            if territory not in board.barracks:
+                raise RequestError(f"a farm must be a former barracks, {territory} never was one")
     text_size = 0
     for player, submissions in request.orders.items():
         known_player(player, "orders")
-        text_size += sum(len(s) for s in submissions)
+        for submission in submissions:
+            text_size += len(submission)
     if text_size > MAX_ORDER_TEXT:
         raise RequestError(f"orders too long: {text_size} characters (at most {MAX_ORDER_TEXT})")
     for player in request.resigned:
@@ -157,11 +164,46 @@ def _turn(request: Request) -> TurnInput:
 
 def _map(spec: str | dict[str, Any]) -> GameMap:
     try:
-        game_map = builtin_map(spec) if isinstance(spec, str) else map_from_object(spec)
+        game_map = builtin_map(spec) if isinstance(spec, str) else _inline_map(spec)
     except MapError as error:
         raise RequestError(str(error)) from error
     if len(game_map.territories) > MAX_TERRITORIES:
         raise RequestError(f"map too large: at most {MAX_TERRITORIES} territories")
+    return game_map
+
+
+class _InlineMap:
+    """An inline map as a cache key: two are equal when their msgpack encodings are, which
+    keeps apart everything that converting to a GameMap tells apart (unlike JSON, which
+    writes NaN as null)."""
+
+    __slots__ = ("encoded", "spec")
+
+    def __init__(self, spec: dict[str, Any], encoded: bytes) -> None:
+        self.spec = spec
+        self.encoded = encoded
+
+    def __hash__(self) -> int:
+        return hash(self.encoded)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _InlineMap) and self.encoded == other.encoded
+
+
+def _inline_map(spec: dict[str, Any]) -> GameMap:
+    """An inline map, converted and checked once while it keeps coming back (a game sends
+    its generated map with every turn): encoding it is far cheaper than building it."""
+    try:
+        encoded = msgspec.msgpack.encode(spec)
+    except (TypeError, msgspec.EncodeError):
+        return map_from_object(spec)
+    return _converted_map(_InlineMap(spec, encoded))
+
+
+@lru_cache(maxsize=16)
+def _converted_map(key: _InlineMap) -> GameMap:
+    game_map = map_from_object(key.spec)
+    game_map.board  # noqa: B018 (built once, with the map)
     return game_map
 
 

@@ -45,6 +45,9 @@ class ParsedOrder(msgspec.Struct, frozen=True):
 
 def split_orders(text: str) -> list[str]:
     """The separate orders in a submission: split at commas and new lines."""
+    if "," not in text and "\n" not in text and "\r" not in text:
+        piece = text.strip()
+        return [piece] if piece else []
     return [piece.strip() for piece in _SEPARATORS.split(text) if piece.strip()]
 
 
@@ -53,6 +56,24 @@ def parse_orders(text: str, board: Board) -> list[ParsedOrder]:
 
 
 def parse_order(text: str, board: Board) -> ParsedOrder:
+    if text.isascii():
+        # The common case, quickly: every name one word (ids always are), a known form,
+        # territories that exist. Then each word is a keyword or a name, and the general
+        # way below finds the same. ASCII only, where lower-casing cannot change how a text
+        # splits into words.
+        words = (_ARROWS.sub(_spaced, text) if ">" in text else text).lower().split()
+        form = _ONE_WORD_FORMS.get(tuple(map(_KEYWORDS.get, words)))
+        if form is not None:
+            make, positions = form
+            lookup = board.name_to_id.get
+            ids: list[str] = []
+            for i in positions:
+                territory = lookup(words[i])
+                if territory is None:
+                    break
+                ids.append(territory)
+            else:
+                return ParsedOrder(text, make(ids))
     segments = _segments(text)
     shape = tuple(kind for kind, _ in segments)
     build = _FORMS.get(shape)
@@ -68,11 +89,15 @@ def parse_order(text: str, board: Board) -> ParsedOrder:
     return ParsedOrder(text, order=build(names))
 
 
+def _spaced(match: re.Match[str]) -> str:
+    return f" {match.group(0)} "
+
+
 def _segments(text: str) -> list[tuple[str, str]]:
     """[("NAME", "Betts Frond"), ("TO", "to"), ...]: keywords, and the words between them."""
     segments: list[tuple[str, str]] = []
     words: list[str] = []
-    for token in _ARROWS.sub(lambda m: f" {m.group(0)} ", text).split():
+    for token in _ARROWS.sub(_spaced, text).split():
         keyword = _KEYWORDS.get(token.lower())
         if keyword is None:
             words.append(token)
@@ -98,6 +123,17 @@ _FORMS: dict[tuple[str, ...], Callable[[list[str]], Order]] = {
     ("NAME", "F"): lambda n: Farm(n[0]),
     ("REF", "NAME"): lambda n: Reinforce(n[0]),
     ("REF", "TO", "NAME"): lambda n: Reinforce(n[0]),
+}
+
+
+# The forms again, for orders whose every name is one word: the kind of each word (None
+# for a name), with where the names are. No form has two names in a row.
+_ONE_WORD_FORMS: dict[tuple[str | None, ...], tuple[Callable[[list[str]], Order], list[int]]] = {
+    tuple(None if kind == "NAME" else kind for kind in shape): (
+        build,
+        [i for i, kind in enumerate(shape) if kind == "NAME"],
+    )
+    for shape, build in _FORMS.items()
 }
 
 

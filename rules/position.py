@@ -30,18 +30,25 @@ class Situation:
         self.board = board
         self.position = position
         self.effect = effect
-        self._armies_per_player = Counter(position.armies.values())
-        self._barracks_per_player = Counter(
-            owner for territory, owner in position.control.items() if self.is_barracks(territory)
-        )
+        # Counted when first asked (only reinforcements ask).
+        self._armies_per_player: Counter[str] | None = None
+        self._barracks_per_player: Counter[str] | None = None
 
     def is_barracks(self, territory: str) -> bool:
         return territory in self.board.barracks and territory not in self.position.farms
 
     def armies_of(self, player: str) -> int:
+        if self._armies_per_player is None:
+            self._armies_per_player = Counter(self.position.armies.values())
         return self._armies_per_player[player]
 
     def barracks_of(self, player: str) -> int:
+        if self._barracks_per_player is None:
+            self._barracks_per_player = Counter(
+                owner
+                for territory, owner in self.position.control.items()
+                if self.is_barracks(territory)
+            )
         return self._barracks_per_player[player]
 
     def army_problem(self, player: str, territory: str) -> str | None:
@@ -54,14 +61,16 @@ class Situation:
 
     def link_problem(self, source: str, target: str, *, what: str = "not adjacent") -> str | None:
         """Why an order cannot use the link source-target, or None if it can."""
-        if not self.board.adjacent(source, target):
+        if target not in self.board.neighbours[source]:  # board.adjacent, inlined
             return f"{what}: {source} to {target}"
         if self.effect is Effect.STORM and self.board.is_overseas(source, target):
             return f"STORM closes the overseas connection: {source} to {target}"
         return None
 
     def truce_problem(self, player: str, target: str) -> str | None:
+        if self.effect is not Effect.TRUCE:
+            return None
         occupant = self.position.armies.get(target)
-        if self.effect is Effect.TRUCE and occupant is not None and occupant != player:
+        if occupant is not None and occupant != player:
             return f"TRUCE forbids moving into another player's army: {target}"
         return None

@@ -38,9 +38,25 @@ class Resolution:
         self.move_from: dict[str, int] = {}
         self.ref_into: dict[str, int] = {}
         self.moves_into: dict[str, list[int]] = {}
+        supports: list[tuple[str, Support]] = []
+        # One pass over the orders: moves get their indices (what _add_move does, inlined),
+        # supports wait until every move is known.
+        player_of, source_of, target_of = self.player, self.source, self.target
+        move_from, moves_into = self.move_from, self.moves_into
         for unit, order in army_orders.items():
             if isinstance(order, Move):
-                self.move_from[unit] = self._add_move(armies[unit], unit, order.target)
+                target = order.target
+                index = move_from[unit] = len(target_of)
+                player_of.append(armies[unit])
+                source_of.append(unit)
+                target_of.append(target)
+                into = moves_into.get(target)
+                if into is None:
+                    moves_into[target] = [index]
+                else:
+                    into.append(index)
+            elif isinstance(order, Support):
+                supports.append((unit, order))
         for player, reinforcement in reinforcements.items():
             self.ref_into[reinforcement.target] = self._add_move(player, None, reinforcement.target)
         count = len(self.target)
@@ -55,15 +71,20 @@ class Resolution:
         self.matched: set[str] = set()
         self.cut_by: dict[str, str] = {}
         self._threats: dict[str, list[int]] = {}
-        for unit, order in army_orders.items():
-            if isinstance(order, Support):
-                self._add_support(unit, order, army_orders)
+        for unit, support in supports:
+            self._add_support(unit, support, army_orders)
         self._state = [_UNRESOLVED] * count
         self._result = [False] * count
         self._in_cycle = [False] * count
         self._cycle: list[int] = []
         for i in self._dependencies_first():
             self.resolve(i)
+        # An army is dislodged when a move into its territory arrived and it did not leave.
+        self.dislodged_territories = {
+            target
+            for i, target in enumerate(self.target)
+            if self._result[i] and target in armies and not self.moved(target)
+        }
 
     def _add_move(self, player: str, source: str | None, target: str) -> int:
         index = len(self.target)
@@ -109,14 +130,15 @@ class Resolution:
         """Moves ordered so that a move comes after the move out of its target, which keeps
         the guess-and-check recursion shallow along long chains."""
         order: list[int] = []
-        seen = [False] * len(self.target)
-        for start in range(len(self.target)):
+        target, move_from = self.target, self.move_from
+        seen = [False] * len(target)
+        for start in range(len(target)):
             chain = []
             i = start
             while i >= 0 and not seen[i]:
                 seen[i] = True
                 chain.append(i)
-                i = self.move_from.get(self.target[i], -1)
+                i = move_from.get(target[i], -1)
             order.extend(reversed(chain))
         return order
 
@@ -170,7 +192,10 @@ class Resolution:
         attack, defence = self._attack_and_defence(i)
         if attack <= defence:
             return False
-        return all(j == i or self._prevent(j) < attack for j in self.moves_into[self.target[i]])
+        for j in self.moves_into[self.target[i]]:
+            if j != i and self._prevent(j) >= attack:
+                return False
+        return True
 
     # Strengths.
 
@@ -220,12 +245,7 @@ class Resolution:
     # The verdicts, once everything is resolved.
 
     def dislodged(self, territory: str) -> bool:
-        if territory not in self.armies:
-            return False
-        leaving = self.move_from.get(territory, -1)
-        if leaving >= 0 and self._result[leaving]:
-            return False
-        return any(self._result[m] for m in self.moves_into.get(territory, ()))
+        return territory in self.dislodged_territories
 
     def moved(self, source: str) -> bool:
         i = self.move_from.get(source, -1)

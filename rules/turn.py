@@ -11,7 +11,7 @@ from rules.position import Position, Situation
 from rules.resolve import Resolution
 from rules.scoring import score_turn
 from rules.strengths import Explanation
-from rules.validate import CheckedOrder, OrderBook, check_orders
+from rules.validate import CheckedOrder, check_orders
 from rules.verdicts import Result
 
 
@@ -67,26 +67,26 @@ def resolve_turn(turn: TurnInput, *, explain: bool = False) -> TurnOutcome:
     army_orders = book.army_orders()
     resolution = Resolution(start.armies, army_orders, book.reinforcements(), turn.effect)
 
+    used = book.used_indices()
     reports = [
-        _report(index, checked, book, resolution, explain)
+        _report(checked, index in used, resolution, explain)
         for index, checked in enumerate(book.checked)
     ]
-    dead = [Death(t, p) for t, p in start.armies.items() if resolution.dislodged(t)]
-    armies = {
-        t: p
-        for t, p in start.armies.items()
-        if not resolution.dislodged(t) and not resolution.moved(t)
-    }
+    arrivals = resolution.arrivals()
+    moved = {source for source, _, _ in arrivals}
+    dislodged = resolution.dislodged_territories
+    dead = [Death(t, p) for t, p in start.armies.items() if t in dislodged] if dislodged else []
+    armies = {t: p for t, p in start.armies.items() if t not in moved and t not in dislodged}
     control = dict(start.control)
-    for _, target, player in resolution.arrivals():
+    for _, target, player in arrivals:
         armies[target] = player
         control[target] = player
     farmed: list[str] = []
     built: list[str] = []
     for unit, order in army_orders.items():
-        if isinstance(order, Farm | Build) and order.result(resolution) == "succeeded":
-            (farmed if isinstance(order, Farm) else built).append(start.armies[unit])
-    farms = start.farms | {u for u, o in army_orders.items() if _built(o, resolution)}
+        if isinstance(order, (Farm, Build)) and order.result(resolution) == "succeeded":
+            (farmed if isinstance(order, Farm) else built).append(unit)
+    farms = start.farms.union(built) if built else start.farms
     end = Position(armies=armies, control=control, farms=farms)
 
     scores = score_turn(
@@ -94,8 +94,8 @@ def resolve_turn(turn: TurnInput, *, explain: bool = False) -> TurnOutcome:
         start=start,
         end=end,
         barracks=board.barracks,
-        farmed=farmed,
-        built=built,
+        farmed=[start.armies[unit] for unit in farmed],
+        built=[start.armies[unit] for unit in built],
         effect=turn.effect,
         joins=turn.joins,
         resigned=turn.resigned,
@@ -113,38 +113,35 @@ def resolve_turn(turn: TurnInput, *, explain: bool = False) -> TurnOutcome:
     )
 
 
-def _built(order: Order, resolution: Resolution) -> bool:
-    return isinstance(order, Build) and order.result(resolution) == "succeeded"
-
-
 def _report(
-    index: int, checked: CheckedOrder, book: OrderBook, resolution: Resolution, explain: bool
+    checked: CheckedOrder, used: bool, resolution: Resolution, explain: bool
 ) -> OrderReport:
+    """`used`: the order is the one its army (or its player's reinforcement) carries out."""
     order = checked.order
+    reason = checked.reason
     if order is None:
-        return OrderReport(
-            checked.player, checked.text, None, None, "invalid", reason=checked.reason
-        )
+        return OrderReport(checked.player, checked.text, None, None, "invalid", reason=reason)
     unit, kind, target, supported_from = describe(order)
-    if checked.reason is not None:
-        result: Result = "invalid"
-    elif not book.is_used(index):
+    result: Result
+    explanation = None
+    if reason is not None:
+        result = "invalid"
+    elif not used:
         result = "replaced"
     else:
         result = order.result(resolution)
-    explanation = None
-    if explain and result not in ("invalid", "replaced"):
-        explanation = _explain(order, resolution)
+        if explain:
+            explanation = _explain(order, resolution)
     return OrderReport(
-        player=checked.player,
-        text=checked.text,
-        unit=unit,
-        kind=kind,
-        result=result,
-        target=target,
-        supported_from=supported_from,
-        reason=checked.reason,
-        explanation=explanation,
+        checked.player,
+        checked.text,
+        unit,
+        kind,
+        result,
+        target,
+        supported_from,
+        reason,
+        explanation,
     )
 
 

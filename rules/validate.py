@@ -46,6 +46,12 @@ class OrderBook(msgspec.Struct, frozen=True):
             result[player] = order
         return result
 
+    def used_indices(self) -> set[int]:
+        """The indices of the orders that will be carried out: `is_used` for them all."""
+        used = set(self.used_by_army.values())
+        used.update(self.used_reinforcement.values())
+        return used
+
     def is_used(self, index: int) -> bool:
         order = self.checked[index].order
         if isinstance(order, Reinforce):

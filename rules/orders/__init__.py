@@ -34,10 +34,21 @@ class Description(NamedTuple):
 
 
 def describe(order: Order) -> Description:
-    kind = order.__struct_config__.tag
-    assert isinstance(kind, str)
-    if isinstance(order, Move | Reinforce):
-        return Description(order.unit, kind, order.target, None)
+    kind = _KINDS[type(order)]
     if isinstance(order, Support):
-        return Description(order.unit, kind, order.destination, order.supported)
+        supported, target = order.supported, order.target  # order.destination, inlined
+        return Description(order.unit, kind, supported if target is None else target, supported)
+    if isinstance(order, (Move, Reinforce)):
+        return Description(order.unit, kind, order.target, None)
     return Description(order.unit, kind, None, None)
+
+
+def _kind(order_type: type[Order]) -> str:
+    kind = order_type.__struct_config__.tag
+    assert isinstance(kind, str)
+    return kind
+
+
+_KINDS: dict[type[Order], str] = {
+    t: _kind(t) for t in (Hold, Move, Support, Build, Farm, Reinforce)
+}
