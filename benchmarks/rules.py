@@ -4,7 +4,8 @@
    holds mixed), timed as our whole `rules.adjudicate(request)`: decoding the request,
    parsing and validating every order, resolving, scoring and the JSON-ready response.
 2. The same random positions on the land map of standard Diplomacy, adjudicated by us
-   (timed the same way), by `diplomacy` (only `Game.process()`, with units and orders set
+   (timed the same way; the requests name the built-in map `diplomacy-land`, as pydip
+   uses its predefined map), by `diplomacy` (only `Game.process()`, with units and orders set
    up beforehand) and by `pydip` (only `resolve_turn`, with commands built beforehand).
    Targets on identical positions: ours at least 10 times faster than diplomacy and at
    least twice as fast as pydip. For scale, a row also times our resolver alone on the
@@ -12,13 +13,11 @@
 """
 
 import gc
-import json
 import random
 import statistics
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import msgspec
@@ -30,8 +29,9 @@ from pydip.turn.resolve import resolve_turn
 
 from benchmarks._table import print_table
 from rules import adjudicate
-from rules.board import GameMap, decode_map
+from rules.board import GameMap
 from rules.mapgen import generate
+from rules.maps import builtin_map
 from rules.position import Position as RulesPosition
 from rules.position import Situation
 from rules.resolve import Resolution
@@ -42,7 +42,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", ResourceWarning)
     from diplomacy.engine.game import Game
 
-LAND_MAP = Path(__file__).parent.parent / "tests" / "rules" / "data" / "diplomacy_land.json"
+LAND_MAP = "diplomacy-land"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 WARM_UP = 20
 
@@ -245,15 +245,15 @@ def main(argv: list[str]) -> None:
     ]
     big_times = timings(adjudicate, big)[WARM_UP:]
 
-    land: dict[str, Any] = json.loads(LAND_MAP.read_text())
+    land_map = builtin_map(LAND_MAP)
+    land: dict[str, Any] = msgspec.to_builtins(land_map)
     land_neighbours = neighbours_of(land["edges"], [t["id"] for t in land["territories"]])
     positions = [
         random_position(rng, land_neighbours, rng.sample(POWERS, rng.randint(2, 7)), size)
         for size in [rng.randint(4, 34) for _ in range(count + WARM_UP)]
     ]
-    requests = [our_request(land, p) for p in positions]
+    requests = [our_request(LAND_MAP, p) for p in positions]
     ours = timings(adjudicate, requests)[WARM_UP:]
-    land_map = decode_map(LAND_MAP.read_bytes())
     core = timings(resolve_only, [_resolution_input(land_map, r) for r in requests])[WARM_UP:]
     pydip = Pydip({t["id"]: t["name"] for t in land["territories"]})
     theirs = timings(pydip.resolve, [pydip.commands(p) for p in positions])[WARM_UP:]
@@ -287,7 +287,7 @@ def _resolution_input(game_map: GameMap, request: dict[str, Any]) -> tuple[Any, 
     book = check_orders(
         request["orders"], game_map.board, Situation(game_map.board, position, None)
     )
-    return armies, book.army_orders(), book.reinforcements()
+    return armies, book.army_orders, book.reinforcements
 
 
 def resolve_only(inputs: tuple[Any, ...]) -> None:

@@ -5,9 +5,23 @@ from typing import Any
 
 import msgspec
 
-ORDER_KEYWORDS = frozenset(
-    {"H", "HOLD", "TO", "S", "SUPPORT", "SUPPORTS", "B", "BUILD", "F", "FARM", "REF", "->", ">"}
-)
+# The words of orders, as typed (lower-cased) -> the keyword they are (rules.parse).
+KEYWORD_KINDS = {
+    "h": "H",
+    "hold": "H",
+    "to": "TO",
+    "->": "TO",
+    ">": "TO",
+    "s": "S",
+    "support": "S",
+    "supports": "S",
+    "b": "B",
+    "build": "B",
+    "f": "F",
+    "farm": "F",
+    "ref": "REF",
+}
+ORDER_KEYWORDS = frozenset(word.upper() for word in KEYWORD_KINDS)
 
 
 class MapError(ValueError):
@@ -102,6 +116,8 @@ class Board:
         "neighbours",
         "overseas",
         "territories",
+        "word_ids",
+        "word_kinds",
     )
 
     def __init__(self, game_map: GameMap) -> None:
@@ -122,12 +138,33 @@ class Board:
             self.name_to_id[t.id.lower()] = t.id
             self.name_to_id[" ".join(t.name.lower().split())] = t.id
         self.longest_name = max((len(name.split()) for name in self.name_to_id), default=1)
+        # The parser's tables for orders whose names are one word each, the common case:
+        # every keyword and one-word name or id, as typed in the usual cases -> its keyword
+        # kind (None for a name), and -> its territory (None for a keyword). Names never
+        # are keywords (checked above), so no spelling is both (rules.parse).
+        self.word_kinds: dict[str, str | None] = {}
+        self.word_ids: dict[str, str | None] = {}
+        for word, kind in KEYWORD_KINDS.items():
+            for spelling in _spellings(word, word):
+                self.word_kinds[spelling], self.word_ids[spelling] = kind, None
+        for t in game_map.territories:
+            for label in (t.id, t.name):
+                key = " ".join(label.lower().split())
+                for spelling in _spellings(key, label.strip()) if " " not in key else ():
+                    self.word_kinds[spelling], self.word_ids[spelling] = None, t.id
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbours[a]
 
     def is_overseas(self, a: str, b: str) -> bool:
         return frozenset((a, b)) in self.overseas
+
+
+def _spellings(key: str, written: str) -> set[str]:
+    """The usual ways to type a word whose lower case is `key`: lower case, upper case,
+    capitalised, and as `written` on the map. Only those that lower-case to `key` again, so
+    that whatever the parser finds by them means what it would find by lower-casing."""
+    return {s for s in (key, key.upper(), key.capitalize(), written) if s.lower() == key}
 
 
 _map_decoder = msgspec.json.Decoder(GameMap)

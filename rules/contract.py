@@ -1,11 +1,13 @@
 """The adjudication contract (docs/adjudicate.md): one turn as JSON in, JSON out."""
 
+from collections.abc import Mapping
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 import msgspec
 
-from rules.board import GameMap, MapError, map_from_object
+from rules.board import Board, GameMap, MapError, map_from_object
 from rules.effects import Effect, parse_effect
 from rules.maps import builtin_map
 from rules.position import Position
@@ -66,8 +68,26 @@ def adjudicate(request: dict[str, Any]) -> dict[str, Any]:
         decoded = msgspec.convert(request, Request)
     except msgspec.ValidationError as error:
         raise RequestError(f"malformed request: {error}") from error
-    result: dict[str, Any] = msgspec.to_builtins(_respond(decoded))
-    return result
+    # The dict that `msgspec.to_builtins(_respond(decoded))` would give, built directly:
+    # the position's dicts and lists are made afresh for each turn and are already plain,
+    # so only the reports and deaths need converting (tests/rules/test_contract.py checks
+    # that both entries agree on every golden case).
+    outcome = resolve_turn(_turn(decoded), explain=decoded.explain)
+    position = outcome.position
+    response = {
+        "orders": msgspec.to_builtins(outcome.orders),
+        "armies": position.armies,
+        "control": position.control,
+        "farms": sorted(position.farms),
+        "dead": msgspec.to_builtins(outcome.dead),
+        "vp": outcome.vp,
+        "vp_gained": outcome.vp_gained,
+        "eliminated": outcome.eliminated,
+        "winner": outcome.winner,
+    }
+    if outcome.joined:  # omitted when empty, as Response omits its defaults
+        response["joined"] = _joined(outcome.joined)
+    return response
 
 
 def adjudicate_json(data: bytes | str) -> bytes:
@@ -96,70 +116,77 @@ def _respond(request: Request) -> Response:
         vp_gained=outcome.vp_gained,
         eliminated=outcome.eliminated,
         winner=outcome.winner,
-        joined={joint: list(pair) for joint, pair in outcome.joined.items()},
+        joined=_joined(outcome.joined),
     )
+
+
+def _joined(joined: dict[str, tuple[str, str]]) -> dict[str, list[str]]:
+    return {joint: list(pair) for joint, pair in joined.items()}
 
 
 def _turn(request: Request) -> TurnInput:
     game_map = _map(request.map)
     board = game_map.board
     players = request.players
-
-    def known_player(player: str, where: str) -> None:
-        if player not in players:
-            raise RequestError(f"{where} names an unknown player: {player!r}")
-
-    def known_territory(territory: str, where: str) -> None:
-        if territory not in board.ids:
-            raise RequestError(f"{where} names a territory that does not exist: {territory!r}")
-
-    # The loops name the first fault; the set checks skip them when there is none.
-    armies, control = request.armies, request.control
+    # The loops name the first fault; the set checks skip them when there is none, and
+    # the usually empty fields are not looked at at all.
+    armies, control, farms = request.armies, request.control, request.farms
     if not (armies.keys() <= board.ids and players.keys() >= set(armies.values())):
         for territory, player in armies.items():
-            known_territory(territory, "armies")
-            known_player(player, f"the army in {territory}")
-    if not (control.keys() <= board.ids and players.keys() >= set(control.values())):
+            _known_territory(territory, board, "armies")
+            _known_player(player, players, f"the army in {territory}")
+    if control and not (control.keys() <= board.ids and players.keys() >= set(control.values())):
         for territory, player in control.items():
-            known_territory(territory, "control")
-            known_player(player, f"control of {territory}")
-    if not board.barracks.issuperset(request.farms):
-        for territory in request.farms:
-            known_territory(territory, "farms")
+            _known_territory(territory, board, "control")
+            _known_player(player, players, f"control of {territory}")
+    if farms and not board.barracks.issuperset(farms):
+        for territory in farms:
+            _known_territory(territory, board, "farms")
             if territory not in board.barracks:
                 raise RequestError(f"a farm must be a former barracks, {territory} never was one")
-    text_size = 0
-    for player, submissions in request.orders.items():
-        known_player(player, "orders")
-        for submission in submissions:
-            text_size += len(submission)
+    orders = request.orders
+    if not players.keys() >= orders.keys():
+        for player in orders:
+            _known_player(player, players, "orders")
+    text_size = sum(map(len, chain.from_iterable(orders.values())))
     if text_size > MAX_ORDER_TEXT:
         raise RequestError(f"orders too long: {text_size} characters (at most {MAX_ORDER_TEXT})")
     for player in request.resigned:
-        known_player(player, "resigned")
-    joined: set[str] = set()
-    for pair in request.join_forces:
-        for player in pair:
-            known_player(player, "join_forces")
-            if player in joined:
-                raise RequestError(f"join_forces names {player!r} twice")
-            joined.add(player)
+        _known_player(player, players, "resigned")
+    if request.join_forces:
+        joined: set[str] = set()
+        for pair in request.join_forces:
+            for player in pair:
+                _known_player(player, players, "join_forces")
+                if player in joined:
+                    raise RequestError(f"join_forces names {player!r} twice")
+                joined.add(player)
     if request.vp_target < 1:
         raise RequestError(f"vp_target must be at least 1, not {request.vp_target}")
     return TurnInput(
         game_map=game_map,
         position=Position(
-            armies=dict(request.armies),
-            control={**request.armies, **request.control},
-            farms=frozenset(request.farms),
+            armies=dict(armies),
+            control={**armies, **control} if control else dict(armies),
+            farms=frozenset(farms),
         ),
         vp={player: entry.vp for player, entry in players.items()},
-        orders=request.orders,
+        orders=orders,
         effect=_effect(request.effect),
         vp_target=request.vp_target,
         resigned=frozenset(request.resigned),
         joins=tuple(request.join_forces),
     )
+
+
+def _known_player(player: str, players: Mapping[str, object], where: str) -> None:
+    if player not in players:
+        raise RequestError(f"{where} names an unknown player: {player!r}")
+
+
+def _known_territory(territory: str, board: Board, where: str) -> None:
+    if territory not in board.ids:
+        raise RequestError(f"{where} names a territory that does not exist: {territory!r}")
 
 
 def _map(spec: str | dict[str, Any]) -> GameMap:

@@ -6,29 +6,16 @@ contain an order word (rules.board checks that), so the split is unambiguous.
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import Any
 
 import msgspec
 
-from rules.board import Board
+from rules.board import KEYWORD_KINDS, Board
 from rules.orders import Build, Farm, Hold, Move, Order, Reinforce, Support
 from rules.position import REF
 
-_KEYWORDS = {
-    "h": "H",
-    "hold": "H",
-    "to": "TO",
-    "->": "TO",
-    ">": "TO",
-    "s": "S",
-    "support": "S",
-    "supports": "S",
-    "b": "B",
-    "build": "B",
-    "f": "F",
-    "farm": "F",
-    "ref": "REF",
-}
 _SEPARATORS = re.compile(r"[,\n\r]+")
 # Longest first, so that "->" is not read as "-" then ">".
 _ARROWS = re.compile(r"->|>")
@@ -56,37 +43,43 @@ def parse_orders(text: str, board: Board) -> list[ParsedOrder]:
 
 
 def parse_order(text: str, board: Board) -> ParsedOrder:
-    if text.isascii():
-        # The common case, quickly: every name one word (ids always are), a known form,
-        # territories that exist. Then each word is a keyword or a name, and the general
-        # way below finds the same. ASCII only, where lower-casing cannot change how a text
-        # splits into words.
-        words = (_ARROWS.sub(_spaced, text) if ">" in text else text).lower().split()
-        form = _ONE_WORD_FORMS.get(tuple(map(_KEYWORDS.get, words)))
-        if form is not None:
-            make, positions = form
-            lookup = board.name_to_id.get
-            ids: list[str] = []
-            for i in positions:
-                territory = lookup(words[i])
-                if territory is None:
-                    break
-                ids.append(territory)
-            else:
-                return ParsedOrder(text, make(ids))
+    order = read_order(text, board)
+    if isinstance(order, str):
+        return ParsedOrder(text, error=order)
+    return ParsedOrder(text, order)
+
+
+def read_order(text: str, board: Board) -> Order | str:
+    """One order (`text` holds no separator): the order, or why it is not one.
+    `parse_order` without the wrapper, for validation, which reads every order of a turn."""
+    # The common case, quickly: every name one word (ids always are) typed in one of the
+    # board's spellings, a known form. The words are those that the general way below
+    # splits the text into, each a keyword or a name, so that it would find the same.
+    words = (_ARROWS.sub(_spaced, text) if ">" in text else text).split()
+    if len(words) > 1:  # (itemgetter of one word gives the value, not a tuple)
+        # All words looked up at once in each of the board's word tables; a word in
+        # neither (a longer name, another spelling, a typo) raises KeyError and the
+        # general way decides.
+        look_up = itemgetter(*words)
+        try:
+            build = _ONE_WORD_FORMS.get(look_up(board.word_kinds))
+            if build is not None:
+                return build(look_up(board.word_ids))
+        except KeyError:
+            pass
     segments = _segments(text)
-    shape = tuple(kind for kind, _ in segments)
-    build = _FORMS.get(shape)
+    build = _FORMS.get(tuple(kind for kind, _ in segments))
     if build is None:
-        return ParsedOrder(text, error=_shape_error(text, _split_leading_name(segments, board)))
-    names: list[str] = []
+        return _shape_error(text, _split_leading_name(segments, board))
+    values: list[str | None] = []
     for kind, value in segments:
+        territory = None
         if kind == "NAME":
             territory = board.name_to_id.get(value.lower())
             if territory is None:
-                return ParsedOrder(text, error=f"no such territory: {value}")
-            names.append(territory)
-    return ParsedOrder(text, order=build(names))
+                return f"no such territory: {value}"
+        values.append(territory)
+    return build(values)
 
 
 def _spaced(match: re.Match[str]) -> str:
@@ -98,7 +91,7 @@ def _segments(text: str) -> list[tuple[str, str]]:
     segments: list[tuple[str, str]] = []
     words: list[str] = []
     for token in _ARROWS.sub(_spaced, text).split():
-        keyword = _KEYWORDS.get(token.lower())
+        keyword = KEYWORD_KINDS.get(token.lower())
         if keyword is None:
             words.append(token)
             continue
@@ -111,28 +104,27 @@ def _segments(text: str) -> list[tuple[str, str]]:
     return segments
 
 
-_FORMS: dict[tuple[str, ...], Callable[[list[str]], Order]] = {
-    ("NAME", "H"): lambda n: Hold(n[0]),
-    ("NAME", "TO", "NAME"): lambda n: Move(n[0], n[1]),
-    ("NAME", "S", "NAME"): lambda n: Support(n[0], n[1]),
-    ("NAME", "S", "NAME", "H"): lambda n: Support(n[0], n[1]),
-    ("NAME", "S", "NAME", "TO", "NAME"): lambda n: Support(n[0], n[1], n[2]),
-    ("NAME", "S", "REF", "NAME"): lambda n: Support(n[0], REF, n[1]),
-    ("NAME", "S", "REF", "TO", "NAME"): lambda n: Support(n[0], REF, n[1]),
-    ("NAME", "B"): lambda n: Build(n[0]),
-    ("NAME", "F"): lambda n: Farm(n[0]),
-    ("REF", "NAME"): lambda n: Reinforce(n[0]),
-    ("REF", "TO", "NAME"): lambda n: Reinforce(n[0]),
+# Each form builds its order from the values of its segments, a territory id for each name
+# and None for each keyword (typed Any: which is which, the form says).
+_FORMS: dict[tuple[str, ...], Callable[[Sequence[Any]], Order]] = {
+    ("NAME", "H"): lambda v: Hold(v[0]),
+    ("NAME", "TO", "NAME"): lambda v: Move(v[0], v[2]),
+    ("NAME", "S", "NAME"): lambda v: Support(v[0], v[2]),
+    ("NAME", "S", "NAME", "H"): lambda v: Support(v[0], v[2]),
+    ("NAME", "S", "NAME", "TO", "NAME"): lambda v: Support(v[0], v[2], v[4]),
+    ("NAME", "S", "REF", "NAME"): lambda v: Support(v[0], REF, v[3]),
+    ("NAME", "S", "REF", "TO", "NAME"): lambda v: Support(v[0], REF, v[4]),
+    ("NAME", "B"): lambda v: Build(v[0]),
+    ("NAME", "F"): lambda v: Farm(v[0]),
+    ("REF", "NAME"): lambda v: Reinforce(v[1]),
+    ("REF", "TO", "NAME"): lambda v: Reinforce(v[2]),
 }
 
 
-# The forms again, for orders whose every name is one word: the kind of each word (None
-# for a name), with where the names are. No form has two names in a row.
-_ONE_WORD_FORMS: dict[tuple[str | None, ...], tuple[Callable[[list[str]], Order], list[int]]] = {
-    tuple(None if kind == "NAME" else kind for kind in shape): (
-        build,
-        [i for i, kind in enumerate(shape) if kind == "NAME"],
-    )
+# The forms again, for orders whose every name is one word: by the kind of each word
+# (None for a name).
+_ONE_WORD_FORMS: dict[tuple[str | None, ...], Callable[[Sequence[Any]], Order]] = {
+    tuple(None if kind == "NAME" else kind for kind in shape): build
     for shape, build in _FORMS.items()
 }
 

@@ -24,12 +24,27 @@ class Position(msgspec.Struct, frozen=True):
 class Situation:
     """A position on a board under an effect, as orders are validated against it."""
 
-    __slots__ = ("_armies_per_player", "_barracks_per_player", "board", "effect", "position")
+    __slots__ = (
+        "_armies",
+        "_armies_per_player",
+        "_barracks_per_player",
+        "_neighbours",
+        "_storm",
+        "_truce",
+        "board",
+        "effect",
+        "position",
+    )
 
     def __init__(self, board: Board, position: Position, effect: Effect | None) -> None:
         self.board = board
         self.position = position
         self.effect = effect
+        # Every order of a turn asks these: looked up once.
+        self._armies = position.armies
+        self._neighbours = board.neighbours
+        self._storm = effect is Effect.STORM
+        self._truce = effect is Effect.TRUCE
         # Counted when first asked (only reinforcements ask).
         self._armies_per_player: Counter[str] | None = None
         self._barracks_per_player: Counter[str] | None = None
@@ -52,25 +67,25 @@ class Situation:
         return self._barracks_per_player[player]
 
     def army_problem(self, player: str, territory: str) -> str | None:
-        owner = self.position.armies.get(territory)
+        owner = self._armies.get(territory)
+        if owner == player:  # the usual answer first
+            return None
         if owner is None:
             return f"no army in {territory}"
-        if owner != player:
-            return f"not your army: {territory}"
-        return None
+        return f"not your army: {territory}"
 
     def link_problem(self, source: str, target: str, *, what: str = "not adjacent") -> str | None:
         """Why an order cannot use the link source-target, or None if it can."""
-        if target not in self.board.neighbours[source]:  # board.adjacent, inlined
+        if target not in self._neighbours[source]:  # board.adjacent, inlined
             return f"{what}: {source} to {target}"
-        if self.effect is Effect.STORM and self.board.is_overseas(source, target):
+        if self._storm and self.board.is_overseas(source, target):
             return f"STORM closes the overseas connection: {source} to {target}"
         return None
 
     def truce_problem(self, player: str, target: str) -> str | None:
-        if self.effect is not Effect.TRUCE:
+        if not self._truce:
             return None
-        occupant = self.position.armies.get(target)
+        occupant = self._armies.get(target)
         if occupant is not None and occupant != player:
             return f"TRUCE forbids moving into another player's army: {target}"
         return None

@@ -13,10 +13,12 @@ from collections.abc import Mapping
 from rules.effects import Effect
 from rules.orders import Move, Order, Reinforce, Support
 from rules.position import REF
-from rules.strengths import Explanation
 from rules.verdicts import Result
 
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+# A support as strengths count it: the supporting army's player, and the moves that would
+# cut it by arriving (a move from where the support goes, a reinforcement), if any.
+_Supporter = tuple[str, list[int] | None]
 
 
 class Resolution:
@@ -31,20 +33,25 @@ class Resolution:
     ) -> None:
         self.armies = armies
         self._entrench = 1 if effect is Effect.ENTRENCH else 0
-        # Moves, REF ones included: index -> player, source (None for REF), target.
+        # Moves, REF ones included: index -> player, source (None for REF), target, and the
+        # move coming the other way (-1 for none).
         self.player: list[str] = []
         self.source: list[str | None] = []
         self.target: list[str] = []
+        self.head_to_head: list[int] = []
         self.move_from: dict[str, int] = {}
         self.ref_into: dict[str, int] = {}
         self.moves_into: dict[str, list[int]] = {}
         supports: list[tuple[str, Support]] = []
-        # One pass over the orders: moves get their indices (what _add_move does, inlined),
-        # supports wait until every move is known.
+        # One pass over the orders: moves get their indices, and the second move of a
+        # head-to-head finds the first; supports wait until every move is known. Locals
+        # rather than attributes in the loops, and `type(order) is` rather than isinstance,
+        # which is slow for a Struct of another kind: this runs for every order of every turn
+        # (and the order kinds have no subclasses).
         player_of, source_of, target_of = self.player, self.source, self.target
-        move_from, moves_into = self.move_from, self.moves_into
+        head_to_head, move_from, moves_into = self.head_to_head, self.move_from, self.moves_into
         for unit, order in army_orders.items():
-            if isinstance(order, Move):
+            if type(order) is Move:
                 target = order.target
                 index = move_from[unit] = len(target_of)
                 player_of.append(armies[unit])
@@ -55,48 +62,48 @@ class Resolution:
                     moves_into[target] = [index]
                 else:
                     into.append(index)
-            elif isinstance(order, Support):
+                back = move_from.get(target, -1)
+                if back >= 0 and target_of[back] == unit:
+                    head_to_head[back] = index
+                else:
+                    back = -1
+                head_to_head.append(back)
+            elif type(order) is Support:
                 supports.append((unit, order))
         for player, reinforcement in reinforcements.items():
-            self.ref_into[reinforcement.target] = self._add_move(player, None, reinforcement.target)
-        count = len(self.target)
-        self.head_to_head = [-1] * count
-        for i in range(count):
-            source, occupant_move = self.source[i], self.move_from.get(self.target[i], -1)
-            if source is not None and occupant_move >= 0 and self.target[occupant_move] == source:
-                self.head_to_head[i] = occupant_move
-        self._supports_of_move: list[list[str]] = [[] for _ in range(count)]
-        self.hold_supports: dict[str, list[str]] = {}
-        self.supports: dict[str, Support] = {}
+            target = reinforcement.target
+            index = self.ref_into[target] = len(target_of)
+            player_of.append(player)
+            source_of.append(None)
+            target_of.append(target)
+            head_to_head.append(-1)
+            moves_into.setdefault(target, []).append(index)
+        count = len(target_of)
+        self._supports_of_move: list[list[_Supporter]] = [[] for _ in range(count)]
+        self.hold_supports: dict[str, list[_Supporter]] = {}
         self.matched: set[str] = set()
         self.cut_by: dict[str, str] = {}
-        self._threats: dict[str, list[int]] = {}
         for unit, support in supports:
             self._add_support(unit, support, army_orders)
         self._state = [_UNRESOLVED] * count
         self._result = [False] * count
         self._in_cycle = [False] * count
         self._cycle: list[int] = []
-        for i in self._dependencies_first():
-            self.resolve(i)
+        self._resolve_dependencies_first()
         # An army is dislodged when a move into its territory arrived and it did not leave.
+        result = self._result
         self.dislodged_territories = {
             target
-            for i, target in enumerate(self.target)
-            if self._result[i] and target in armies and not self.moved(target)
+            for i, target in enumerate(target_of)
+            if result[i] and target in armies and not self.moved(target)
         }
 
-    def _add_move(self, player: str, source: str | None, target: str) -> int:
-        index = len(self.target)
-        self.player.append(player)
-        self.source.append(source)
-        self.target.append(target)
-        self.moves_into.setdefault(target, []).append(index)
-        return index
-
     def _add_support(self, unit: str, support: Support, army_orders: Mapping[str, Order]) -> None:
-        self.supports[unit] = support
+        """Files the support with what it supports, or as cut. A cut support is filed
+        nowhere else, so that counting supports never meets one."""
         player = self.armies[unit]
+        supported, target = support.supported, support.target
+        destination = supported if target is None else target  # support.destination, inlined
         # Cut by any other player's move into the supporter, except one from the territory
         # the support goes into (that one cuts only by dislodging) and a reinforcement.
         threats = []
@@ -104,43 +111,42 @@ class Resolution:
             if self.player[m] == player:
                 continue
             source = self.source[m]
-            if source is not None and source != support.destination:
+            if source is not None and source != destination:
                 self.cut_by[unit] = source
                 return
             threats.append(m)
+        supporter = (player, threats or None)
         move = -1
-        if support.supported == REF:
-            move = self.ref_into.get(support.destination, -1)
-        elif support.target is None:
-            supported_order = army_orders.get(support.supported)
-            if support.supported in self.armies and not isinstance(supported_order, Move):
+        if supported == REF:
+            move = self.ref_into.get(destination, -1)
+        elif target is None:
+            if supported in self.armies and type(army_orders.get(supported)) is not Move:
                 self.matched.add(unit)
-                self.hold_supports.setdefault(support.supported, []).append(unit)
+                self.hold_supports.setdefault(supported, []).append(supporter)
         else:
-            move = self.move_from.get(support.supported, -1)
-            if move >= 0 and self.target[move] != support.target:
+            move = self.move_from.get(supported, -1)
+            if move >= 0 and self.target[move] != target:
                 move = -1
         if move >= 0:
             self.matched.add(unit)
-            self._supports_of_move[move].append(unit)
-        if threats:
-            self._threats[unit] = threats
+            self._supports_of_move[move].append(supporter)
 
-    def _dependencies_first(self) -> list[int]:
-        """Moves ordered so that a move comes after the move out of its target, which keeps
-        the guess-and-check recursion shallow along long chains."""
-        order: list[int] = []
+    def _resolve_dependencies_first(self) -> None:
+        """Resolves every move, each after the move out of its target, which keeps the
+        guess-and-check recursion shallow along long chains."""
         target, move_from = self.target, self.move_from
         seen = [False] * len(target)
         for start in range(len(target)):
+            if seen[start]:
+                continue
             chain = []
             i = start
             while i >= 0 and not seen[i]:
                 seen[i] = True
                 chain.append(i)
                 i = move_from.get(target[i], -1)
-            order.extend(reversed(chain))
-        return order
+            for j in reversed(chain):
+                self.resolve(j)
 
     # The decision, with guess-and-check for cycles.
 
@@ -189,32 +195,35 @@ class Resolution:
         del self._cycle[mark:]
 
     def _arrives(self, i: int) -> bool:
-        attack, defence = self._attack_and_defence(i)
+        attack, defence = self.attack_and_defence(i)
         if attack <= defence:
             return False
         for j in self.moves_into[self.target[i]]:
-            if j != i and self._prevent(j) >= attack:
+            if j != i and self.prevent(j) >= attack:
                 return False
         return True
 
-    # Strengths.
+    # Strengths (rules.strengths explains results by them). Most moves have no support:
+    # `_given` is not even called for them.
 
-    def _attack_and_defence(self, i: int) -> tuple[int, int]:
+    def attack_and_defence(self, i: int) -> tuple[int, int]:
         target = self.target[i]
         occupant = self.armies.get(target)
+        supports = self._supports_of_move[i]
         if occupant is None:
-            return 1 + self._given(self._supports_of_move[i]), 0
+            return (1 + self._given(supports) if supports else 1), 0
         opponent = self.head_to_head[i]
         if opponent >= 0:
-            defence = 1 + self._given(self._supports_of_move[opponent])
+            against = self._supports_of_move[opponent]
+            defence = 1 + self._given(against) if against else 1
         else:
             leaving = self.move_from.get(target, -1)
             if leaving >= 0 and self.resolve(leaving):
-                return 1 + self._given(self._supports_of_move[i]), 0
+                return (1 + self._given(supports) if supports else 1), 0
             defence = 1 if leaving >= 0 else self.hold_strength(target)
         if occupant == self.player[i]:
             return 0, defence
-        return 1 + self._given(self._supports_of_move[i], occupant), defence
+        return (1 + self._given(supports, occupant) if supports else 1), defence
 
     def hold_strength(self, territory: str) -> int:
         """What an army standing in `territory` defends with (0 for an empty one)."""
@@ -223,26 +232,37 @@ class Resolution:
         leaving = self.move_from.get(territory, -1)
         if leaving >= 0:
             return 0 if self.resolve(leaving) else 1
-        return 1 + self._entrench + self._given(self.hold_supports.get(territory, ()))
+        supports = self.hold_supports.get(territory)
+        return 1 + self._entrench + (self._given(supports) if supports else 0)
 
-    def _prevent(self, j: int) -> int:
+    def prevent(self, j: int) -> int:
         opponent = self.head_to_head[j]
         if opponent >= 0 and self.resolve(opponent):
             return 0
-        return 1 + self._given(self._supports_of_move[j])
+        supports = self._supports_of_move[j]
+        return 1 + self._given(supports) if supports else 1
 
-    def _given(self, supporters: list[str] | tuple[()], excluded: str | None = None) -> int:
+    def _given(self, supporters: list[_Supporter], excluded: str | None = None) -> int:
+        """How many of the supports count: not those of `excluded` (the player whose army
+        is attacked), nor those whose army a threatening move reaches."""
         count = 0
-        for unit in supporters:
-            if unit in self.cut_by or self.armies[unit] == excluded:
+        for player, threats in supporters:
+            if player == excluded:
                 continue
-            threats = self._threats.get(unit)
-            if threats is not None and any(self.resolve(m) for m in threats):
+            if threats is not None:
+                for m in threats:
+                    if self.resolve(m):
+                        break
+                else:
+                    count += 1
                 continue
             count += 1
         return count
 
     # The verdicts, once everything is resolved.
+
+    def arrived(self, i: int) -> bool:
+        return self._result[i]
 
     def dislodged(self, territory: str) -> bool:
         return territory in self.dislodged_territories
@@ -256,7 +276,7 @@ class Resolution:
         return i >= 0 and self._result[i]
 
     def support_result(self, supporter: str) -> Result:
-        if supporter in self.cut_by or self.dislodged(supporter):
+        if supporter in self.cut_by or supporter in self.dislodged_territories:
             return "cut"
         return "succeeded" if supporter in self.matched else "failed"
 
@@ -274,34 +294,3 @@ class Resolution:
             for i in range(len(self.target))
             if self._result[i]
         ]
-
-    def explain_move(self, i: int) -> Explanation:
-        attack, defence = self._attack_and_defence(i)
-        prevents = [
-            (self._prevent(j), self.source[j] or REF)
-            for j in self.moves_into[self.target[i]]
-            if j != i
-        ]
-        return Explanation.for_move(
-            source=self.source[i] or REF,
-            target=self.target[i],
-            attack=attack,
-            defence=defence,
-            head_to_head=self.head_to_head[i] >= 0,
-            own_army=self.armies.get(self.target[i]) == self.player[i],
-            prevents=prevents,
-            arrived=self._result[i],
-        )
-
-    def explain_stand(self, territory: str) -> Explanation:
-        attacks = [
-            (self._attack_and_defence(m)[0], self.source[m] or REF)
-            for m in self.moves_into.get(territory, ())
-        ]
-        return Explanation.for_stand(
-            territory=territory,
-            hold=self.hold_strength(territory),
-            attacks=attacks,
-            dislodged=self.dislodged(territory),
-            cut_by=self.cut_by.get(territory),
-        )

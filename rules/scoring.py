@@ -1,8 +1,7 @@
 """The end of a turn, in the order docs/rules.md fixes: farming, expansion, join forces,
 elimination, winner."""
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 import msgspec
 
@@ -32,6 +31,17 @@ def is_out(player: str, position: Position, barracks: frozenset[str]) -> bool:
     )
 
 
+def players_out(
+    players: Collection[str], position: Position, barracks: frozenset[str]
+) -> list[str]:
+    """The players that are out (`is_out`), in the order given. Most players have an army,
+    which one set of the armies' players answers for all of them at once."""
+    armed = set(position.armies.values())
+    if armed.issuperset(players):
+        return []
+    return [p for p in players if p not in armed and is_out(p, position, barracks)]
+
+
 def score_turn(
     *,
     vp_before: Mapping[str, int],
@@ -46,23 +56,33 @@ def score_turn(
     vp_target: int,
 ) -> Scores:
     """`farmed` and `built` name the player of each successful farm and build order."""
-    scoring = {p for p in vp_before if p not in resigned and not is_out(p, start, barracks)}
-    gained: Counter[str] = Counter()
+    scoring = set(vp_before).difference(resigned, players_out(vp_before, start, barracks))
+    # Plain dicts and loops rather than Counters and comprehensions: a turn has few
+    # players, and this runs on every adjudication.
+    gained = dict.fromkeys(vp_before, 0)
     farm_value = _FARM_VP.get(effect, 1) if effect is not None else 1
     for player in farmed:
-        gained[player] += farm_value
+        gained[player] = gained.get(player, 0) + farm_value
     if effect is Effect.HARVEST:
         for player in built:
-            gained[player] += 1
-    territories = Counter(end.control.values())
-    contenders = {p: territories[p] for p in scoring if territories[p] >= EXPANSION_MINIMUM}
-    if contenders:
-        most = max(contenders.values())
-        for player, count in contenders.items():
-            if count == most:
-                gained[player] += 2 if effect is Effect.LAND_GRAB else 1
-    vp_gained = {p: gained[p] if p in scoring else 0 for p in vp_before}
-    vp = {p: vp_before[p] + vp_gained[p] for p in vp_before}
+            gained[player] = gained.get(player, 0) + 1
+    # Expansion: whoever controls the most territories, at least EXPANSION_MINIMUM; all of
+    # them on a tie.
+    owners = list(end.control.values())
+    most, expanders = EXPANSION_MINIMUM, []
+    for player in scoring:
+        count = owners.count(player)
+        if count > most:
+            most, expanders = count, [player]
+        elif count == most:
+            expanders.append(player)
+    for player in expanders:
+        gained[player] += 2 if effect is Effect.LAND_GRAB else 1
+    vp_gained: dict[str, int] = {}
+    vp: dict[str, int] = {}
+    for player, before in vp_before.items():
+        vp_gained[player] = gain = gained[player] if player in scoring else 0
+        vp[player] = before + gain
 
     position, joined = end, {}
     for a, b in joins:
@@ -71,17 +91,16 @@ def score_turn(
         vp[joint] = min(vp.pop(a), vp.pop(b))
         position = _merge(position, (a, b), joint)
 
-    eliminated = sorted(p for p in vp if is_out(p, position, barracks))
-    in_race = {
-        p: points
-        for p, points in vp.items()
-        if p not in resigned and p not in eliminated and points >= vp_target
-    }
-    winner = None
-    if in_race:
-        best = max(in_race.values())
-        leaders = [p for p, points in in_race.items() if points == best]
-        winner = leaders[0] if len(leaders) == 1 else None
+    eliminated = sorted(players_out(vp, position, barracks))
+    # The winner: the one player still racing with the most VP, at least vp_target.
+    best, leaders = vp_target, []
+    for player, points in vp.items():
+        if points >= best and player not in resigned and player not in eliminated:
+            if points > best:
+                best, leaders = points, [player]
+            else:
+                leaders.append(player)
+    winner = leaders[0] if len(leaders) == 1 else None
     return Scores(position, vp, vp_gained, eliminated, winner, joined)
 
 

@@ -2,6 +2,10 @@
 
 import msgspec
 
+from rules.orders import Move, Order, Reinforce
+from rules.position import REF
+from rules.resolve import Resolution
+
 
 class Explanation(msgspec.Struct, frozen=True, omit_defaults=True):
     """The strengths that decided an order. For a move: its attack, what defended the
@@ -80,3 +84,47 @@ class Explanation(msgspec.Struct, frozen=True, omit_defaults=True):
             attacked_from=attacker,
             cut_by=cut_by,
         )
+
+
+def explain_order(order: Order, resolution: Resolution) -> Explanation:
+    """The explanation of an order that was carried out: a move (or a reinforcement) by
+    its attack, any other order by the hold of its army."""
+    if isinstance(order, Reinforce):
+        return _explain_move(resolution, resolution.ref_into[order.target])
+    if isinstance(order, Move):
+        return _explain_move(resolution, resolution.move_from[order.unit])
+    return _explain_stand(resolution, order.unit)
+
+
+def _explain_move(resolution: Resolution, i: int) -> Explanation:
+    attack, defence = resolution.attack_and_defence(i)
+    source, target = resolution.source, resolution.target
+    prevents = [
+        (resolution.prevent(j), source[j] or REF)
+        for j in resolution.moves_into[target[i]]
+        if j != i
+    ]
+    return Explanation.for_move(
+        source=source[i] or REF,
+        target=target[i],
+        attack=attack,
+        defence=defence,
+        head_to_head=resolution.head_to_head[i] >= 0,
+        own_army=resolution.armies.get(target[i]) == resolution.player[i],
+        prevents=prevents,
+        arrived=resolution.arrived(i),
+    )
+
+
+def _explain_stand(resolution: Resolution, territory: str) -> Explanation:
+    attacks = [
+        (resolution.attack_and_defence(m)[0], resolution.source[m] or REF)
+        for m in resolution.moves_into.get(territory, ())
+    ]
+    return Explanation.for_stand(
+        territory=territory,
+        hold=resolution.hold_strength(territory),
+        attacks=attacks,
+        dislodged=resolution.dislodged(territory),
+        cut_by=resolution.cut_by.get(territory),
+    )

@@ -6,12 +6,11 @@ import msgspec
 
 from rules.board import GameMap
 from rules.effects import Effect
-from rules.orders import Build, Farm, Move, Order, Reinforce, describe
-from rules.position import Position, Situation
+from rules.position import REF, Position, Situation
 from rules.resolve import Resolution
 from rules.scoring import score_turn
-from rules.strengths import Explanation
-from rules.validate import CheckedOrder, check_orders
+from rules.strengths import Explanation, explain_order
+from rules.validate import OrderBook, check_orders
 from rules.verdicts import Result
 
 
@@ -30,7 +29,9 @@ class TurnInput(msgspec.Struct, frozen=True):
     joins: tuple[tuple[str, str], ...] = ()
 
 
-class OrderReport(msgspec.Struct, frozen=True, omit_defaults=True):
+# Reports and deaths hold strings, numbers and an Explanation, which can form no reference
+# cycle: `gc=False` spares the garbage collector from tracking one per order.
+class OrderReport(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     player: str
     text: str
     unit: str | None
@@ -42,7 +43,7 @@ class OrderReport(msgspec.Struct, frozen=True, omit_defaults=True):
     explanation: Explanation | None = None
 
 
-class Death(msgspec.Struct, frozen=True):
+class Death(msgspec.Struct, frozen=True, gc=False):
     territory: str
     player: str
 
@@ -64,28 +65,26 @@ def resolve_turn(turn: TurnInput, *, explain: bool = False) -> TurnOutcome:
     start = turn.position
     situation = Situation(board, start, turn.effect)
     book = check_orders(turn.orders, board, situation, turn.resigned)
-    army_orders = book.army_orders()
-    resolution = Resolution(start.armies, army_orders, book.reinforcements(), turn.effect)
+    resolution = Resolution(start.armies, book.army_orders, book.reinforcements, turn.effect)
+    reports, farmed, built = _reports(book, resolution, explain)
 
-    used = book.used_indices()
-    reports = [
-        _report(checked, index in used, resolution, explain)
-        for index, checked in enumerate(book.checked)
-    ]
-    arrivals = resolution.arrivals()
-    moved = {source for source, _, _ in arrivals}
+    # The armies that left or died, then the arrivals: a dict keeps its order when a key is
+    # deleted, and a key put back goes last, just as building it anew would place it.
     dislodged = resolution.dislodged_territories
-    dead = [Death(t, p) for t, p in start.armies.items() if t in dislodged] if dislodged else []
-    armies = {t: p for t, p in start.armies.items() if t not in moved and t not in dislodged}
+    armies = dict(start.armies)
+    dead = []
+    if dislodged:
+        dead = [Death(t, p) for t, p in start.armies.items() if t in dislodged]
+        for territory in dislodged:
+            del armies[territory]
     control = dict(start.control)
+    arrivals = resolution.arrivals()
+    for source, _, _ in arrivals:
+        if source is not None:
+            del armies[source]
     for _, target, player in arrivals:
         armies[target] = player
         control[target] = player
-    farmed: list[str] = []
-    built: list[str] = []
-    for unit, order in army_orders.items():
-        if isinstance(order, (Farm, Build)) and order.result(resolution) == "succeeded":
-            (farmed if isinstance(order, Farm) else built).append(unit)
     farms = start.farms.union(built) if built else start.farms
     end = Position(armies=armies, control=control, farms=farms)
 
@@ -113,41 +112,57 @@ def resolve_turn(turn: TurnInput, *, explain: bool = False) -> TurnOutcome:
     )
 
 
-def _report(
-    checked: CheckedOrder, used: bool, resolution: Resolution, explain: bool
-) -> OrderReport:
-    """`used`: the order is the one its army (or its player's reinforcement) carries out."""
-    order = checked.order
-    reason = checked.reason
-    if order is None:
-        return OrderReport(checked.player, checked.text, None, None, "invalid", reason=reason)
-    unit, kind, target, supported_from = describe(order)
-    result: Result
-    explanation = None
-    if reason is not None:
-        result = "invalid"
-    elif not used:
-        result = "replaced"
-    else:
-        result = order.result(resolution)
-        if explain:
-            explanation = _explain(order, resolution)
-    return OrderReport(
-        checked.player,
-        checked.text,
-        unit,
-        kind,
-        result,
-        target,
-        supported_from,
-        reason,
-        explanation,
-    )
+def _reports(
+    book: OrderBook, resolution: Resolution, explain: bool
+) -> tuple[list[OrderReport], list[str], list[str]]:
+    """One report per submitted order; and, found on the way, the armies whose farm and
+    build orders succeeded."""
+    army_orders, reinforcements = book.army_orders, book.reinforcements
+    any_replaced = book.any_replaced
+    reports: list[OrderReport] = []
+    farmed: list[str] = []
+    built: list[str] = []
+    for checked in book.checked:
+        order, reason = checked.order, checked.reason
+        if order is None:
+            reports.append(
+                OrderReport(checked.player, checked.text, None, None, "invalid", reason=reason)
+            )
+            continue
+        unit, kind, target, supported_from = order.shown()
+        result: Result
+        explanation = None
+        if reason is not None:
+            result = "invalid"
+        # Replaced, unless it is the very order the book keeps for its army (or its
+        # player's reinforcement).
+        elif (
+            any_replaced
+            and (reinforcements.get(checked.player) if unit == REF else army_orders.get(unit))
+            is not order
+        ):
+            result = "replaced"
+        else:
+            result = order.result(resolution)
+            if explain:
+                explanation = explain_order(order, resolution)
+            if result == "succeeded" and kind in _SCORED_KINDS:
+                (farmed if kind == "farm" else built).append(unit)
+        reports.append(
+            OrderReport(
+                checked.player,
+                checked.text,
+                unit,
+                kind,
+                result,
+                target,
+                supported_from,
+                reason,
+                explanation,
+            )
+        )
+    return reports, farmed, built
 
 
-def _explain(order: Order, resolution: Resolution) -> Explanation:
-    if isinstance(order, Reinforce):
-        return resolution.explain_move(resolution.ref_into[order.target])
-    if isinstance(order, Move):
-        return resolution.explain_move(resolution.move_from[order.unit])
-    return resolution.explain_stand(order.unit)
+# The kinds of the orders that score when they succeed.
+_SCORED_KINDS = frozenset(("farm", "build"))

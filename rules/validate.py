@@ -11,12 +11,13 @@ import msgspec
 
 from rules.board import Board
 from rules.orders import Order, Reinforce
-from rules.parse import parse_orders
+from rules.parse import read_order, split_orders
 from rules.position import Situation
 
 
-class CheckedOrder(msgspec.Struct, frozen=True):
-    """One order as submitted: what it says, and why it is invalid if it is."""
+class CheckedOrder(msgspec.Struct, frozen=True, gc=False):
+    """One order as submitted: what it says, and why it is invalid if it is. (`gc=False`:
+    it holds strings and an order, which can form no reference cycle.)"""
 
     player: str
     text: str
@@ -28,40 +29,15 @@ class OrderBook(msgspec.Struct, frozen=True):
     """Every submitted order in submission order, and which of them will be carried out."""
 
     checked: tuple[CheckedOrder, ...]
-    # Indices into `checked`: the order each army carries out, by territory...
-    used_by_army: dict[str, int]
-    # ...and the reinforcement each player carries out.
-    used_reinforcement: dict[str, int]
-
-    def army_orders(self) -> dict[str, Order]:
-        """The order each army carries out, by its territory (armies without one hold)."""
-        return {unit: _order(self.checked[i]) for unit, i in self.used_by_army.items()}
-
-    def reinforcements(self) -> dict[str, Reinforce]:
-        """The reinforcement each player carries out, by player."""
-        result = {}
-        for player, i in self.used_reinforcement.items():
-            order = _order(self.checked[i])
-            assert isinstance(order, Reinforce)
-            result[player] = order
-        return result
-
-    def used_indices(self) -> set[int]:
-        """The indices of the orders that will be carried out: `is_used` for them all."""
-        used = set(self.used_by_army.values())
-        used.update(self.used_reinforcement.values())
-        return used
-
-    def is_used(self, index: int) -> bool:
-        order = self.checked[index].order
-        if isinstance(order, Reinforce):
-            return self.used_reinforcement.get(self.checked[index].player) == index
-        return order is not None and self.used_by_army.get(order.unit) == index
-
-
-def _order(checked: CheckedOrder) -> Order:
-    assert checked.order is not None
-    return checked.order
+    # The order each army carries out, by its territory (armies without one hold)...
+    army_orders: dict[str, Order]
+    # ...and the reinforcement each player carries out, by player. Each parsed order is an
+    # object of its own, so these are the very objects in `checked`: whether an order is
+    # the one carried out is a matter of identity.
+    reinforcements: dict[str, Reinforce]
+    # Whether a newer valid order replaced any other; when not, as in most turns, every
+    # valid order is carried out.
+    any_replaced: bool = True
 
 
 def check_submission(
@@ -77,24 +53,28 @@ def check_orders(
     situation: Situation,
     resigned: frozenset[str] = frozenset(),
 ) -> OrderBook:
+    """Every order parsed and validated in one pass, which also settles the order each army
+    (and each player's reinforcement) carries out: the last valid one."""
     checked: list[CheckedOrder] = []
-    used_by_army: dict[str, int] = {}
-    used_reinforcement: dict[str, int] = {}
+    army_orders: dict[str, Order] = {}
+    reinforcements: dict[str, Reinforce] = {}
+    valid = 0
     for player, submissions in orders.items():
+        barred = "a resigned player gives no orders" if player in resigned else None
         for submission in submissions:
-            for parsed in parse_orders(submission, board):
-                order = parsed.order
-                reason = parsed.error
-                if order is not None and player in resigned:
-                    reason = "a resigned player gives no orders"
-                elif order is not None:
-                    reason = order.problem(player, situation)
-                index = len(checked)
-                checked.append(CheckedOrder(player, parsed.text, order, reason))
-                if reason is not None or order is None:
+            for text in split_orders(submission):
+                order = read_order(text, board)
+                if isinstance(order, str):
+                    checked.append(CheckedOrder(player, text, None, order))
                     continue
-                if isinstance(order, Reinforce):
-                    used_reinforcement[player] = index
+                reason = barred or order.problem(player, situation)
+                checked.append(CheckedOrder(player, text, order, reason))
+                if reason is not None:
+                    continue
+                valid += 1
+                if type(order) is Reinforce:  # (isinstance is slow for other Structs)
+                    reinforcements[player] = order
                 else:
-                    used_by_army[order.unit] = index
-    return OrderBook(tuple(checked), used_by_army, used_reinforcement)
+                    army_orders[order.unit] = order
+    carried_out = len(army_orders) + len(reinforcements)
+    return OrderBook(tuple(checked), army_orders, reinforcements, valid > carried_out)

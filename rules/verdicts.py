@@ -1,8 +1,14 @@
-"""What the resolver decided, as the order kinds ask it in order to report their results."""
+"""What the resolver decided, as the order kinds ask it in order to report their results,
+and how a report shows an order."""
 
 from typing import Literal, Protocol
 
 Result = Literal["succeeded", "failed", "cut", "invalid", "replaced"]
+
+# An order as the contract shows it: its army (or REF), kind, where it points (the
+# territory a move or a support goes into) and, for a support, the supported army's
+# territory (or REF). A plain tuple: every order of every turn is shown once.
+Shown = tuple[str, str, str | None, str | None]
 
 
 class Verdicts(Protocol):

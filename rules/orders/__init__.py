@@ -1,4 +1,8 @@
-"""The order kinds, one module each: what an order is, when it is valid, how it turned out."""
+"""The order kinds, one module each: what an order is, when it is valid, how it turned out.
+
+Orders are frozen Structs of strings, made by the dozen every turn: `gc=False` spares the
+garbage collector from tracking them, as nothing they hold can form a reference cycle.
+"""
 
 from typing import NamedTuple
 
@@ -34,21 +38,4 @@ class Description(NamedTuple):
 
 
 def describe(order: Order) -> Description:
-    kind = _KINDS[type(order)]
-    if isinstance(order, Support):
-        supported, target = order.supported, order.target  # order.destination, inlined
-        return Description(order.unit, kind, supported if target is None else target, supported)
-    if isinstance(order, (Move, Reinforce)):
-        return Description(order.unit, kind, order.target, None)
-    return Description(order.unit, kind, None, None)
-
-
-def _kind(order_type: type[Order]) -> str:
-    kind = order_type.__struct_config__.tag
-    assert isinstance(kind, str)
-    return kind
-
-
-_KINDS: dict[type[Order], str] = {
-    t: _kind(t) for t in (Hold, Move, Support, Build, Farm, Reinforce)
-}
+    return Description(*order.shown())

@@ -1,10 +1,10 @@
 import msgspec
 
 from rules.position import Situation
-from rules.verdicts import Result, Verdicts
+from rules.verdicts import Result, Shown, Verdicts
 
 
-class Build(msgspec.Struct, frozen=True, tag="build"):
+class Build(msgspec.Struct, frozen=True, tag="build", gc=False):
     """The army turns its barracks into a farm, unless another player's move disturbs it."""
 
     unit: str
@@ -17,3 +17,6 @@ class Build(msgspec.Struct, frozen=True, tag="build"):
 
     def result(self, verdicts: Verdicts) -> Result:
         return "cut" if verdicts.disturbed(self.unit) else "succeeded"
+
+    def shown(self) -> Shown:
+        return (self.unit, "build", None, None)

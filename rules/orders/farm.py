@@ -1,10 +1,10 @@
 import msgspec
 
 from rules.position import Situation
-from rules.verdicts import Result, Verdicts
+from rules.verdicts import Result, Shown, Verdicts
 
 
-class Farm(msgspec.Struct, frozen=True, tag="farm"):
+class Farm(msgspec.Struct, frozen=True, tag="farm", gc=False):
     """The army works its farm for VP, unless another player's move disturbs it."""
 
     unit: str
@@ -17,3 +17,6 @@ class Farm(msgspec.Struct, frozen=True, tag="farm"):
 
     def result(self, verdicts: Verdicts) -> Result:
         return "cut" if verdicts.disturbed(self.unit) else "succeeded"
+
+    def shown(self) -> Shown:
+        return (self.unit, "farm", None, None)

@@ -1,10 +1,10 @@
 import msgspec
 
 from rules.position import Situation
-from rules.verdicts import Result, Verdicts
+from rules.verdicts import Result, Shown, Verdicts
 
 
-class Hold(msgspec.Struct, frozen=True, tag="hold"):
+class Hold(msgspec.Struct, frozen=True, tag="hold", gc=False):
     """The army stays and defends. Every army without a valid order holds."""
 
     unit: str
@@ -14,3 +14,6 @@ class Hold(msgspec.Struct, frozen=True, tag="hold"):
 
     def result(self, verdicts: Verdicts) -> Result:
         return "failed" if verdicts.dislodged(self.unit) else "succeeded"
+
+    def shown(self) -> Shown:
+        return (self.unit, "hold", None, None)

@@ -1,10 +1,10 @@
 import msgspec
 
 from rules.position import Situation
-from rules.verdicts import Result, Verdicts
+from rules.verdicts import Result, Shown, Verdicts
 
 
-class Move(msgspec.Struct, frozen=True, tag="move"):
+class Move(msgspec.Struct, frozen=True, tag="move", gc=False):
     """The army moves to an adjacent territory; into an occupied one, it attacks."""
 
     unit: str
@@ -19,3 +19,6 @@ class Move(msgspec.Struct, frozen=True, tag="move"):
 
     def result(self, verdicts: Verdicts) -> Result:
         return "succeeded" if verdicts.moved(self.unit) else "failed"
+
+    def shown(self) -> Shown:
+        return (self.unit, "move", self.target, None)

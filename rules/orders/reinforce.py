@@ -2,10 +2,10 @@ import msgspec
 
 from rules.effects import Effect
 from rules.position import REF, Situation
-from rules.verdicts import Result, Verdicts
+from rules.verdicts import Result, Shown, Verdicts
 
 
-class Reinforce(msgspec.Struct, frozen=True, tag="reinforce"):
+class Reinforce(msgspec.Struct, frozen=True, tag="reinforce", gc=False):
     """A new army moves from the reinforcements (off the board) into one of the player's
     barracks. It is a move like any other, except that nothing can attack it."""
 
@@ -27,3 +27,6 @@ class Reinforce(msgspec.Struct, frozen=True, tag="reinforce"):
 
     def result(self, verdicts: Verdicts) -> Result:
         return "succeeded" if verdicts.reinforced(self.target) else "failed"
+
+    def shown(self) -> Shown:
+        return (REF, "reinforce", self.target, None)

@@ -1,10 +1,10 @@
 import msgspec
 
 from rules.position import REF, Situation
-from rules.verdicts import Result, Verdicts
+from rules.verdicts import Result, Shown, Verdicts
 
 
-class Support(msgspec.Struct, frozen=True, tag="support"):
+class Support(msgspec.Struct, frozen=True, tag="support", gc=False):
     """The army lends its strength to the army in `supported` (or to a reinforcement when
     `supported` is REF): to its move into `target`, or to its hold when `target` is None."""
 
@@ -18,16 +18,23 @@ class Support(msgspec.Struct, frozen=True, tag="support"):
         return self.supported if self.target is None else self.target
 
     def problem(self, player: str, situation: Situation) -> str | None:
+        supported, target = self.supported, self.target  # self.destination, inlined
         problem = situation.army_problem(player, self.unit) or situation.link_problem(
-            self.unit, self.destination, what="supporter not adjacent to the destination"
+            self.unit,
+            supported if target is None else target,
+            what="supporter not adjacent to the destination",
         )
-        if problem is not None or self.target is None or self.supported == REF:
+        if problem is not None or target is None or supported == REF:
             return problem
-        if self.supported == self.unit:
+        if supported == self.unit:
             return f"an army cannot support its own move: {self.unit}"
         # The supported move must be one that could be ordered at all (DATC 6.A.5: not
         # even a "move" into its own territory).
-        return situation.link_problem(self.supported, self.target)
+        return situation.link_problem(supported, target)
 
     def result(self, verdicts: Verdicts) -> Result:
         return verdicts.support_result(self.unit)
+
+    def shown(self) -> Shown:
+        supported, target = self.supported, self.target  # self.destination, inlined
+        return (self.unit, "support", supported if target is None else target, supported)

@@ -15,7 +15,8 @@ is void in all three; a move never dislodges its own player's army in all three)
 move to a province that is not adjacent is invalid here, so the army holds, which is
 what the other two engines are told.
 
-The land map is `data/diplomacy_land.json`; `python tests/rules/test_differential.py`
+The land map is the built-in map `diplomacy-land` (rules/maps/diplomacy-land.json), which
+the requests name as pydip names its predefined map; `python tests/rules/test_differential.py`
 writes it again from the `diplomacy` package, and the first tests check it against both
 engines' maps.
 """
@@ -38,7 +39,8 @@ from pydip.player.unit import UnitTypes
 from pydip.turn import resolve as pydip_resolve
 
 from rules import adjudicate
-from rules.board import decode_map
+from rules import maps as builtin_maps
+from rules.maps import builtin_map
 
 with warnings.catch_warnings():
     # diplomacy reads its convoy cache at import time without closing the file.
@@ -46,7 +48,8 @@ with warnings.catch_warnings():
     from diplomacy.engine.game import Game
     from diplomacy.engine.map import Map
 
-MAP_FILE = Path(__file__).parent / "data" / "diplomacy_land.json"
+MAP_NAME = "diplomacy-land"
+MAP_FILE = Path(builtin_maps.__file__).parent / f"{MAP_NAME}.json"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
 CHUNKS = 12
 POSITIONS_PER_CHUNK = 250  # 3,000 positions in all
@@ -105,7 +108,6 @@ def _map_json(document: dict[str, Any]) -> str:
 
 
 if __name__ == "__main__":  # Write the map file again; it must exist before it is read below.
-    MAP_FILE.parent.mkdir(exist_ok=True)
     MAP_FILE.write_text(_map_json(derive_land_map()))
     sys.exit(0)
 
@@ -136,8 +138,8 @@ def test_map_file_is_derived_from_the_diplomacy_package() -> None:
 
 
 def test_map_is_the_standard_land_graph() -> None:
-    game_map = decode_map(MAP_FILE.read_bytes())
-    assert game_map.name == "diplomacy-land"
+    game_map = builtin_map(MAP_NAME)
+    assert game_map.name == MAP_NAME
     assert len(game_map.territories) == 56
     assert len(game_map.board.barracks) == 34
     assert len(game_map.edges) == 111
@@ -270,7 +272,7 @@ def ours(position: Position) -> Outcome:
         orders.setdefault(position.armies[territory], []).append(order.text)
     response = adjudicate(
         {
-            "map": LAND_MAP,
+            "map": MAP_NAME,
             "players": {power: {"vp": 0} for power in dict.fromkeys(position.armies.values())},
             "armies": position.armies,
             "orders": orders,

@@ -13,7 +13,6 @@ import json
 import random
 from collections import Counter
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -21,12 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import adjudicate
-from rules.board import GameMap, decode_map
+from rules.board import GameMap
 from rules.effects import Effect
 from rules.mapgen import generate
 from rules.maps import builtin_map
 
-DIPLOMACY_LAND = Path(__file__).parent / "data" / "diplomacy_land.json"
 PLAYERS = ("red", "blue", "green", "gold", "teal")
 
 turn_settings = settings(
@@ -61,11 +59,10 @@ def _board(label: str, game_map: GameMap, spec: str | dict[str, Any]) -> Board:
 
 @cache
 def boards() -> tuple[Board, ...]:
-    land = decode_map(DIPLOMACY_LAND.read_bytes())
     generated = [generate(3, "normal", 11), generate(6, "spacious", 12), generate(20, "normal", 13)]
     return (
         _board("rulebook", builtin_map("rulebook"), "rulebook"),
-        _board("diplomacy-land", land, json.loads(DIPLOMACY_LAND.read_text())),
+        _board("diplomacy-land", builtin_map("diplomacy-land"), "diplomacy-land"),
         *(_board(f"generated-{m.name}", m, msgspec.to_builtins(m)) for m in generated),
     )
 
