@@ -13,19 +13,24 @@ def join_forces_problem(
     territories: Mapping[str, int],
     vp: Mapping[str, int],
     joined_before: Set[str],
+    names: Mapping[str, str] | None = None,
 ) -> str | None:
     """Why players `a` and `b` may not join forces, or None if they may. `territories`
-    and `vp` cover every player still in the game."""
+    and `vp` cover every player still in the game; `names` say them in the reason."""
+
+    def name(player: str) -> str:
+        return (names or {}).get(player, player)
+
     if a == b:
         return "a player cannot join forces with itself"
     for player in (a, b):
         if player in joined_before:
-            return f"{player} has already joined forces once"
+            return f"{name(player)} has already joined forces once"
     combined = territories.get(a, 0) + territories.get(b, 0)
     most = max(territories.values(), default=0)
     if combined > most:
         return (
-            f"together {a} and {b} would control {combined} territories, "
+            f"together {name(a)} and {name(b)} would control {combined} territories, "
             f"more than the most any player controls ({most})"
         )
     leader = max(vp.values(), default=0)

@@ -9,8 +9,41 @@ from pathlib import Path
 def _serve(args: argparse.Namespace) -> int:
     from server.serve import serve
 
-    status: int = serve(host=args.host, port=args.port, data_dir=args.data_dir)
+    status: int = serve(
+        host=args.host, port=args.port, data_dir=args.data_dir, fake_clock=args.fake_clock
+    )
     return status
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    import os
+
+    import msgspec
+
+    from server.database import EmbeddedPostgres, EmbeddedPostgresError
+    from server.rebuild import run
+    from server.settings import Settings, SettingsError
+
+    try:
+        settings = Settings.from_env(os.environ)
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.data_dir is not None:
+        settings = msgspec.structs.replace(settings, data_dir=args.data_dir)
+    if settings.database_url is not None:
+        events = run(settings.database_url)
+    else:
+        embedded = EmbeddedPostgres(settings.data_dir)
+        try:
+            events = run(embedded.start())
+        except EmbeddedPostgresError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        finally:
+            embedded.stop()
+    print(f"rebuilt every read model from {events:,} events", file=sys.stderr)
+    return 0
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
@@ -62,7 +95,22 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="where the embedded PostgreSQL keeps its data (default: the user's data dir)",
     )
+    serve.add_argument(
+        "--fake-clock",
+        action="store_true",
+        help="run on a clock that only the operator moves (POST /v1/admin/clock), to watch "
+        "games resolve by themselves without waiting",
+    )
     serve.set_defaults(run=_serve)
+
+    rebuild = commands.add_parser(
+        "rebuild",
+        help="rebuild every read model from the event log",
+        description="Forget the read models (game list, public views, turn history) and "
+        "rebuild them from the event log, with a progress bar. DATABASE_URL as for serve.",
+    )
+    rebuild.add_argument("--data-dir", type=Path, default=None, help="as for serve")
+    rebuild.set_defaults(run=_rebuild)
 
     adjudicate = commands.add_parser(
         "adjudicate",

@@ -1,0 +1,22 @@
+# The server alone; docker-compose.yml adds PostgreSQL.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1
+
+RUN useradd --create-home --uid 1000 skirmish
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY server ./server
+COPY eventstore ./eventstore
+COPY projections ./projections
+COPY schema ./schema
+COPY rules ./rules
+RUN pip install .
+
+USER skirmish
+EXPOSE 8000
+# DATABASE_URL must be set: inside a container the server uses that database, not an
+# embedded one.
+CMD ["skirmish", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -1,0 +1,231 @@
+"""Event store throughput against its ceiling:
+`python -m benchmarks eventstore [--seconds=1] [--rounds=3] [--in-flight=4]`.
+
+Uses DATABASE_URL (or an embedded PostgreSQL in a temporary directory) and a scratch schema
+that it drops afterwards. Every figure is events per second; each append carries one event,
+so its ceiling is a raw asyncpg loop of single-row inserts (each its own transaction) with
+the same number of connections. Catch-up reads compare decoding into RecordedEvent and game
+events against the same query fetched raw.
+"""
+
+import asyncio
+import contextlib
+import os
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import asyncpg
+
+from benchmarks._table import print_table
+from eventstore.base import Checkpoint, NewEvent
+from eventstore.migrations import migrate
+from eventstore.postgres import PostgresEventStore
+from eventstore.postgres_sql import COLUMNS
+from schema.events import Event, EventCodec
+from server.database import EmbeddedPostgres, create_pool, with_search_path
+
+WRITERS = (1, 4, 16)
+READ_EVENTS = 100_000
+READ_BATCH = 1_000
+
+
+class OrdersSubmitted(Event, frozen=True, tag="orders_submitted.v1"):
+    player: str
+    turn: int
+    orders: tuple[str, ...]
+
+
+CODEC = EventCodec[OrdersSubmitted](OrdersSubmitted)
+WHEN = datetime(2030, 1, 1, tzinfo=UTC)
+ORDERS = ("BF to EH", "JN to AE", "CR S BF to EH", "TR H")
+
+
+def _event(turn: int) -> NewEvent:
+    return CODEC.new_event(
+        OrdersSubmitted(player="p7", turn=turn, orders=ORDERS),
+        occurred_at=WHEN,
+        actor="bench",
+        correlation_id=uuid.uuid4(),
+    )
+
+
+async def _rate(writers: int, seconds: float, write: Callable[[int], Awaitable[int]]) -> float:
+    """Events per second of `writers` concurrent loops; write(writer) returns events done."""
+    deadline = time.perf_counter() + seconds
+
+    async def loop(writer: int) -> int:
+        done = 0
+        while time.perf_counter() < deadline:
+            done += await write(writer)
+        return done
+
+    started = time.perf_counter()
+    counts = await asyncio.gather(*(loop(writer) for writer in range(writers)))
+    return sum(counts) / (time.perf_counter() - started)
+
+
+async def _raw_insert_rate(pool: asyncpg.Pool, writers: int, seconds: float) -> float:
+    await pool.execute(
+        "CREATE TABLE IF NOT EXISTS raw_inserts "
+        "(id bigserial PRIMARY KEY, stream_id text NOT NULL, data bytea NOT NULL)"
+    )
+    data = _event(1).data
+    connections = [await pool.acquire() for _ in range(writers)]
+    try:
+
+        async def insert(writer: int) -> int:
+            await connections[writer].execute(
+                "INSERT INTO raw_inserts (stream_id, data) VALUES ($1, $2)", "raw", data
+            )
+            return 1
+
+        return await _rate(writers, seconds, insert)
+    finally:
+        for connection in connections:
+            await pool.release(connection)
+
+
+async def _append_rate(
+    store: PostgresEventStore, writers: int, streams: int, seconds: float
+) -> float:
+    prefix = uuid.uuid4().hex[:8]
+    versions: dict[str, int] = {}
+    turns = [0] * writers
+
+    async def append(writer: int) -> int:
+        turns[writer] += 1
+        if streams == 1:
+            # Concurrent writers of one stream cannot all know its version: append anywhere.
+            expected = None if writers > 1 else versions.get("one", 0)
+            stream_id = f"{prefix}-one"
+        else:
+            # Each writer owns a share of the streams, so it always knows their versions.
+            share = streams // writers
+            stream_id = f"{prefix}-{writer + writers * (turns[writer] % share)}"
+            expected = versions.get(stream_id, 0)
+        result = await store.append(stream_id, [_event(turns[writer])], expected)
+        versions["one" if streams == 1 else stream_id] = result.version
+        return 1
+
+    return await _rate(writers, seconds, append)
+
+
+async def _read_rates(
+    pool: asyncpg.Pool, store: PostgresEventStore, rounds: int
+) -> tuple[float, float, float]:
+    """Median raw and decoded rates over the whole log, and the median of their ratios."""
+    for stream in range(READ_EVENTS // READ_BATCH):
+        await store.append(f"read-{stream}", [_event(turn) for turn in range(READ_BATCH)], 0)
+    await _raw_read(pool)  # warm the cache and the prepared statements
+    raws, decodeds, ratios = [], [], []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        raw = await _raw_read(pool) / (time.perf_counter() - started)
+        started = time.perf_counter()
+        count = 0
+        after = Checkpoint.START
+        while events := await store.read_all(after=after, limit=READ_BATCH):
+            count += len(CODEC.decode_all(events))
+            after = events[-1].checkpoint
+        decoded = count / (time.perf_counter() - started)
+        raws.append(raw)
+        decodeds.append(decoded)
+        ratios.append(decoded / raw)
+    return statistics.median(raws), statistics.median(decodeds), statistics.median(ratios)
+
+
+async def _raw_read(pool: asyncpg.Pool) -> int:
+    query = (
+        f"SELECT {COLUMNS} FROM events WHERE (transaction_id, position) > ($1::xid8, $2) "
+        "AND transaction_id < (SELECT pg_snapshot_xmin(pg_current_snapshot())) "
+        "ORDER BY transaction_id, position LIMIT $3"
+    )
+    count, transaction_id, position = 0, 0, 0
+    async with pool.acquire() as connection:
+        while rows := await connection.fetch(query, transaction_id, position, READ_BATCH):
+            count += len(rows)
+            transaction_id, position = rows[-1][3], rows[-1][2]
+    return count
+
+
+@contextlib.asynccontextmanager
+async def _database() -> AsyncIterator[str]:
+    """A scratch schema in DATABASE_URL, or in an embedded server that lives as long."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        async with _scratch_schema(url) as schema_url:
+            yield schema_url
+        return
+    with tempfile.TemporaryDirectory() as directory:
+        embedded = EmbeddedPostgres(Path(directory) / "data")
+        try:
+            async with _scratch_schema(embedded.start()) as schema_url:
+                yield schema_url
+        finally:
+            embedded.stop()
+
+
+@contextlib.asynccontextmanager
+async def _scratch_schema(url: str) -> AsyncIterator[str]:
+    schema = f"bench_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f'CREATE SCHEMA "{schema}"')
+        yield with_search_path(url, schema)
+    finally:
+        await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        await admin.close()
+
+
+async def _run(seconds: float, rounds: int, in_flight: int) -> list[list[object]]:
+    async with _database() as url:
+        pool = await create_pool(url, max_size=max(WRITERS) + 4)
+        try:
+            await migrate(pool)
+            async with await PostgresEventStore.open(pool, max_in_flight=in_flight) as store:
+                rows = await _measure(pool, store, seconds, rounds)
+        finally:
+            await pool.close()
+    return rows
+
+
+async def _measure(
+    pool: asyncpg.Pool, store: PostgresEventStore, seconds: float, rounds: int
+) -> list[list[object]]:
+    """Each figure is the median of `rounds`, each round measuring the ceiling right before
+    the appends it is compared with: a shared machine's disk and CPU come and go."""
+    rows: list[list[object]] = []
+    for writers in WRITERS:
+        ceilings: list[float] = []
+        rates: dict[int, list[float]] = {1: [], 1_000: []}
+        ratios: dict[int, list[float]] = {1: [], 1_000: []}
+        for _ in range(rounds):
+            ceiling = await _raw_insert_rate(pool, writers, seconds)
+            ceilings.append(ceiling)
+            for streams in rates:
+                rate = await _append_rate(store, writers, streams, seconds)
+                rates[streams].append(rate)
+                ratios[streams].append(rate / ceiling)
+        ceiling = statistics.median(ceilings)
+        rows.append(["raw single-row insert (ceiling)", writers, ceiling, ceiling, 1.0])
+        for streams, label in ((1, "append, 1 stream"), (1_000, "append, 1,000 streams")):
+            median = statistics.median(rates[streams])
+            rows.append([label, writers, median, ceiling, statistics.median(ratios[streams])])
+    raw, decoded, ratio = await _read_rates(pool, store, rounds)
+    rows.append(["catch-up read, raw rows", 1, raw, raw, 1.0])
+    rows.append(["catch-up read, decoded events", 1, decoded, raw, ratio])
+    return rows
+
+
+def main(argv: list[str]) -> None:
+    options = dict(option.removeprefix("--").split("=", 1) for option in argv if "=" in option)
+    seconds = float(options.get("seconds", "1"))
+    rounds = int(options.get("rounds", "3"))
+    in_flight = int(options.get("in-flight", "4"))
+    rows = asyncio.run(_run(seconds, rounds, in_flight))
+    print_table(["measure", "writers", "events/s", "ceiling/s", "ratio"], rows)

@@ -1,0 +1,307 @@
+"""The event store's contract: data types, typed errors and the abstract store.
+
+The store knows nothing of game events: it keeps a type string, the payload bytes exactly as
+they were encoded, and metadata. Every implementation passes the same contract test suite
+(tests/eventstore/test_contract.py).
+"""
+
+import abc
+from collections.abc import Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import ClassVar, Self
+from uuid import UUID
+
+import msgspec
+
+from eventstore.subscription import Fetch, Subscription, Wakeups
+
+MAX_NAME_LENGTH = 200
+
+
+class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event to append. `schema.events.EventCodec.new_event` builds one from a game event."""
+
+    event_id: UUID
+    type: str
+    data: bytes
+    occurred_at: datetime
+    actor: str
+    correlation_id: UUID
+    causation_id: UUID | None = None
+
+
+class Checkpoint(msgspec.Struct, frozen=True, order=True, gc=False):
+    """A place in the global log. Its order is the log's order: by transaction, then position."""
+
+    transaction_id: int
+    position: int
+
+    START: ClassVar["Checkpoint"]
+
+
+Checkpoint.START = Checkpoint(0, 0)
+
+
+# gc=False: instances hold only atoms, so they can never be part of a reference cycle, and
+# catch-up reads create them by the hundred thousand; not tracking them saves the collector.
+class RecordedEvent(msgspec.Struct, frozen=True, gc=False):
+    """An event as stored. `position` is unique and never reused; `version` counts within the
+    stream and is reused after a truncation."""
+
+    stream_id: str
+    version: int
+    position: int
+    transaction_id: int
+    event_id: UUID
+    type: str
+    data: bytes
+    occurred_at: datetime
+    actor: str
+    correlation_id: UUID
+    causation_id: UUID | None
+
+    @property
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(self.transaction_id, self.position)
+
+
+class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
+    """Where the last event of an append landed. `already_recorded` is true when every event
+    had been appended before (a re-send): nothing was written and the original place is
+    returned."""
+
+    stream_id: str
+    version: int
+    position: int
+    transaction_id: int
+    already_recorded: bool = False
+
+
+class Truncation(msgspec.Struct, frozen=True, kw_only=True):
+    """One truncation of a stream and the events it moved to the archive, in version order."""
+
+    truncation_id: int
+    stream_id: str
+    after_version: int
+    truncated_by: str
+    reason: str
+    truncated_at: datetime
+    events: tuple[RecordedEvent, ...]
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """A projection's state folded up to the event at (version, position) of a stream."""
+
+    stream_id: str
+    name: str
+    version: int
+    position: int
+    data: bytes
+
+
+class StreamInfo(msgspec.Struct, frozen=True):
+    stream_id: str
+    version: int
+
+
+class EventStoreError(Exception):
+    """Base of every error the store raises on purpose."""
+
+
+class InvalidRequestError(EventStoreError, ValueError):
+    """The arguments can never succeed: an empty batch, a bad name, a naive datetime..."""
+
+
+class ConcurrencyError(EventStoreError):
+    """The stream is not at the expected version: someone else appended first."""
+
+    def __init__(self, stream_id: str, expected: int | None, actual: int) -> None:
+        super().__init__(f"stream {stream_id!r} is at version {actual}, expected {expected}")
+        self.stream_id = stream_id
+        self.expected = expected
+        self.actual = actual
+
+
+class DuplicateEventError(EventStoreError):
+    """Some, but not all, events of a batch were appended before: not a plain re-send."""
+
+    def __init__(self, stream_id: str, event_ids: Sequence[UUID]) -> None:
+        listed = ", ".join(str(event_id) for event_id in event_ids)
+        super().__init__(f"stream {stream_id!r} already holds events {listed}")
+        self.stream_id = stream_id
+        self.event_ids = tuple(event_ids)
+
+
+class StoreUnavailableError(EventStoreError):
+    """The database could not be reached, even after retrying."""
+
+
+def check_name(kind: str, value: str) -> None:
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME_LENGTH:
+        raise InvalidRequestError(f"{kind} must be 1 to {MAX_NAME_LENGTH} characters")
+    if not value.isprintable():
+        raise InvalidRequestError(f"{kind} must be printable: {value!r}")
+
+
+def check_append(stream_id: str, events: Sequence[NewEvent], expected_version: int | None) -> None:
+    check_name("stream id", stream_id)
+    if expected_version is not None and expected_version < 0:
+        raise InvalidRequestError(f"expected version must be >= 0, not {expected_version}")
+    if not events:
+        raise InvalidRequestError("nothing to append")
+    if len({event.event_id for event in events}) != len(events):
+        raise InvalidRequestError("the same event id appears twice in one append")
+    for event in events:
+        check_name("event type", event.type)
+        if event.occurred_at.utcoffset() is None:
+            raise InvalidRequestError("occurred_at must carry a time zone")
+
+
+def check_truncate(stream_id: str, after_version: int, truncated_by: str, reason: str) -> None:
+    check_name("stream id", stream_id)
+    check_name("truncated_by", truncated_by)
+    if after_version < 0:
+        raise InvalidRequestError(f"cannot truncate after version {after_version}")
+    if not reason.strip():
+        raise InvalidRequestError("a truncation needs a reason")
+
+
+class EventStore(abc.ABC):
+    """Append-only streams of events, a gap-safe global log, and what truncations archived.
+
+    Use as `async with store:` or call `close()`; it stops the store's background work, not
+    the database pool it was given.
+    """
+
+    def __init__(self, *, poll_interval: float, batch_size: int) -> None:
+        self._wakeups = Wakeups()
+        self._poll_interval = poll_interval
+        self._batch_size = batch_size
+
+    @abc.abstractmethod
+    async def append(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+    ) -> AppendResult:
+        """Append atomically. `expected_version` is the stream's version before the append
+        (0 for a new or fully truncated stream), or None to append wherever the stream is.
+        Raises ConcurrencyError when the stream moved; re-sending the same events is a no-op."""
+
+    @abc.abstractmethod
+    async def read_stream(
+        self, stream_id: str, *, after_version: int = 0, limit: int | None = None
+    ) -> list[RecordedEvent]:
+        """The stream's events after `after_version`, in version order."""
+
+    @abc.abstractmethod
+    async def stream_version(self, stream_id: str) -> int:
+        """The stream's current version; 0 for a stream that does not exist."""
+
+    @abc.abstractmethod
+    async def read_stream_after_position(
+        self, stream_id: str, position: int, *, limit: int = 1000
+    ) -> list[RecordedEvent]:
+        """The stream's events with a position after `position`, in order. Unlike versions,
+        positions are never reused, so this also finds what was appended after a truncation."""
+
+    @abc.abstractmethod
+    async def read_all(
+        self, *, after: Checkpoint = Checkpoint.START, limit: int = 1000
+    ) -> list[RecordedEvent]:
+        """The global log after `after`. Gap-safe: an event not returned yet will only ever
+        appear after the last one returned."""
+
+    def subscribe(self, *, after: Checkpoint = Checkpoint.START) -> Subscription:
+        """Follow the global log: catch up from `after`, then live."""
+        cursor = after
+
+        async def fetch() -> tuple[list[RecordedEvent], bool]:
+            nonlocal cursor
+            batch, held_back = await self._read_all_or_held_back(cursor, self._batch_size)
+            if batch:
+                cursor = batch[-1].checkpoint
+            return batch, held_back
+
+        return self._subscription(None, fetch)
+
+    def subscribe_stream(self, stream_id: str, *, after_position: int = 0) -> Subscription:
+        """Follow one stream by position: catch up, then live. A truncation does not stop it:
+        what is appended afterwards has new positions."""
+        check_name("stream id", stream_id)
+        cursor = after_position
+
+        async def fetch() -> tuple[list[RecordedEvent], bool]:
+            nonlocal cursor
+            batch = await self.read_stream_after_position(stream_id, cursor, limit=self._batch_size)
+            if batch:
+                cursor = batch[-1].position
+            return batch, False
+
+        return self._subscription(stream_id, fetch)
+
+    async def _read_all_or_held_back(
+        self, after: Checkpoint, limit: int
+    ) -> tuple[list[RecordedEvent], bool]:
+        """read_all, and whether events that have committed are being held back for now."""
+        return await self.read_all(after=after, limit=limit), False
+
+    def _subscription(self, stream_id: str | None, fetch: Fetch) -> Subscription:
+        return Subscription(
+            stream_id=stream_id,
+            fetch=fetch,
+            start=self._start_listening,
+            wakeups=self._wakeups,
+            poll_interval=self._poll_interval,
+            transient=(StoreUnavailableError,),
+        )
+
+    @abc.abstractmethod
+    async def _start_listening(self) -> None:
+        """Make sure that appends from elsewhere will wake this store's subscriptions."""
+
+    @abc.abstractmethod
+    async def truncate(
+        self,
+        stream_id: str,
+        after_version: int,
+        *,
+        truncated_by: str,
+        reason: str,
+        truncated_at: datetime,
+        then_append: Sequence[NewEvent] = (),
+    ) -> Truncation:
+        """Move the stream's events after `after_version` to the archive, in one transaction
+        with `then_append` (for example an event that tells followers to reload)."""
+
+    @abc.abstractmethod
+    async def read_archive(self, stream_id: str) -> list[Truncation]:
+        """Every truncation of the stream, oldest first, with the events it archived."""
+
+    @abc.abstractmethod
+    async def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Store a snapshot; one per (stream, name, version), the last save wins."""
+
+    @abc.abstractmethod
+    async def load_snapshot(
+        self, stream_id: str, name: str, *, at_or_below: int | None = None
+    ) -> Snapshot | None:
+        """The latest snapshot still valid for the stream as it is now."""
+
+    @abc.abstractmethod
+    async def list_streams(self, *, after: str = "", limit: int = 100) -> list[StreamInfo]:
+        """Streams in id order, after `after`."""
+
+    async def close(self) -> None:
+        """Stop background work. Open subscriptions end."""
+        self._wakeups.close_all()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()

@@ -1,0 +1,193 @@
+"""An in-memory event store for unit tests and what-ifs; it passes the PostgreSQL contract.
+
+Every operation runs without awaiting in between, so on one event loop each one is atomic,
+and each append is its own "transaction": checkpoints follow append order.
+"""
+
+import bisect
+from collections.abc import Sequence
+from datetime import datetime
+
+from eventstore.base import (
+    AppendResult,
+    Checkpoint,
+    ConcurrencyError,
+    DuplicateEventError,
+    EventStore,
+    InvalidRequestError,
+    NewEvent,
+    RecordedEvent,
+    Snapshot,
+    StreamInfo,
+    Truncation,
+    check_append,
+    check_name,
+    check_truncate,
+)
+
+
+class MemoryEventStore(EventStore):
+    def __init__(self, *, poll_interval: float = 1.0, batch_size: int = 1000) -> None:
+        super().__init__(poll_interval=poll_interval, batch_size=batch_size)
+        self._streams: dict[str, list[RecordedEvent]] = {}
+        self._log: list[RecordedEvent] = []
+        self._archive: dict[str, list[Truncation]] = {}
+        self._snapshots: dict[tuple[str, str, int], Snapshot] = {}
+        self._last_position = 0
+        self._last_transaction = 0
+        self._last_truncation = 0
+
+    async def append(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+    ) -> AppendResult:
+        check_append(stream_id, events, expected_version)
+        result = self._append(stream_id, events, expected_version)
+        if not result.already_recorded:
+            self._wakeups.wake([stream_id])
+        return result
+
+    def _append(
+        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+    ) -> AppendResult:
+        stream = self._streams.get(stream_id, [])
+        recorded_by_id = {event.event_id: event for event in stream}
+        already = [recorded_by_id[e.event_id] for e in events if e.event_id in recorded_by_id]
+        if already:
+            if len(already) < len(events):
+                raise DuplicateEventError(stream_id, [event.event_id for event in already])
+            return _result(max(already, key=lambda event: event.version), already_recorded=True)
+        if expected_version is not None and expected_version != len(stream):
+            raise ConcurrencyError(stream_id, expected_version, len(stream))
+        self._last_transaction += 1
+        new = []
+        for offset, event in enumerate(events, start=1):
+            self._last_position += 1
+            new.append(
+                RecordedEvent(
+                    stream_id,
+                    len(stream) + offset,
+                    self._last_position,
+                    self._last_transaction,
+                    event.event_id,
+                    event.type,
+                    event.data,
+                    event.occurred_at,
+                    event.actor,
+                    event.correlation_id,
+                    event.causation_id,
+                )
+            )
+        self._streams[stream_id] = [*stream, *new]
+        self._log.extend(new)
+        return _result(new[-1])
+
+    async def read_stream(
+        self, stream_id: str, *, after_version: int = 0, limit: int | None = None
+    ) -> list[RecordedEvent]:
+        check_name("stream id", stream_id)
+        events = self._streams.get(stream_id, [])[max(after_version, 0) :]
+        return events if limit is None else events[:limit]
+
+    async def stream_version(self, stream_id: str) -> int:
+        check_name("stream id", stream_id)
+        return len(self._streams.get(stream_id, []))
+
+    async def read_stream_after_position(
+        self, stream_id: str, position: int, *, limit: int = 1000
+    ) -> list[RecordedEvent]:
+        check_name("stream id", stream_id)
+        stream = self._streams.get(stream_id, [])
+        start = bisect.bisect_right(stream, position, key=lambda event: event.position)
+        return stream[start : start + limit]
+
+    async def read_all(
+        self, *, after: Checkpoint = Checkpoint.START, limit: int = 1000
+    ) -> list[RecordedEvent]:
+        start = bisect.bisect_right(self._log, after, key=lambda event: event.checkpoint)
+        return self._log[start : start + limit]
+
+    async def truncate(
+        self,
+        stream_id: str,
+        after_version: int,
+        *,
+        truncated_by: str,
+        reason: str,
+        truncated_at: datetime,
+        then_append: Sequence[NewEvent] = (),
+    ) -> Truncation:
+        check_truncate(stream_id, after_version, truncated_by, reason)
+        if then_append:
+            check_append(stream_id, then_append, after_version)
+        stream = self._streams.get(stream_id)
+        if stream is None or after_version > len(stream):
+            raise InvalidRequestError(
+                f"stream {stream_id!r} is at version {len(stream or ())}, "
+                f"cannot truncate after {after_version}"
+            )
+        kept, removed = stream[:after_version], stream[after_version:]
+        kept_ids = {event.event_id for event in kept}
+        if clashes := [event.event_id for event in then_append if event.event_id in kept_ids]:
+            raise DuplicateEventError(stream_id, clashes)
+        self._last_truncation += 1
+        truncation = Truncation(
+            truncation_id=self._last_truncation,
+            stream_id=stream_id,
+            after_version=after_version,
+            truncated_by=truncated_by,
+            reason=reason,
+            truncated_at=truncated_at,
+            events=tuple(removed),
+        )
+        removed_positions = {event.position for event in removed}
+        self._streams[stream_id] = kept
+        self._log = [event for event in self._log if event.position not in removed_positions]
+        self._archive.setdefault(stream_id, []).append(truncation)
+        if then_append:
+            self._append(stream_id, then_append, after_version)
+            self._wakeups.wake([stream_id])
+        return truncation
+
+    async def read_archive(self, stream_id: str) -> list[Truncation]:
+        check_name("stream id", stream_id)
+        return list(self._archive.get(stream_id, []))
+
+    async def save_snapshot(self, snapshot: Snapshot) -> None:
+        check_name("stream id", snapshot.stream_id)
+        check_name("snapshot name", snapshot.name)
+        if snapshot.version <= 0:
+            raise InvalidRequestError("a snapshot is taken at a version > 0")
+        self._snapshots[(snapshot.stream_id, snapshot.name, snapshot.version)] = snapshot
+
+    async def load_snapshot(
+        self, stream_id: str, name: str, *, at_or_below: int | None = None
+    ) -> Snapshot | None:
+        check_name("stream id", stream_id)
+        stream = self._streams.get(stream_id, [])
+        candidates = [
+            snapshot
+            for (snapshot_stream, snapshot_name, version), snapshot in self._snapshots.items()
+            if snapshot_stream == stream_id
+            and snapshot_name == name
+            and (at_or_below is None or version <= at_or_below)
+            and version <= len(stream)
+            and stream[version - 1].position == snapshot.position
+        ]
+        return max(candidates, key=lambda snapshot: snapshot.version, default=None)
+
+    async def _start_listening(self) -> None:
+        """Nothing to do: appends wake this store's subscriptions directly."""
+
+    async def list_streams(self, *, after: str = "", limit: int = 100) -> list[StreamInfo]:
+        names = sorted(name for name in self._streams if name > after)[:limit]
+        return [StreamInfo(name, len(self._streams[name])) for name in names]
+
+
+def _result(event: RecordedEvent, *, already_recorded: bool = False) -> AppendResult:
+    return AppendResult(
+        stream_id=event.stream_id,
+        version=event.version,
+        position=event.position,
+        transaction_id=event.transaction_id,
+        already_recorded=already_recorded,
+    )

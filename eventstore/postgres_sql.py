@@ -1,0 +1,159 @@
+"""The SQL of the PostgreSQL store (tables: schema/sql/0001_eventstore.sql).
+
+Every statement names its stream, except the global read; all are unqualified, so they run in
+the connection's current schema.
+"""
+
+COLUMNS = (
+    "stream_id, version, position, transaction_id, event_id, type, data, "
+    "occurred_at, actor, correlation_id, causation_id"
+)
+
+# --- A lone append: one statement, one round trip, its own transaction. -------------------
+# The head row moves by $2 events under its row lock, and events are inserted only if it
+# moved; each variant returns the version before the append as `base`.
+_HEAD_FOR_NEW_STREAM = """
+    INSERT INTO streams AS s (stream_id, version) VALUES ($1, $2::bigint)
+    ON CONFLICT (stream_id) DO UPDATE SET version = s.version + $2::bigint WHERE s.version = 0
+    RETURNING s.version - $2::bigint AS base"""
+_HEAD_ANYWHERE = """
+    INSERT INTO streams AS s (stream_id, version) VALUES ($1, $2::bigint)
+    ON CONFLICT (stream_id) DO UPDATE SET version = s.version + $2::bigint
+    RETURNING s.version - $2::bigint AS base"""
+_HEAD_AT_VERSION = """
+    UPDATE streams SET version = version + $2::bigint WHERE stream_id = $1 AND version = $10
+    RETURNING version - $2::bigint AS base"""
+
+_INSERT_ONE = """
+INSERT INTO events (stream_id, version, event_id, type, data, occurred_at, actor,
+                    correlation_id, causation_id)
+SELECT $1, head.base + 1, $3::uuid, $4::text, $5::bytea, $6::timestamptz, $7::text,
+       $8::uuid, $9::uuid
+FROM head"""
+
+# Arrays cost more to encode than scalars, so they are only used for several events.
+_INSERT_MANY = """
+INSERT INTO events (stream_id, version, event_id, type, data, occurred_at, actor,
+                    correlation_id, causation_id)
+SELECT $1, head.base + e.n, e.event_id, e.type, e.data, e.occurred_at, e.actor,
+       e.correlation_id, e.causation_id
+FROM head, unnest($3::uuid[], $4::text[], $5::bytea[], $6::timestamptz[], $7::text[],
+                  $8::uuid[], $9::uuid[])
+     WITH ORDINALITY AS e(event_id, type, data, occurred_at, actor, correlation_id,
+                          causation_id, n)"""
+
+
+def _append(head: str, insert: str) -> str:
+    return f"WITH head AS ({head}){insert}\nRETURNING version, position, transaction_id"
+
+
+# Keyed by (kind of expected version, several events?).
+APPEND = {
+    (kind, many): _append(head, _INSERT_MANY if many else _INSERT_ONE)
+    for kind, head in (
+        ("new", _HEAD_FOR_NEW_STREAM),
+        ("anywhere", _HEAD_ANYWHERE),
+        ("at", _HEAD_AT_VERSION),
+    )
+    for many in (False, True)
+}
+
+FIND_RECORDED = """
+SELECT event_id, version, position, transaction_id FROM events
+WHERE stream_id = $1 AND event_id = ANY($2::uuid[])"""
+
+HEAD = "SELECT version FROM streams WHERE stream_id = $1"
+
+# --- Combined appends: one transaction for the appends of many callers. -------------------
+# Heads are created or locked in stream order, the same order in every batch, so two
+# batches can wait for each other but never in a cycle. (xmax = 0) marks a row just created.
+LOCK_HEADS = """
+INSERT INTO streams AS s (stream_id, version)
+SELECT stream_id, 0 FROM unnest($1::text[]) AS stream_id ORDER BY stream_id
+ON CONFLICT (stream_id) DO UPDATE SET version = s.version
+RETURNING stream_id, version, (xmax = 0) AS created"""
+
+FIND_RECORDED_IN_STREAMS = """
+SELECT e.stream_id, e.event_id, e.version, e.position, e.transaction_id
+FROM unnest($1::text[], $2::uuid[]) AS k(stream_id, event_id)
+JOIN events e ON e.stream_id = k.stream_id AND e.event_id = k.event_id"""
+
+INSERT_EVENTS = """
+INSERT INTO events (stream_id, version, event_id, type, data, occurred_at, actor,
+                    correlation_id, causation_id)
+SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::bytea[],
+                     $6::timestamptz[], $7::text[], $8::uuid[], $9::uuid[])
+RETURNING stream_id, version, position, transaction_id"""
+
+SET_HEADS = """
+UPDATE streams s SET version = h.version
+FROM unnest($1::text[], $2::bigint[]) AS h(stream_id, version)
+WHERE s.stream_id = h.stream_id"""
+
+DROP_UNUSED_HEADS = "DELETE FROM streams WHERE stream_id = ANY($1::text[]) AND version = 0"
+
+# --- Reads. ---------------------------------------------------------------------------------
+# Only transactions older than every running one: none of them can still commit, so nothing
+# can later appear before the last event returned.
+READ_ALL = f"""
+SELECT {COLUMNS} FROM events
+WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
+  AND transaction_id < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
+ORDER BY transaction_id, position
+LIMIT $3"""
+
+# Committed events beyond the horizon: a reader that found nothing should look again soon.
+HELD_BACK = """
+SELECT EXISTS (
+    SELECT 1 FROM events
+    WHERE transaction_id >= (SELECT pg_snapshot_xmin(pg_current_snapshot()))
+)"""
+
+# No snapshot guard needed: the head row lock makes a stream's positions commit in order.
+READ_STREAM_AFTER_POSITION = f"""
+SELECT {COLUMNS} FROM events WHERE stream_id = $1 AND position > $2 ORDER BY position LIMIT $3"""
+
+READ_STREAM = f"""
+SELECT {COLUMNS} FROM events WHERE stream_id = $1 AND version > $2 ORDER BY version LIMIT $3"""
+
+LIST_STREAMS = """
+SELECT stream_id, version FROM streams WHERE stream_id > $1 ORDER BY stream_id LIMIT $2"""
+
+# --- Truncation, archive, snapshots. --------------------------------------------------------
+LOCK_HEAD = "SELECT version FROM streams WHERE stream_id = $1 FOR UPDATE"
+
+INSERT_TRUNCATION = """
+INSERT INTO truncations (stream_id, after_version, truncated_by, reason, truncated_at)
+VALUES ($1, $2, $3, $4, $5) RETURNING truncation_id"""
+
+ARCHIVE = f"""
+WITH moved AS (DELETE FROM events WHERE stream_id = $1 AND version > $2 RETURNING *)
+INSERT INTO archived_events (truncation_id, {COLUMNS})
+SELECT $3, {COLUMNS} FROM moved
+RETURNING {COLUMNS}"""
+
+DROP_LATER_SNAPSHOTS = "DELETE FROM snapshots WHERE stream_id = $1 AND version > $2"
+
+SET_HEAD = "UPDATE streams SET version = $2 WHERE stream_id = $1"
+
+READ_TRUNCATIONS = """
+SELECT truncation_id, stream_id, after_version, truncated_by, reason, truncated_at
+FROM truncations WHERE stream_id = $1 ORDER BY truncation_id"""
+
+READ_ARCHIVED_EVENTS = f"""
+SELECT truncation_id, {COLUMNS} FROM archived_events WHERE stream_id = $1
+ORDER BY truncation_id, version"""
+
+SAVE_SNAPSHOT = """
+INSERT INTO snapshots (stream_id, name, version, position, data) VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (stream_id, name, version)
+DO UPDATE SET position = EXCLUDED.position, data = EXCLUDED.data"""
+
+# A snapshot counts only while the event it was folded up to is still in the stream.
+LOAD_SNAPSHOT = """
+SELECT s.stream_id, s.name, s.version, s.position, s.data
+FROM snapshots s
+JOIN events e ON e.stream_id = s.stream_id AND e.version = s.version AND e.position = s.position
+WHERE s.stream_id = $1 AND s.name = $2 AND ($3::bigint IS NULL OR s.version <= $3)
+ORDER BY s.version DESC
+LIMIT 1"""

@@ -1,0 +1,286 @@
+"""The current state of a game, folded from its events: `evolve(state, event) -> state`.
+
+Pure: no I/O, no clock. The state holds secrets (pending orders, same-day votes); what
+may be shown to whom is decided in projections.visibility, never here.
+"""
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from projections.schedule import next_resolution_after, reminder_lead
+from rules.board import GameMap
+from rules.turn import OrderReport
+from schema.game_events import (
+    Board,
+    GameCreated,
+    GameEvent,
+    GameKilled,
+    GamePaused,
+    GameStarted,
+    GameUnpaused,
+    JoinForcesRequested,
+    MessageBroadcast,
+    NotificationsChanged,
+    OrdersSubmitted,
+    Phase,
+    PlayerBanned,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerLookChanged,
+    PlayerNotified,
+    PlayerResigned,
+    PlayerUnbanned,
+    Settings,
+    SettingsChanged,
+    TurnResolved,
+    TurnRewound,
+    Vote,
+    VoteCast,
+)
+
+PlayerStatus = Literal["active", "resigned", "eliminated"]
+# Snapshots of GameState go by this name; a new name when the state's shape changes.
+SNAPSHOT_NAME = "game-state.v1"
+
+
+class Player(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    # The accounts that act for this player: one, or two for a joint player.
+    accounts: tuple[str, ...]
+    color: int
+    pattern: int
+    status: PlayerStatus = "active"
+    banned: bool = False
+    notifications: bool = True
+    vp: int = 0
+    has_joined_forces: bool = False
+
+    @property
+    def wants_notices(self) -> bool:
+        return self.notifications and self.status == "active" and not self.banned
+
+
+class GameState(msgspec.Struct, frozen=True):
+    game_id: str = ""
+    phase: Phase | Literal["new"] = "new"
+    settings: Settings = Settings(name="")
+    admins: tuple[str, ...] = ()
+    seed: int = 0
+    created_at: datetime | None = None
+    players: dict[str, Player] = {}
+    banned_accounts: frozenset[str] = frozenset()
+    joined_so_far: int = 0
+    map: GameMap | None = None
+    board: Board = Board(armies={}, control={}, farms=[])
+    turn: int = 0
+    # When the current turn period began: the start, or the last resolution.
+    turn_began_at: datetime | None = None
+    # The next resolution is reckoned from here: the start, the last resolution, an
+    # unpause or a change of the schedule's settings.
+    schedule_from: datetime | None = None
+    paused_at: datetime | None = None
+    # This turn's submissions, per player, oldest first.
+    submissions: dict[str, tuple[OrdersSubmitted, ...]] = {}
+    vote: Vote | None = None
+    ballots: dict[str, str] = {}
+    effect: str | None = None
+    join_requests: dict[str, str] = {}
+    last_turn: TurnResolved | None = None
+    winner: str | None = None
+    # The last turn whose players were reminded that it resolves soon.
+    reminded_turn: int = 0
+    # Where this state stands in its stream, and the versions of the resolutions in it
+    # (a rewind truncates before the last one); set by `fold`, not by `evolve`.
+    version: int = 0
+    resolved_versions: tuple[int, ...] = ()
+
+    def player_of(self, account_id: str) -> Player | None:
+        for player in self.players.values():
+            if account_id in player.accounts and player.status != "eliminated":
+                return player
+        return None
+
+    def is_admin(self, account_id: str) -> bool:
+        return account_id in self.admins
+
+    def last_turn_orders(self, player_id: str) -> list[OrderReport]:
+        if self.last_turn is None:
+            return []
+        return [o for o in self.last_turn.orders if o.player == player_id]
+
+    def next_resolution_at(self) -> datetime | None:
+        if self.phase != "running" or self.schedule_from is None:
+            return None
+        return next_resolution_after(self.schedule_from, self.settings)
+
+    def next_reminder_at(self) -> datetime | None:
+        """When this turn's reminders are due; None once sent, or if nobody wants one."""
+        resolves_at = self.next_resolution_at()
+        if resolves_at is None or self.reminded_turn >= self.turn:
+            return None
+        if not any(p.wants_notices for p in self.players.values()):
+            return None
+        return resolves_at - reminder_lead(self.settings)
+
+
+def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState:
+    """Apply (version, event) pairs in order."""
+    for version, event in events:
+        state = replace(evolve(state, event), version=version)
+        if isinstance(event, TurnResolved):
+            state = replace(state, resolved_versions=(*state.resolved_versions, version))
+    return state
+
+
+def evolve(state: GameState, event: GameEvent) -> GameState:
+    match event:
+        case GameCreated():
+            return replace(
+                state,
+                game_id=event.game_id,
+                phase="joining",
+                settings=event.settings,
+                admins=(event.admin,),
+                seed=event.seed,
+                created_at=event.at,
+            )
+        case PlayerJoined():
+            player = Player(
+                event.player_id, event.name, (event.account_id,), event.color, event.pattern
+            )
+            return replace(
+                state,
+                players={**state.players, player.id: player},
+                joined_so_far=state.joined_so_far + 1,
+            )
+        case PlayerLeft():
+            players = dict(state.players)
+            del players[event.player_id]
+            return replace(state, players=players)
+        case GameStarted():
+            return replace(
+                state,
+                phase="running",
+                map=event.map,
+                board=event.board,
+                turn=1,
+                turn_began_at=event.at,
+                schedule_from=event.at,
+                vote=event.vote,
+            )
+        case OrdersSubmitted():
+            mine = (*state.submissions.get(event.player_id, ()), event)
+            return replace(state, submissions={**state.submissions, event.player_id: mine})
+        case VoteCast():
+            return replace(state, ballots={**state.ballots, event.player_id: event.effect})
+        case JoinForcesRequested():
+            requests = {**state.join_requests, event.player_id: event.with_player}
+            return replace(state, join_requests=requests)
+        case TurnResolved():
+            return _resolved(state, event)
+        case TurnRewound():
+            # The resolution itself is gone from the stream; what remains is to forget the
+            # votes of the turn, as rules.md says, and to reckon the next resolution from
+            # now rather than from a resolution long past.
+            return replace(state, ballots={}, schedule_from=event.at)
+        case PlayerResigned():
+            return _update_player(state, event.player_id, status="resigned", notifications=False)
+        case PlayerBanned():
+            state = replace(state, banned_accounts=state.banned_accounts | {event.account_id})
+            if event.player_id is None:
+                return state
+            return _update_player(state, event.player_id, banned=True)
+        case PlayerUnbanned():
+            state = replace(state, banned_accounts=state.banned_accounts - {event.account_id})
+            players = {
+                pid: replace(p, banned=False) if event.account_id in p.accounts else p
+                for pid, p in state.players.items()
+            }
+            return replace(state, players=players)
+        case GamePaused():
+            return replace(state, phase="paused", paused_at=event.at)
+        case GameUnpaused():
+            return replace(state, phase="running", paused_at=None, schedule_from=event.at)
+        case GameKilled():
+            return replace(state, phase="killed")
+        case SettingsChanged():
+            old, new = state.settings, event.settings
+            moved = (old.fast_mode, old.resolution_hour, old.utc_offset) != (
+                new.fast_mode,
+                new.resolution_hour,
+                new.utc_offset,
+            )
+            if moved and state.schedule_from is not None:
+                return replace(state, settings=new, schedule_from=event.at)
+            return replace(state, settings=new)
+        case PlayerLookChanged():
+            return _update_player(
+                state, event.player_id, name=event.name, color=event.color, pattern=event.pattern
+            )
+        case NotificationsChanged():
+            return _update_player(state, event.player_id, notifications=event.enabled)
+        case PlayerNotified():
+            if event.kind == "reminder" and event.turn > state.reminded_turn:
+                return replace(state, reminded_turn=event.turn)
+            return state
+        case MessageBroadcast():
+            return state
+
+
+def _update_player(state: GameState, player_id: str, **changes: object) -> GameState:
+    player = replace(state.players[player_id], **changes)
+    return replace(state, players={**state.players, player_id: player})
+
+
+def _resolved(state: GameState, event: TurnResolved) -> GameState:
+    players = dict(state.players)
+    for joint, (a, b) in event.joined.items():
+        first, second = players.pop(a), players.pop(b)
+        players[joint] = replace(
+            first,
+            id=joint,
+            name=f"{first.name}/{second.name}",
+            accounts=first.accounts + second.accounts,
+            notifications=first.notifications or second.notifications,
+            banned=first.banned and second.banned,
+            has_joined_forces=True,
+        )
+    for player_id, vp in event.vp.items():
+        players[player_id] = replace(players[player_id], vp=vp)
+    for player_id in event.eliminated:
+        if players[player_id].status == "active":
+            players[player_id] = replace(players[player_id], status="eliminated")
+    return replace(
+        state,
+        phase="finished" if event.winner is not None else state.phase,
+        players=players,
+        board=event.board,
+        turn=event.turn + 1,
+        turn_began_at=event.at,
+        schedule_from=event.at,
+        submissions={},
+        vote=event.next_vote,
+        ballots={},
+        effect=event.next_effect,
+        join_requests={},
+        last_turn=event,
+        winner=event.winner,
+    )
+
+
+_state_decoder = msgspec.json.Decoder(GameState)
+
+
+def decode_snapshot(data: bytes, version: int) -> GameState | None:
+    """A snapshot's state, or None when it no longer decodes as the current shape (then
+    fold from the start instead)."""
+    try:
+        state = _state_decoder.decode(data)
+    except msgspec.DecodeError:
+        return None
+    return state if state.version == version else None

@@ -1,0 +1,203 @@
+"""The HTTP API's bodies and answers (docs/api.md). Client bodies refuse unknown fields."""
+
+from datetime import datetime
+from typing import Any, Literal
+
+import msgspec
+
+from schema.game_events import CheckedOrder, MapType, Phase, VoteFrequency, VotingMode
+
+
+class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    pass
+
+
+class NewAccount(Body, frozen=True):
+    name: str
+
+
+class AccountCreated(msgspec.Struct, frozen=True):
+    account_id: str
+    token: str
+
+
+class NewClient(Body, frozen=True):
+    name: str
+
+
+class ClientCreated(msgspec.Struct, frozen=True):
+    client_id: str
+    token: str
+
+
+class NewGame(Body, frozen=True):
+    """Advanced setup; every option but the name has the simple setup's default."""
+
+    name: str
+    vp_target: int = 10
+    map_type: MapType = "normal"
+    map: str | None = None
+    fast_mode: bool = False
+    resolution_hour: int = 12
+    current_hour: int | None = None
+    votes: VoteFrequency = "every_other_turn"
+    vote_start_turn: int = 3
+    voting_mode: VotingMode = "normal"
+    hints: bool = True
+    sandbox: bool = False
+    broadcasting: bool = True
+    seed: int | None = None
+
+
+class GameSummary(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    phase: Phase
+    turn: int
+    players: int
+    position: int
+
+
+class GameList(msgspec.Struct, frozen=True):
+    games: list[GameSummary]
+    # Pass as `after` for the next page; null on the last one.
+    next: str | None
+
+
+class Done(msgspec.Struct, frozen=True):
+    """What an action appended: the event types, and the position after them."""
+
+    events: list[str]
+    position: int
+
+
+class OrdersBody(Body, frozen=True):
+    orders: str
+    # The turn the sender means: 409 if the game has moved on.
+    turn: int | None = None
+    # In a sandbox, the admin orders for any player.
+    player: str | None = None
+
+
+class OrdersAccepted(msgspec.Struct, frozen=True):
+    turn: int
+    orders: list[CheckedOrder]
+    position: int
+
+
+class VoteBody(Body, frozen=True):
+    effect: str
+    player: str | None = None
+
+
+class JoinForcesBody(Body, frozen=True):
+    with_player: str = msgspec.field(name="with")
+
+
+class BroadcastBody(Body, frozen=True):
+    message: str
+
+
+class PlayerPatch(Body, frozen=True):
+    color: int | None = None
+    pattern: int | None = None
+    name: str | None = None
+    notifications: bool | None = None
+    player: str | None = None
+
+
+class SettingsPatch(Body, frozen=True):
+    fast_mode: bool | None = None
+    resolution_hour: int | None = None
+    current_hour: int | None = None
+    broadcasting: bool | None = None
+    vp_target: int | None = None
+
+
+class AdminBody(Body, frozen=True):
+    """For `ban` and `unban`: the player; for `rewind`: why."""
+
+    player: str | None = None
+    reason: str | None = None
+
+
+AdminAction = Literal["pause", "unpause", "resolve", "rewind", "ban", "unban", "kill"]
+
+
+class FeedEvent(msgspec.Struct, frozen=True):
+    position: int
+    version: int
+    type: str
+    at: datetime
+    data: dict[str, Any]
+    # Only admins see who acted.
+    actor: str | None = None
+
+
+class EventPage(msgspec.Struct, frozen=True):
+    events: list[FeedEvent]
+    # Pass as `after` to read on.
+    position: int
+
+
+class TurnView(msgspec.Struct, frozen=True):
+    turn: int
+    start_board: dict[str, Any]
+    effect: str | None
+    # Everything the turn produced; null while it is being played.
+    resolution: dict[str, Any] | None
+
+
+class ArchivedTruncation(msgspec.Struct, frozen=True):
+    truncation_id: int
+    after_version: int
+    truncated_by: str
+    reason: str
+    truncated_at: datetime
+    events: list[FeedEvent]
+
+
+class Archive(msgspec.Struct, frozen=True):
+    truncations: list[ArchivedTruncation]
+
+
+class CommandBody(Body, frozen=True):
+    text: str
+
+
+class CommandReply(msgspec.Struct, frozen=True):
+    reply: str
+    ok: bool
+    result: dict[str, Any] | None = None
+
+
+class ClockBody(Body, frozen=True):
+    advance_seconds: float | None = None
+    set: datetime | None = None
+
+
+class ClockNow(msgspec.Struct, frozen=True):
+    now: datetime
+
+
+class Health(msgspec.Struct, frozen=True):
+    status: str
+    database: str
+
+
+class WebhookBody(Body, frozen=True):
+    url: str
+
+
+class WebhookSet(msgspec.Struct, frozen=True):
+    url: str
+    # Signs every delivery (header X-Skirmish-Signature: sha256=HMAC of the body); shown
+    # only now.
+    secret: str
+
+
+class WebhookView(msgspec.Struct, frozen=True):
+    url: str | None
+    pending: int
+    delivered: int
+    failed: int

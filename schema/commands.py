@@ -1,0 +1,132 @@
+"""What players and admins ask a game to do. Each command names who asks (`actor`, an
+account id) and when (`now`, from the server's one clock), so that deciding stays pure."""
+
+from datetime import datetime
+
+import msgspec
+
+from schema.game_events import Settings
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True):
+    actor: str
+    now: datetime
+    # The server operator may act as admin on any game.
+    operator: bool = False
+
+
+class CreateGame(Command, frozen=True, kw_only=True):
+    game_id: str
+    settings: Settings
+    seed: int
+
+
+class JoinGame(Command, frozen=True, kw_only=True):
+    name: str
+
+
+class StartGame(Command, frozen=True, kw_only=True):
+    pass
+
+
+class SubmitOrders(Command, frozen=True, kw_only=True):
+    text: str
+    # The turn the sender means; refused when the game has moved on.
+    turn: int | None = None
+    # In a sandbox the admin plays every player.
+    as_player: str | None = None
+
+
+class CastVote(Command, frozen=True, kw_only=True):
+    effect: str
+    as_player: str | None = None
+
+
+class RequestJoinForces(Command, frozen=True, kw_only=True):
+    with_player: str
+
+
+class ResolveTurn(Command, frozen=True, kw_only=True):
+    # The turn to resolve; None for "the current one" (admin's resolve-now).
+    turn: int | None = None
+
+
+class RemindPlayers(Command, frozen=True, kw_only=True):
+    """Remind the players who want it that `turn` resolves soon (once per turn)."""
+
+    turn: int
+
+
+class RewindTurn(Command, frozen=True, kw_only=True):
+    reason: str = "admin rewind"
+
+
+class Resign(Command, frozen=True, kw_only=True):
+    pass
+
+
+class BanPlayer(Command, frozen=True, kw_only=True):
+    player_id: str
+
+
+class UnbanPlayer(Command, frozen=True, kw_only=True):
+    # A player id, or the account id of a player removed by a ban in the join phase.
+    player_id: str
+
+
+class PauseGame(Command, frozen=True, kw_only=True):
+    pass
+
+
+class UnpauseGame(Command, frozen=True, kw_only=True):
+    pass
+
+
+class KillGame(Command, frozen=True, kw_only=True):
+    pass
+
+
+class ChangeSettings(Command, frozen=True, kw_only=True):
+    fast_mode: bool | None = None
+    resolution_hour: int | None = None
+    current_hour: int | None = None
+    broadcasting: bool | None = None
+    vp_target: int | None = None
+
+
+class ChangeLook(Command, frozen=True, kw_only=True):
+    name: str | None = None
+    color: int | None = None
+    pattern: int | None = None
+    as_player: str | None = None
+
+
+class SetNotifications(Command, frozen=True, kw_only=True):
+    enabled: bool
+
+
+class Broadcast(Command, frozen=True, kw_only=True):
+    message: str
+
+
+GameCommand = (
+    CreateGame
+    | JoinGame
+    | StartGame
+    | SubmitOrders
+    | CastVote
+    | RequestJoinForces
+    | ResolveTurn
+    | RemindPlayers
+    | RewindTurn
+    | Resign
+    | BanPlayer
+    | UnbanPlayer
+    | PauseGame
+    | UnpauseGame
+    | KillGame
+    | ChangeSettings
+    | ChangeLook
+    | SetNotifications
+    | Broadcast
+)

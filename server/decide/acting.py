@@ -1,0 +1,103 @@
+"""Who is acting, and may they: the checks every command shares."""
+
+from datetime import datetime
+
+from projections.game import GameState, Player
+from projections.schedule import locked_until
+from schema.commands import Command
+from server.decide.errors import (
+    GameGone,
+    GameNotFound,
+    InvalidCommand,
+    NotAllowed,
+    OrdersLocked,
+    WrongPhase,
+)
+
+MAX_NAME = 32
+
+
+def existing(state: GameState) -> GameState:
+    if state.phase == "new":
+        raise GameNotFound("no such game")
+    if state.phase == "killed":
+        raise GameGone("this game was killed by an admin")
+    return state
+
+
+def require_admin(state: GameState, command: Command) -> None:
+    existing(state)
+    if not (command.operator or state.is_admin(command.actor)):
+        raise NotAllowed("only an admin of this game can do that")
+
+
+def require_phase(state: GameState, *phases: str) -> None:
+    existing(state)
+    if state.phase not in phases:
+        wanted = " or ".join(phases)
+        raise WrongPhase(f"the game is {state.phase}; this needs it {wanted}")
+
+
+def acting_player(state: GameState, actor: str, as_player: str | None = None) -> Player:
+    """The player an account acts for. In a sandbox, its admin may act for anyone."""
+    existing(state)
+    if as_player is not None:
+        player = state.players.get(as_player)
+        if player is None:
+            raise InvalidCommand(f"no such player: {as_player}")
+        if actor in player.accounts:
+            return player
+        if not (state.settings.sandbox and state.is_admin(actor)):
+            raise NotAllowed("only a sandbox's admin may act for another player")
+        return player
+    player = state.player_of(actor)
+    if player is None:
+        raise NotAllowed("you are not a player in this game")
+    return player
+
+
+def active_player(state: GameState, actor: str, as_player: str | None = None) -> Player:
+    player = acting_player(state, actor, as_player)
+    if player.status != "active":
+        state_of = "has resigned" if player.status == "resigned" else "is out of the game"
+        raise NotAllowed(f"{player.name} {state_of} and gives no more orders")
+    if player.banned:
+        raise NotAllowed(f"{player.name} is banned from this game")
+    return player
+
+
+def require_unlocked(state: GameState, now: datetime) -> None:
+    next_resolution = state.next_resolution_at()
+    if next_resolution is None:
+        return
+    last = state.last_turn.at if state.last_turn is not None else None
+    until = locked_until(
+        now, next_resolution=next_resolution, last_resolution=last, settings=state.settings
+    )
+    if until is None:
+        return
+    if next_resolution <= now:
+        raise OrdersLocked(
+            "orders are locked: the turn is due and resolves any moment now; they open "
+            "again a few minutes after it"
+        )
+    raise OrdersLocked(
+        f"orders are locked around the resolution; they open again at {until.isoformat()}"
+    )
+
+
+def check_text(label: str, text: str, longest: int) -> str:
+    text = text.strip()
+    if not text:
+        raise InvalidCommand(f"{label} is empty")
+    if len(text) > longest:
+        raise InvalidCommand(f"{label} is too long: at most {longest} characters")
+    if not all(ch.isprintable() or ch in "\n\t" for ch in text):
+        raise InvalidCommand(f"{label} holds unprintable characters")
+    return text
+
+
+def check_range(label: str, value: int, low: int, high: int) -> int:
+    if isinstance(value, bool) or not low <= value <= high:
+        raise InvalidCommand(f"{label} must be between {low} and {high}, not {value}")
+    return value

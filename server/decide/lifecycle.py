@@ -1,0 +1,224 @@
+"""Setting up, joining, starting, pausing and ending a game; admin moderation."""
+
+from msgspec.structs import replace
+
+from projections.game import GameState
+from projections.schedule import utc_offset_for
+from rules.board import MapError
+from rules.mapgen import MapGenerationError
+from rules.maps import builtin_map
+from rules.ruleset import SKIRMISH_SOCIETY
+from schema.commands import (
+    BanPlayer,
+    ChangeSettings,
+    CreateGame,
+    JoinGame,
+    KillGame,
+    PauseGame,
+    Resign,
+    StartGame,
+    UnbanPlayer,
+    UnpauseGame,
+)
+from schema.game_events import (
+    Board,
+    GameCreated,
+    GameEvent,
+    GameKilled,
+    GamePaused,
+    GameStarted,
+    GameUnpaused,
+    PlayerBanned,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerResigned,
+    PlayerUnbanned,
+    Settings,
+    SettingsChanged,
+    Vote,
+)
+from server.decide.acting import (
+    MAX_NAME,
+    acting_player,
+    check_range,
+    check_text,
+    require_admin,
+    require_phase,
+)
+from server.decide.errors import Conflict, InvalidCommand, NotAllowed
+from server.decide.votes import vote_held_during
+
+MIN_PLAYERS, MAX_PLAYERS = 3, 20
+COLORS, PATTERNS = 20, 16
+MAX_VP_TARGET = 50
+
+
+def check_settings(settings: Settings) -> Settings:
+    name = check_text("the game's name", settings.name, 80)
+    check_range("vp_target", settings.vp_target, 1, MAX_VP_TARGET)
+    check_range("resolution_hour", settings.resolution_hour, 0, 23)
+    check_range("utc_offset", settings.utc_offset, -11, 12)
+    check_range("vote_start_turn", settings.vote_start_turn, 1, 10_000)
+    if settings.map is not None:
+        try:
+            builtin_map(settings.map)
+        except MapError as error:
+            raise InvalidCommand(str(error)) from error
+    return replace(settings, name=name)
+
+
+def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
+    if state.phase != "new":
+        raise Conflict(f"game {command.game_id} already exists")
+    settings = check_settings(command.settings)
+    return [
+        GameCreated(
+            game_id=command.game_id,
+            settings=settings,
+            admin=command.actor,
+            seed=command.seed,
+            at=command.now,
+        )
+    ]
+
+
+def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
+    require_phase(state, "joining")
+    name = check_text("a player's name", command.name, MAX_NAME)
+    if command.actor in state.banned_accounts:
+        raise NotAllowed("you are banned from this game")
+    sandbox_admin = state.settings.sandbox and state.is_admin(command.actor)
+    if state.player_of(command.actor) is not None and not sandbox_admin:
+        raise Conflict("you have already joined this game")
+    if len(state.players) >= MAX_PLAYERS:
+        raise Conflict(f"the game is full ({MAX_PLAYERS} players)")
+    if any(p.name.lower() == name.lower() for p in state.players.values()):
+        raise Conflict(f"the name {name!r} is taken in this game")
+    used = {p.color for p in state.players.values()}
+    color = next(c for c in range(1, COLORS + 1) if c not in used)
+    return [
+        PlayerJoined(
+            player_id=f"p{state.joined_so_far + 1}",
+            account_id=command.actor,
+            name=name,
+            color=color,
+            pattern=1,
+        )
+    ]
+
+
+def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
+    require_admin(state, command)
+    require_phase(state, "joining")
+    count = len(state.players)
+    if count < MIN_PLAYERS:
+        raise Conflict(f"a game needs at least {MIN_PLAYERS} players; {count} joined")
+    settings = state.settings
+    try:
+        game_map = SKIRMISH_SOCIETY.starting_map(
+            players=count, map_type=settings.map_type, builtin=settings.map, seed=state.seed
+        )
+    except (MapError, MapGenerationError) as error:
+        raise InvalidCommand(str(error)) from error
+    position, homes = SKIRMISH_SOCIETY.starting_board(game_map, list(state.players), state.seed)
+    vote = None
+    if vote_held_during(1, settings):
+        candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(state.seed, 1)
+        vote = Vote(turn=1, candidates=candidates, tie_break=tie_break)
+    if settings.map is None:
+        # The generator names its map after the seed, which only admins may know: it
+        # predicts every vote the game will draw.
+        game_map = replace(
+            game_map,
+            name=f"generated-{settings.map_type}-{count}p",
+            description=f"Generated {settings.map_type} map for {count} players.",
+        )
+    board = Board(armies=position.armies, control=position.control, farms=[])
+    return [GameStarted(map=game_map, board=board, homes=homes, at=command.now, vote=vote)]
+
+
+def resign(state: GameState, command: Resign) -> list[GameEvent]:
+    player = acting_player(state, command.actor)
+    if state.phase == "joining":
+        return [PlayerLeft(player_id=player.id)]
+    require_phase(state, "running", "paused")
+    if player.status != "active":
+        raise Conflict(f"{player.name} has already {player.status}")
+    return [PlayerResigned(player_id=player.id)]
+
+
+def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
+    require_admin(state, command)
+    require_phase(state, "joining", "running", "paused")
+    player = state.players.get(command.player_id)
+    if player is None:
+        raise InvalidCommand(f"no such player: {command.player_id}")
+    if command.actor in player.accounts:
+        raise Conflict("you cannot ban yourself")
+    if player.banned:
+        raise Conflict(f"{player.name} is already banned")
+    if state.phase == "joining":
+        return [
+            PlayerLeft(player_id=player.id, banned=True),
+            PlayerBanned(account_id=player.accounts[0], player_id=None),
+        ]
+    # Both people behind a joint player are banned with it.
+    return [PlayerBanned(account_id=a, player_id=player.id) for a in player.accounts]
+
+
+def unban_player(state: GameState, command: UnbanPlayer) -> list[GameEvent]:
+    require_admin(state, command)
+    player = state.players.get(command.player_id)
+    # A player removed by a ban in the join phase is named by its account.
+    accounts = player.accounts if player is not None else (command.player_id,)
+    banned = [a for a in accounts if a in state.banned_accounts]
+    if not banned:
+        name = player.name if player is not None else command.player_id
+        raise Conflict(f"{name} is not banned")
+    return [PlayerUnbanned(account_id=a) for a in banned]
+
+
+def pause_game(state: GameState, command: PauseGame) -> list[GameEvent]:
+    require_admin(state, command)
+    require_phase(state, "running")
+    return [GamePaused(at=command.now)]
+
+
+def unpause_game(state: GameState, command: UnpauseGame) -> list[GameEvent]:
+    require_admin(state, command)
+    require_phase(state, "paused")
+    return [GameUnpaused(at=command.now)]
+
+
+def kill_game(state: GameState, command: KillGame) -> list[GameEvent]:
+    require_admin(state, command)
+    return [GameKilled(at=command.now)]
+
+
+def change_settings(state: GameState, command: ChangeSettings) -> list[GameEvent]:
+    require_admin(state, command)
+    require_phase(state, "joining", "running", "paused")
+    settings = state.settings
+    if command.vp_target is not None:
+        if state.phase != "joining":
+            raise Conflict("the VP target can only change before the game starts")
+        settings = replace(settings, vp_target=command.vp_target)
+    if command.fast_mode is not None:
+        settings = replace(settings, fast_mode=command.fast_mode)
+    if command.resolution_hour is not None:
+        settings = replace(settings, resolution_hour=command.resolution_hour)
+    if command.current_hour is not None:
+        check_range("current_hour", command.current_hour, 0, 23)
+        offset = utc_offset_for(command.current_hour, command.now)
+        # The rulebook: changing the local time does not alter when the game resolves. The
+        # resolution hour, kept in local time, moves with the offset, unless it is set too.
+        hour = settings.resolution_hour
+        if command.resolution_hour is None:
+            hour = (hour + offset - settings.utc_offset) % 24
+        settings = replace(settings, utc_offset=offset, resolution_hour=hour)
+    if command.broadcasting is not None:
+        settings = replace(settings, broadcasting=command.broadcasting)
+    settings = check_settings(settings)
+    if settings == state.settings:
+        return []
+    return [SettingsChanged(settings=settings, at=command.now)]

@@ -1,0 +1,85 @@
+"""What the bot tells each player: a reminder before a resolution, their results after it."""
+
+from datetime import datetime, timedelta
+
+from projections.game import GameState, Player
+from projections.views import my_orders
+from schema.commands import RemindPlayers
+from schema.game_events import GameEvent, PlayerNotified, TurnResolved
+from server.decide.acting import require_admin, require_phase
+from server.decide.errors import WrongTurn
+
+_MARKS = {"succeeded": "✓", "failed": "✗", "cut": "✗", "invalid": "✗", "replaced": "·"}
+
+
+def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
+    require_admin(state, command)
+    require_phase(state, "running")
+    if command.turn != state.turn:
+        raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
+    resolves_at = state.next_resolution_at()
+    if state.reminded_turn >= state.turn or resolves_at is None:
+        return []
+    return [
+        PlayerNotified(
+            player_id=player.id,
+            kind="reminder",
+            turn=state.turn,
+            text=reminder_text(state, player, resolves_at),
+        )
+        for player in state.players.values()
+        if player.wants_notices
+    ]
+
+
+def reminder_text(state: GameState, player: Player, resolves_at: datetime) -> str:
+    local = resolves_at + timedelta(hours=state.settings.utc_offset)
+    armies = sum(1 for owner in state.board.armies.values() if owner == player.id)
+    ordered = len(my_orders(state, player.id).current)
+    return (
+        f"{state.settings.name}: turn {state.turn} resolves at {local:%H:%M} local time "
+        f"({resolves_at:%H:%M} UTC). You have orders for {ordered} of your {armies} armies; "
+        "the others will hold. Orders lock a few minutes before."
+    )
+
+
+def results_notices(state: GameState, resolved: TurnResolved) -> list[PlayerNotified]:
+    """Each player's results, sent with the resolution itself, so that none is ever lost."""
+    joint_of = {member: joint for joint, pair in resolved.joined.items() for member in pair}
+    return [
+        PlayerNotified(
+            player_id=joint_of.get(player.id, player.id),
+            kind="results",
+            turn=resolved.turn,
+            text=results_text(state, player, resolved),
+        )
+        for player in state.players.values()
+        if player.wants_notices
+    ]
+
+
+def results_text(state: GameState, player: Player, resolved: TurnResolved) -> str:
+    lines = [f"{state.settings.name}: turn {resolved.turn} resolved."]
+    mine = [o for o in resolved.orders if o.player == player.id]
+    for order in mine:
+        detail = "" if order.result == "succeeded" else f" ({order.reason or order.result})"
+        lines.append(f"{_MARKS[order.result]} {order.text}{detail}")
+    if not mine:
+        lines.append("You gave no orders: your armies held.")
+    lines.extend(
+        f"Your army in {death.territory} was killed."
+        for death in resolved.dead
+        if death.player == player.id
+    )
+    joint = next((j for j, pair in resolved.joined.items() if player.id in pair), None)
+    me = joint or player.id
+    gained = resolved.vp_gained.get(player.id, 0)
+    lines.append(f"You have {resolved.vp.get(me, player.vp)} VP (+{gained} this turn).")
+    if joint is not None:
+        lines.append(f"You joined forces: you now play as {joint}.")
+    if resolved.next_effect:
+        lines.append(f"Next turn's effect: {resolved.next_effect}.")
+    if resolved.winner is not None:
+        winner = state.players.get(resolved.winner)
+        lines.append(f"{winner.name if winner else resolved.winner} has won the game!")
+    return "\n".join(lines)

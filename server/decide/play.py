@@ -1,0 +1,133 @@
+"""What players do during a turn: orders, join-forces requests, their look, messages."""
+
+from collections import Counter
+
+from projections.game import GameState
+from rules.joining import join_forces_problem
+from rules.orders import describe
+from rules.position import Position
+from rules.ruleset import SKIRMISH_SOCIETY
+from rules.validate import CheckedOrder as ValidatedOrder
+from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders
+from schema.game_events import (
+    CheckedOrder,
+    GameEvent,
+    JoinForcesRequested,
+    MessageBroadcast,
+    NotificationsChanged,
+    OrdersSubmitted,
+    PlayerLookChanged,
+)
+from server.decide.acting import (
+    MAX_NAME,
+    acting_player,
+    active_player,
+    check_range,
+    check_text,
+    require_phase,
+    require_unlocked,
+)
+from server.decide.errors import Conflict, InvalidCommand, NotAllowed, WrongTurn
+
+MAX_ORDER_TEXT = 4000
+MAX_MESSAGE = 1000
+COLORS, PATTERNS = 20, 16
+
+
+def position_of(state: GameState) -> Position:
+    board = state.board
+    return Position(armies=board.armies, control=board.control, farms=frozenset(board.farms))
+
+
+def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
+    require_phase(state, "running", "paused")
+    player = active_player(state, command.actor, command.as_player)
+    if command.turn is not None and command.turn != state.turn:
+        raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
+    require_unlocked(state, command.now)
+    text = check_text("the orders", command.text, MAX_ORDER_TEXT)
+    assert state.map is not None
+    # In same-day voting the effect is not known yet: orders are checked without one now,
+    # and checked again under the effect when the turn resolves.
+    effect = state.effect if state.settings.voting_mode == "normal" else None
+    checked = SKIRMISH_SOCIETY.check_submission(
+        state.map, position_of(state), player.id, text, effect
+    )
+    return [
+        OrdersSubmitted(
+            player_id=player.id,
+            turn=state.turn,
+            text=text,
+            account_id=command.actor,
+            checked=[_checked(c) for c in checked],
+        )
+    ]
+
+
+def _checked(checked: ValidatedOrder) -> CheckedOrder:
+    if checked.order is None:
+        return CheckedOrder(checked.text, None, None, valid=False, reason=checked.reason)
+    unit, kind, target, supported_from = describe(checked.order)
+    return CheckedOrder(
+        checked.text,
+        unit,
+        kind,
+        valid=checked.reason is None,
+        target=target,
+        supported_from=supported_from,
+        reason=checked.reason,
+    )
+
+
+def request_join_forces(state: GameState, command: RequestJoinForces) -> list[GameEvent]:
+    require_phase(state, "running", "paused")
+    player = active_player(state, command.actor)
+    require_unlocked(state, command.now)
+    other = state.players.get(command.with_player)
+    if other is None or other.status != "active":
+        raise InvalidCommand(f"no such player in the game: {command.with_player}")
+    in_game = [p for p in state.players.values() if p.status == "active"]
+    counts = Counter(state.board.control.values())
+    problem = join_forces_problem(
+        player.id,
+        other.id,
+        territories={p.id: counts[p.id] for p in in_game},
+        vp={p.id: p.vp for p in in_game},
+        joined_before={p.id for p in in_game if p.has_joined_forces},
+        names={p.id: p.name for p in in_game},
+    )
+    if problem is not None:
+        raise Conflict(problem)
+    return [JoinForcesRequested(player_id=player.id, with_player=other.id, turn=state.turn)]
+
+
+def change_look(state: GameState, command: ChangeLook) -> list[GameEvent]:
+    player = acting_player(state, command.actor, command.as_player)
+    if player.status == "eliminated":
+        raise NotAllowed(f"{player.name} is out of the game")
+    name = player.name if command.name is None else check_text("the name", command.name, MAX_NAME)
+    color = player.color if command.color is None else command.color
+    pattern = player.pattern if command.pattern is None else command.pattern
+    check_range("color", color, 1, COLORS)
+    check_range("pattern", pattern, 1, PATTERNS)
+    if any(p.name.lower() == name.lower() and p.id != player.id for p in state.players.values()):
+        raise Conflict(f"the name {name!r} is taken in this game")
+    if (name, color, pattern) == (player.name, player.color, player.pattern):
+        return []
+    return [PlayerLookChanged(player_id=player.id, name=name, color=color, pattern=pattern)]
+
+
+def set_notifications(state: GameState, command: SetNotifications) -> list[GameEvent]:
+    player = acting_player(state, command.actor)
+    if player.notifications == command.enabled:
+        return []
+    return [NotificationsChanged(player_id=player.id, enabled=command.enabled)]
+
+
+def broadcast(state: GameState, command: Broadcast) -> list[GameEvent]:
+    require_phase(state, "joining", "running", "paused")
+    acting_player(state, command.actor)
+    if not state.settings.broadcasting:
+        raise NotAllowed("an admin has switched broadcasting off")
+    message = check_text("the message", command.message, MAX_MESSAGE)
+    return [MessageBroadcast(message=message)]

@@ -1,0 +1,92 @@
+"""Resolving a turn into one `TurnResolved` event, and planning a rewind."""
+
+import msgspec
+
+from projections.game import GameState
+from rules.effects import parse_effect
+from rules.ruleset import SKIRMISH_SOCIETY
+from rules.turn import TurnInput
+from schema.commands import ResolveTurn, RewindTurn
+from schema.game_events import Board, GameEvent, TurnResolved
+from server.decide.acting import require_admin, require_phase
+from server.decide.errors import Conflict, WrongTurn
+from server.decide.notices import results_notices
+from server.decide.play import position_of
+from server.decide.votes import outcome, vote_for
+
+
+class RewindPlan(msgspec.Struct, frozen=True):
+    """Undo the resolution of `turn`: truncate the stream after `after_version`."""
+
+    turn: int
+    after_version: int
+
+
+def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
+    # The scheduler resolves as the operator; otherwise only an admin may resolve now.
+    require_admin(state, command)
+    if command.turn is not None and command.turn != state.turn:
+        when = "already resolved" if command.turn < state.turn else "not reached yet"
+        raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
+    require_phase(state, "running")
+    assert state.map is not None
+    vote_outcome = outcome(state)
+    same_day = state.settings.voting_mode == "same_day"
+    effect = vote_outcome.winner if same_day and vote_outcome is not None else state.effect
+    players = state.players
+    resolved = SKIRMISH_SOCIETY.resolve(
+        TurnInput(
+            game_map=state.map,
+            position=position_of(state),
+            vp={pid: p.vp for pid, p in players.items()},
+            orders={
+                pid: [s.text for s in submissions]
+                for pid, submissions in state.submissions.items()
+                if players[pid].status == "active" and not players[pid].banned
+            },
+            effect=parse_effect(effect) if effect else None,
+            vp_target=state.settings.vp_target,
+            resigned=frozenset(pid for pid, p in players.items() if p.status == "resigned"),
+            joins=_mutual_requests(state),
+        )
+    )
+    position = resolved.position
+    turn_resolved = TurnResolved(
+        turn=state.turn,
+        at=command.now,
+        effect=effect,
+        orders=resolved.orders,
+        board=Board(armies=position.armies, control=position.control, farms=sorted(position.farms)),
+        dead=resolved.dead,
+        vp=resolved.vp,
+        vp_gained=resolved.vp_gained,
+        eliminated=resolved.eliminated,
+        winner=resolved.winner,
+        joined=resolved.joined,
+        vote_outcome=vote_outcome,
+        next_vote=vote_for(state.turn + 1, state) if resolved.winner is None else None,
+        next_effect=vote_outcome.winner if vote_outcome is not None and not same_day else None,
+    )
+    return [turn_resolved, *results_notices(state, turn_resolved)]
+
+
+def _mutual_requests(state: GameState) -> tuple[tuple[str, str], ...]:
+    """Pairs who asked for each other this turn, in the order they joined the game."""
+    requests = state.join_requests
+    order = {pid: i for i, pid in enumerate(state.players)}
+    pairs = {
+        tuple(sorted((a, b), key=order.__getitem__))
+        for a, b in requests.items()
+        if requests.get(b) == a
+        and state.players[a].status == "active"
+        and state.players[b].status == "active"
+    }
+    return tuple(sorted((a, b) for a, b in pairs))
+
+
+def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
+    require_admin(state, command)
+    require_phase(state, "running", "paused", "finished")
+    if not state.resolved_versions:
+        raise Conflict("there is no resolution to undo")
+    return RewindPlan(turn=state.turn - 1, after_version=state.resolved_versions[-1] - 1)

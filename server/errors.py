@@ -1,0 +1,88 @@
+"""Errors as the API shows them: {"error": {"code": ..., "message": ...}} with a fitting
+status. Bad input is a 4xx, never a 500."""
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException
+
+from eventstore.base import (
+    ConcurrencyError,
+    DuplicateEventError,
+    InvalidRequestError,
+    StoreUnavailableError,
+)
+from server.decide.errors import DomainError
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every error response."""
+
+    error: ErrorDetail
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+
+
+# The store's typed errors, as the API reports them when a route lets one through.
+_STORE_ERRORS: dict[type[Exception], tuple[int, str]] = {
+    ConcurrencyError: (409, "conflict"),
+    DuplicateEventError: (409, "duplicate"),
+    InvalidRequestError: (400, "invalid_request"),
+    StoreUnavailableError: (503, "database_unavailable"),
+}
+
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def api_error(_: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, ApiError)
+        return error_response(error.status, error.code, error.message)
+
+    async def http_error(_: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, HTTPException)
+        code = _HTTP_CODES.get(error.status_code, "http_error")
+        return error_response(error.status_code, code, str(error.detail))
+
+    async def invalid(_: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, RequestValidationError)
+        problems = "; ".join(_describe(problem) for problem in error.errors())
+        return error_response(422, "invalid_request", problems or "invalid request")
+
+    async def domain_error(_: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, DomainError)
+        return error_response(error.status, error.code, error.message)
+
+    async def store_error(_: Request, error: Exception) -> JSONResponse:
+        status, code = _STORE_ERRORS[type(error)]
+        return error_response(status, code, str(error))
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(DomainError, domain_error)
+    for kind in _STORE_ERRORS:
+        app.add_exception_handler(kind, store_error)
+
+
+def _describe(problem: Any) -> str:
+    where = ".".join(str(part) for part in problem.get("loc", ()))
+    return f"{where}: {problem.get('msg', 'invalid')}"

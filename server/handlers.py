@@ -1,0 +1,213 @@
+"""The async shell around the decider: load, fold, decide, append with the expected
+version, and retry when another writer got there first."""
+
+import asyncio
+import random
+import uuid
+import weakref
+from collections import OrderedDict
+
+import msgspec
+
+from eventstore.base import ConcurrencyError, EventStore, RecordedEvent, Snapshot
+from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
+from schema.commands import GameCommand, RewindTurn
+from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
+from server.decide import decide, plan_rewind
+from server.decide.errors import Conflict, DomainError
+
+_PAGE = 1000
+_REWIND_ATTEMPTS = 5
+_encoder = msgspec.json.Encoder()
+
+
+class Busy(DomainError):
+    code = "busy"
+    status = 503
+
+
+class Loaded(msgspec.Struct, frozen=True):
+    state: GameState
+    # The global position of the game's last event (0 for none).
+    position: int
+
+
+class Executed(msgspec.Struct, frozen=True):
+    events: list[GameEvent]
+    state: GameState
+    position: int
+
+
+def stream_of(game_id: str) -> str:
+    return f"game-{game_id}"
+
+
+class GameService:
+    """Runs commands against games. One per process; it caches the states it folded."""
+
+    def __init__(self, store: EventStore, *, attempts: int = 100, cached_games: int = 1000) -> None:
+        self.store = store
+        self._attempts = attempts
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._cached_games = cached_games
+        self._rewinding = asyncio.Lock()
+        # One lock per game being written to; a lock nobody holds or waits for is dropped.
+        self._writing: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+
+    async def load(self, game_id: str) -> Loaded:
+        stream = stream_of(game_id)
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            events = await self._read_after_position(stream, cached.position)
+            if _continues(cached.state.version, events):
+                return self._remember(game_id, _folded(cached, events))
+        loaded = await self._load_from_snapshot(stream)
+        events = await self.store.read_stream(stream, after_version=loaded.state.version)
+        return self._remember(game_id, _folded(loaded, events))
+
+    async def load_until(self, game_id: str, version: int) -> GameState:
+        """The game as its stream holds it now, up to `version` and no further (for a
+        follower that must fold the later events itself)."""
+        stream = stream_of(game_id)
+        state = GameState()
+        snapshot = await self.store.load_snapshot(stream, SNAPSHOT_NAME, at_or_below=version)
+        if snapshot is not None:
+            state = decode_snapshot(snapshot.data, snapshot.version) or state
+        if state.version < version:
+            events = await self.store.read_stream(
+                stream, after_version=state.version, limit=version - state.version
+            )
+            state = fold(state, ((e.version, game_codec.decode_recorded(e)) for e in events))
+        return state
+
+    async def execute(self, game_id: str, command: GameCommand) -> Executed:
+        # Commands to one game from this process take turns: racing each other they would
+        # mostly lose (one append per version wins), and each lost race costs two round
+        # trips. Other processes' writers are still met by the expected version below.
+        lock = self._writing.get(game_id)
+        if lock is None:
+            lock = self._writing[game_id] = asyncio.Lock()
+        async with lock:
+            return await self._execute(game_id, command)
+
+    async def _execute(self, game_id: str, command: GameCommand) -> Executed:
+        correlation = uuid.uuid4()
+        for attempt in range(self._attempts):
+            loaded = await self.load(game_id)
+            events = decide(loaded.state, command)
+            if not events:
+                return Executed([], loaded.state, loaded.position)
+            new = [
+                game_codec.new_event(
+                    e, occurred_at=command.now, actor=command.actor, correlation_id=correlation
+                )
+                for e in events
+            ]
+            try:
+                result = await self.store.append(
+                    stream_of(game_id), new, expected_version=loaded.state.version
+                )
+            except ConcurrencyError:
+                # The cached state stays: the next load reads on from it, and reloads from
+                # the snapshot only if the stream no longer follows on (a rewind). Dropping
+                # it made every lost race fold the whole turn again from the last snapshot,
+                # which under contention cost more than all the rest.
+                # Spread the retries of many writers racing for one game.
+                await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                continue
+            first = loaded.state.version + 1
+            state = fold(loaded.state, enumerate(events, start=first))
+            self._remember(game_id, Loaded(state, result.position))
+            if any(isinstance(e, TurnResolved) for e in events):
+                await self._snapshot(game_id, state, result.position)
+            return Executed(events, state, result.position)
+        raise Busy("the game is too busy right now; try again")
+
+    async def rewind(self, game_id: str, command: RewindTurn) -> Executed:
+        """Undo the last resolution: its events and everything after go to the archive, and
+        a `TurnRewound` takes their place, in one transaction."""
+        # The plan comes from the state as loaded, and the store truncates without an
+        # expected version: a plan made before another rewind or resolution landed would
+        # undo the wrong turn (two rewinds planned from one state would both undo the same
+        # resolution, the second archiving the first's marker). So rewinds in this process
+        # wait for each other, and none truncates a stream that moved after its plan was
+        # made. Across processes a narrow window remains, which only an expected version on
+        # `EventStore.truncate` can close.
+        stream = stream_of(game_id)
+        async with self._rewinding:
+            for _ in range(_REWIND_ATTEMPTS):
+                loaded = await self.load(game_id)
+                plan = plan_rewind(loaded.state, command)
+                if await self.store.stream_version(stream) == loaded.state.version:
+                    break
+            else:
+                raise Conflict("the game is too busy to rewind right now; try again")
+            marker = TurnRewound(turn=plan.turn, at=command.now)
+            await self.store.truncate(
+                stream,
+                plan.after_version,
+                truncated_by=command.actor,
+                reason=command.reason,
+                truncated_at=command.now,
+                then_append=[
+                    game_codec.new_event(
+                        marker,
+                        occurred_at=command.now,
+                        actor=command.actor,
+                        correlation_id=uuid.uuid4(),
+                    )
+                ],
+            )
+            self._cache.pop(game_id, None)
+            reloaded = await self.load(game_id)
+        return Executed([marker], reloaded.state, reloaded.position)
+
+    async def _read_after_position(self, stream: str, position: int) -> list[RecordedEvent]:
+        events: list[RecordedEvent] = []
+        while True:
+            batch = await self.store.read_stream_after_position(stream, position, limit=_PAGE)
+            events.extend(batch)
+            if len(batch) < _PAGE:
+                return events
+            position = batch[-1].position
+
+    async def _load_from_snapshot(self, stream: str) -> Loaded:
+        snapshot = await self.store.load_snapshot(stream, SNAPSHOT_NAME)
+        if snapshot is not None:
+            state = decode_snapshot(snapshot.data, snapshot.version)
+            if state is not None:
+                return Loaded(state, snapshot.position)
+        return Loaded(GameState(), 0)
+
+    async def _snapshot(self, game_id: str, state: GameState, position: int) -> None:
+        await self.store.save_snapshot(
+            Snapshot(
+                stream_id=stream_of(game_id),
+                name=SNAPSHOT_NAME,
+                version=state.version,
+                position=position,
+                data=_encoder.encode(state),
+            )
+        )
+
+    def _remember(self, game_id: str, loaded: Loaded) -> Loaded:
+        self._cache[game_id] = loaded
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self._cached_games:
+            self._cache.popitem(last=False)
+        return loaded
+
+
+def _continues(version: int, events: list[RecordedEvent]) -> bool:
+    """True when `events` follow on from `version` one by one; a rewind elsewhere breaks
+    the sequence, and the state must be loaded afresh."""
+    return all(e.version == version + i for i, e in enumerate(events, start=1))
+
+
+def _folded(loaded: Loaded, events: list[RecordedEvent]) -> Loaded:
+    if not events:
+        return loaded
+    state = fold(loaded.state, ((e.version, game_codec.decode_recorded(e)) for e in events))
+    return Loaded(state, events[-1].position)

@@ -1,0 +1,53 @@
+"""Accounts and trusted clients."""
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from schema.api import AccountCreated, ClientCreated, NewAccount, NewClient
+from server.api import documented, json_response, read_body
+from server.decide.acting import MAX_NAME, check_text
+from server.decide.errors import DomainError
+from server.errors import ApiError
+from server.identity import required_caller
+from server.services import services
+
+router = APIRouter(prefix="/v1", tags=["accounts"])
+
+
+def _name(text: str) -> str:
+    try:
+        return check_text("the name", text, MAX_NAME)
+    except DomainError as error:
+        raise ApiError(422, "invalid", error.message) from error
+
+
+@router.post(
+    "/accounts",
+    status_code=201,
+    **documented(body=NewAccount, responses={201: AccountCreated}, summary="Create an account"),
+)
+async def create_account(request: Request) -> Response:
+    body = await read_body(request, NewAccount)
+    found = services(request)
+    account_id, token = await found.accounts.create(_name(body.name), found.clock.now())
+    return json_response(AccountCreated(account_id, token), 201)
+
+
+@router.post(
+    "/clients",
+    status_code=201,
+    **documented(
+        body=NewClient,
+        responses={201: ClientCreated},
+        errors=(401, 403),
+        summary="Create a trusted client token, for a bot acting for its users (operator)",
+    ),
+)
+async def create_client(request: Request) -> Response:
+    who = await required_caller(request)
+    if not who.operator:
+        raise ApiError(403, "not_allowed", "only the server operator creates client tokens")
+    body = await read_body(request, NewClient)
+    found = services(request)
+    client_id, token = await found.accounts.create_client(_name(body.name), found.clock.now())
+    return json_response(ClientCreated(client_id, token), 201)

@@ -1,0 +1,38 @@
+"""POST /v1/adjudicate: the stateless what-if of docs/adjudicate.md."""
+
+import asyncio
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from rules.contract import Request as AdjudicationRequest
+from rules.contract import RequestError, adjudicate_json
+from rules.contract import Response as Adjudication
+from server.api import MAX_BODY, documented
+from server.errors import ApiError
+
+router = APIRouter(prefix="/v1", tags=["rules"])
+
+
+@router.post(
+    "/adjudicate",
+    **documented(
+        body=AdjudicationRequest,
+        responses={200: Adjudication},
+        summary="Adjudicate one turn: a position and orders in, the outcome out; stores nothing",
+    ),
+)
+async def adjudicate(request: Request) -> Response:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise ApiError(413, "body_too_large", f"the body is larger than {MAX_BODY} bytes")
+    try:
+        # Large inline maps take a few milliseconds; keep the event loop free meanwhile.
+        answer = await asyncio.to_thread(adjudicate_json, body)
+    except RequestError as error:
+        raise ApiError(422, "invalid_request", str(error)) from error
+    except OverflowError as error:
+        # A number too large for the engine (beyond 64 bits) somewhere in the request.
+        # rules.contract should refuse it as a RequestError itself; until then, here.
+        raise ApiError(422, "invalid_request", f"a number is out of range: {error}") from error
+    return Response(answer, media_type="application/json")

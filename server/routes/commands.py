@@ -1,0 +1,60 @@
+"""The Discord commands as text: `POST /v1/games/{game}/commands`, and `POST /v1/commands`
+for those that need no game (setup, help, the words)."""
+
+import random
+import secrets
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from schema.api import CommandBody, CommandReply
+from server.api import documented, json_response, read_body
+from server.decide.acting import MAX_NAME
+from server.identity import required_caller
+from server.routes.games import GameId
+from server.services import services
+from server.textcommands.context import Context
+from server.textcommands.dispatch import respond
+
+router = APIRouter(prefix="/v1", tags=["commands"])
+
+
+async def _answer(request: Request, game: str | None) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, CommandBody)
+    name = request.headers.get("x-acting-user-name", "").strip() if who.client_id else ""
+    context = Context(
+        services(request),
+        who,
+        game,
+        current_name=name[:MAX_NAME] or None,
+        # Hints and quotes only: nothing of the game's state is random here.
+        rng=random.Random(secrets.randbits(64)),
+    )
+    return json_response(await respond(context, body.text))
+
+
+@router.post(
+    "/games/{game}/commands",
+    **documented(
+        body=CommandBody,
+        responses={200: CommandReply},
+        errors=(401,),
+        summary="A Discord command as text; the game's refusals are replies with ok false",
+    ),
+)
+async def game_command(request: Request, game: GameId) -> Response:
+    return await _answer(request, game)
+
+
+@router.post(
+    "/commands",
+    **documented(
+        body=CommandBody,
+        responses={200: CommandReply},
+        errors=(401,),
+        summary="The commands that need no game: /setup, /advanced_setup, /help",
+    ),
+)
+async def command(request: Request) -> Response:
+    return await _answer(request, None)

@@ -1,0 +1,229 @@
+"""Games: set up, list, read, join, start, settings, and the admin actions."""
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+
+from projections.game import GameState
+from projections.schedule import utc_offset_for
+from projections.views import PublicGame, public_game
+from schema.api import (
+    AdminAction,
+    AdminBody,
+    Done,
+    GameList,
+    GameSummary,
+    NewGame,
+    SettingsPatch,
+)
+from schema.commands import (
+    BanPlayer,
+    ChangeSettings,
+    CreateGame,
+    GameCommand,
+    JoinGame,
+    KillGame,
+    PauseGame,
+    ResolveTurn,
+    RewindTurn,
+    StartGame,
+    UnbanPlayer,
+    UnpauseGame,
+)
+from schema.game_events import Settings, game_codec
+from server.accounts import Identity
+from server.api import documented, json_response, read_body
+from server.decide.acting import existing
+from server.errors import ApiError
+from server.handlers import Executed
+from server.identity import required_caller
+from server.services import Services, services
+
+router = APIRouter(prefix="/v1", tags=["games"])
+GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+_MAX_SEED = 2**63 - 1
+
+
+def act(who: Identity, found: Services) -> dict[str, Any]:
+    """The fields every command carries: who acts, when, and as what."""
+    return {"actor": who.account_id, "now": found.clock.now(), "operator": who.operator}
+
+
+async def run(found: Services, game: str, command: GameCommand) -> Executed:
+    return await found.games.execute(game, command)
+
+
+def done(executed: Executed) -> Response:
+    return json_response(Done([game_codec.type_of(e) for e in executed.events], executed.position))
+
+
+async def readable(found: Services, game: str) -> tuple[GameState, int]:
+    """A game's state for reading; 404 if there is none, 410 if it was killed."""
+    loaded = await found.games.load(game)
+    existing(loaded.state)
+    return loaded.state, loaded.position
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    **documented(
+        body=NewGame,
+        responses={201: PublicGame},
+        errors=(401,),
+        summary="Set up a game; the caller becomes its admin",
+    ),
+)
+async def create_game(request: Request) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, NewGame)
+    executed = await set_up(services(request), who, body)
+    return json_response(public_game(executed.state, executed.position), 201)
+
+
+async def set_up(found: Services, who: Identity, body: NewGame) -> Executed:
+    """A new game with the options of `body`; `who` becomes its admin."""
+    now = found.clock.now()
+    if body.seed is not None and not 0 <= body.seed <= _MAX_SEED:
+        raise ApiError(422, "invalid", f"seed must be between 0 and {_MAX_SEED}")
+    if body.current_hour is not None and not 0 <= body.current_hour <= 23:
+        raise ApiError(422, "invalid", "current_hour must be between 0 and 23")
+    settings = Settings(
+        name=body.name,
+        vp_target=body.vp_target,
+        map_type=body.map_type,
+        map=body.map,
+        fast_mode=body.fast_mode,
+        resolution_hour=body.resolution_hour,
+        utc_offset=0 if body.current_hour is None else utc_offset_for(body.current_hour, now),
+        votes=body.votes,
+        vote_start_turn=body.vote_start_turn,
+        voting_mode=body.voting_mode,
+        hints=body.hints,
+        sandbox=body.sandbox,
+        broadcasting=body.broadcasting,
+    )
+    game_id = secrets.token_hex(6)
+    seed = body.seed if body.seed is not None else secrets.randbits(63)
+    return await run(
+        found,
+        game_id,
+        CreateGame(**act(who, found), game_id=game_id, settings=settings, seed=seed),
+    )
+
+
+@router.get("/games", **documented(responses={200: GameList}, summary="List games"))
+async def list_games(
+    request: Request,
+    phase: Annotated[str | None, Query(pattern="^(joining|running|paused|finished)$")] = None,
+    after: Annotated[str, Query(max_length=64)] = "",
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> Response:
+    rows = await services(request).pool.fetch(
+        "SELECT game_id, name, phase, turn, players, position FROM read_games "
+        "WHERE phase <> 'killed' AND ($1::text IS NULL OR phase = $1) AND game_id > $2 "
+        "ORDER BY game_id LIMIT $3",
+        phase,
+        after,
+        limit + 1,
+    )
+    games = [GameSummary(*row) for row in rows[:limit]]
+    return json_response(GameList(games, games[-1].id if len(rows) > limit else None))
+
+
+@router.get(
+    "/games/{game}",
+    **documented(responses={200: PublicGame}, errors=(404, 410), summary="A game's public state"),
+)
+async def get_game(request: Request, game: GameId) -> Response:
+    state, position = await readable(services(request), game)
+    return json_response(public_game(state, position))
+
+
+@router.post(
+    "/games/{game}/join",
+    **documented(
+        responses={200: Done}, errors=(401, 403, 404, 409, 410), summary="Join in the join phase"
+    ),
+)
+async def join_game(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    found = services(request)
+    return done(await run(found, game, JoinGame(**act(who, found), name=who.name[:32])))
+
+
+@router.post(
+    "/games/{game}/start",
+    **documented(
+        responses={200: Done}, errors=(401, 403, 404, 409, 410), summary="Start the game (admin)"
+    ),
+)
+async def start_game(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    found = services(request)
+    return done(await run(found, game, StartGame(**act(who, found))))
+
+
+@router.patch(
+    "/games/{game}/settings",
+    **documented(
+        body=SettingsPatch,
+        responses={200: Done},
+        errors=(401, 403, 404, 409, 410),
+        summary="Change settings (admin)",
+    ),
+)
+async def change_settings(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, SettingsPatch)
+    found = services(request)
+    command = ChangeSettings(
+        **act(who, found),
+        fast_mode=body.fast_mode,
+        resolution_hour=body.resolution_hour,
+        current_hour=body.current_hour,
+        broadcasting=body.broadcasting,
+        vp_target=body.vp_target,
+    )
+    return done(await run(found, game, command))
+
+
+@router.post(
+    "/games/{game}/admin/{action}",
+    **documented(
+        responses={200: Done},
+        errors=(401, 403, 404, 409, 410),
+        summary="pause, unpause, resolve, rewind, ban, unban or kill (admin)",
+    ),
+)
+async def admin_action(request: Request, game: GameId, action: AdminAction) -> Response:
+    who = await required_caller(request)
+    body = AdminBody()
+    if action in ("ban", "unban", "rewind") or await request.body():
+        body = await read_body(request, AdminBody)
+    found = services(request)
+    common = act(who, found)
+    if action == "rewind":
+        return done(
+            await found.games.rewind(
+                game, RewindTurn(**common, reason=body.reason or "admin rewind")
+            )
+        )
+    if action in ("ban", "unban"):
+        if body.player is None:
+            raise ApiError(422, "invalid", f'{action} needs {{"player": <player id>}}')
+        player_command: GameCommand = (
+            BanPlayer(**common, player_id=body.player)
+            if action == "ban"
+            else UnbanPlayer(**common, player_id=body.player)
+        )
+        return done(await run(found, game, player_command))
+    simple: dict[str, GameCommand] = {
+        "pause": PauseGame(**common),
+        "unpause": UnpauseGame(**common),
+        "resolve": ResolveTurn(**common),
+        "kill": KillGame(**common),
+    }
+    return done(await run(found, game, simple[action]))

@@ -1,0 +1,132 @@
+"""A game's past: turns, the event feed (public, or all of it for admins), the archive."""
+
+from typing import Annotated, Any
+
+import msgspec
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+
+from eventstore.base import RecordedEvent
+from projections.game import GameState
+from projections.visibility import Viewer, shown
+from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
+from schema.game_events import game_codec
+from server.accounts import Identity
+from server.api import documented, json_response
+from server.errors import ApiError
+from server.handlers import stream_of
+from server.identity import caller, required_caller
+from server.routes.games import GameId, readable
+from server.services import services
+
+router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
+_decode_json = msgspec.json.Decoder(dict[str, Any]).decode
+
+
+def viewer_of(state: GameState, who: Identity | None) -> Viewer:
+    if who is None:
+        return Viewer.spectator()
+    players = frozenset(p.id for p in state.players.values() if who.account_id in p.accounts)
+    return Viewer(admin=who.operator or state.is_admin(who.account_id), players=players)
+
+
+def feed_event(viewer: Viewer, state: GameState, recorded: RecordedEvent) -> FeedEvent | None:
+    """One event as `viewer` may read it, or None."""
+    data = shown(viewer, game_codec.decode_recorded(recorded), state.settings)
+    if data is None:
+        return None
+    return FeedEvent(
+        position=recorded.position,
+        version=recorded.version,
+        type=recorded.type,
+        at=recorded.occurred_at,
+        data=data,
+        actor=recorded.actor if viewer.admin else None,
+    )
+
+
+@router.get(
+    "/turns/{turn}",
+    **documented(
+        responses={200: TurnView}, errors=(404, 410), summary="A turn: its start and results"
+    ),
+)
+async def get_turn(
+    request: Request, game: GameId, turn: Annotated[int, Path(ge=1, le=1_000_000)]
+) -> Response:
+    found = services(request)
+    await readable(found, game)
+    row = await found.pool.fetchrow(
+        "SELECT start_board::text, effect, resolution::text FROM read_turns "
+        "WHERE game_id = $1 AND turn = $2",
+        game,
+        turn,
+    )
+    if row is None:
+        raise ApiError(404, "turn_not_found", f"turn {turn} has not been reached")
+    start_board, effect, resolution = row
+    return json_response(
+        TurnView(
+            turn=turn,
+            start_board=_decode_json(start_board),
+            effect=effect,
+            resolution=None if resolution is None else _decode_json(resolution),
+        )
+    )
+
+
+@router.get(
+    "/events",
+    **documented(responses={200: EventPage}, errors=(401, 404, 410), summary="The event feed"),
+)
+async def get_events(
+    request: Request,
+    game: GameId,
+    # Positions are PostgreSQL bigints.
+    after: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+) -> Response:
+    found = services(request)
+    state, _ = await readable(found, game)
+    viewer = viewer_of(state, await caller(request))
+    recorded = await found.store.read_stream_after_position(stream_of(game), after, limit=limit)
+    events = [e for r in recorded if (e := feed_event(viewer, state, r)) is not None]
+    # Hidden events advance the position too, so that a reader never asks for them again.
+    return json_response(EventPage(events, recorded[-1].position if recorded else after))
+
+
+@router.get(
+    "/archive",
+    **documented(
+        responses={200: Archive},
+        errors=(401, 403, 404, 410),
+        summary="What rewinds removed (admin)",
+    ),
+)
+async def get_archive(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    found = services(request)
+    state, _ = await readable(found, game)
+    require_admin_identity(state, who)
+    admin = Viewer(admin=True)
+    truncations = await found.store.read_archive(stream_of(game))
+    return json_response(
+        Archive(
+            [
+                ArchivedTruncation(
+                    truncation_id=t.truncation_id,
+                    after_version=t.after_version,
+                    truncated_by=t.truncated_by,
+                    reason=t.reason,
+                    truncated_at=t.truncated_at,
+                    events=[e for r in t.events if (e := feed_event(admin, state, r))],
+                )
+                for t in truncations
+            ]
+        )
+    )
+
+
+def require_admin_identity(state: GameState, who: Identity) -> None:
+    if not (who.operator or state.is_admin(who.account_id)):
+        raise ApiError(403, "not_allowed", "only an admin of this game can do that")

@@ -1,0 +1,167 @@
+"""GET /v1/games/{game}/live: the websocket of docs/api.md ("Live")."""
+
+import asyncio
+import contextlib
+import json
+
+import msgspec
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from schema.game_events import game_codec
+from server.accounts import Identity
+from server.decide.acting import existing
+from server.decide.errors import DomainError
+from server.errors import ApiError
+from server.handlers import stream_of
+from server.identity import identify
+from server.live import Client, GameFeed, LiveMessage, messages_for
+from server.routes.history import viewer_of
+from server.services import Services, services
+
+router = APIRouter()
+# A client that authenticates by message must send it at once.
+TOKEN_WAIT_SECONDS = 0.25
+PING_SECONDS = 20.0
+# How long a dropped client's socket may take to accept its close frame.
+DROP_CLOSE_SECONDS = 10.0
+_PAGE = 500
+_encode = msgspec.json.Encoder().encode
+
+
+@router.websocket("/v1/games/{game}/live")
+async def live(websocket: WebSocket, game: str, after: int = 0, token: str | None = None) -> None:
+    await websocket.accept()
+    found = services(websocket)
+    try:
+        identity = await _identity(websocket, token)
+        loaded = await found.games.load(game)
+        existing(loaded.state)
+    except (ApiError, DomainError) as error:
+        status = getattr(error, "status", 400)
+        await _refuse(websocket, 4000 + status, error.message)
+        return
+    handler = asyncio.current_task()
+    assert handler is not None
+    # A client that falls too far behind is dropped at once, even if this handler is stuck
+    # writing to a socket that nobody reads: the feed cancels it.
+    client = Client(viewer_of(loaded.state, identity), on_drop=handler.cancel)
+    hub = found.live
+    # Nobody has seen beyond the game's last event, which `loaded` read from the database
+    # (a client coming from another process may be ahead of this process's feed, never of
+    # the database); a position past it would hold back every event until it is reached.
+    after = min(max(after, 0), loaded.position)
+    feed, covered = await hub.join(game, client, after)
+    try:
+        try:
+            await _catch_up(websocket, found, feed, client, after, covered)
+            await _send_live(websocket, client, feed)
+        finally:
+            # From here on a drop must not cancel the handler's cleaning up.
+            client.on_drop = None
+    except WebSocketDisconnect:
+        pass
+    except asyncio.CancelledError:
+        if not client.too_slow or handler.cancelling() > 1:
+            raise
+        handler.uncancel()
+        await hub.release(feed, client)
+        await _drop(websocket, client.delivered)
+    finally:
+        await hub.release(feed, client)
+
+
+async def _identity(websocket: WebSocket, token: str | None) -> Identity | None:
+    if token is not None:
+        return await identify(websocket, token)
+    try:
+        async with asyncio.timeout(TOKEN_WAIT_SECONDS):
+            first = await websocket.receive_text()
+    except TimeoutError:
+        return None
+    try:
+        message = json.loads(first)
+    except ValueError:
+        raise ApiError(400, "bad_message", "the first message must be JSON") from None
+    if not isinstance(message, dict) or not isinstance(message.get("token"), str):
+        raise ApiError(400, "bad_message", 'the first message may only be {"token": "..."}')
+    return await identify(websocket, message["token"])
+
+
+async def _catch_up(
+    websocket: WebSocket, found: Services, feed: GameFeed, client: Client, after: int, covered: int
+) -> None:
+    stream = stream_of(feed.game_id)
+    position = after
+    while position < covered:
+        page = await found.store.read_stream_after_position(stream, position, limit=_PAGE)
+        page = [r for r in page if r.position <= covered]
+        if not page:
+            break
+        for recorded in page:
+            event = game_codec.decode_recorded(recorded)
+            for message in messages_for(client.viewer, recorded, event, feed.state):
+                await _send(websocket, _encode(message))
+                client.delivered = recorded.position
+        position = page[-1].position
+    # At the position the catch-up covered, not the feed's own, which may have moved on: the
+    # events in between are in the client's queue, and a client that reconnects from this
+    # message's position must still receive them.
+    await _send(websocket, _encode(feed.current_standings(covered)))
+    client.delivered = max(client.delivered, covered)
+
+
+async def _send_live(websocket: WebSocket, client: Client, feed: GameFeed) -> None:
+    """Queue to socket, with a ping when quiet, until the client leaves or falls behind."""
+    receiver = asyncio.create_task(_drain_incoming(websocket, client))
+    try:
+        while True:
+            try:
+                async with asyncio.timeout(PING_SECONDS):
+                    message = await client.queue.get()
+            except TimeoutError:
+                # Everything queued has been sent, and the feed queues as it dispatches: all
+                # up to its position is delivered, so reconnecting from here loses nothing.
+                ping = LiveMessage("ping", max(client.sent_up_to, feed.position))
+                await _send(websocket, _encode(ping))
+                client.delivered = ping.position
+                continue
+            if message is None:
+                return
+            position, data = message
+            await _send(websocket, data)
+            client.delivered = position
+    finally:
+        receiver.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect):
+            await receiver
+
+
+async def _drain_incoming(websocket: WebSocket, client: Client) -> None:
+    """Clients have nothing to say after the token; read (and drop) until they leave, then
+    wake the sender so that it stops at once."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            await websocket.receive_text()
+    client.leave()
+
+
+async def _send(websocket: WebSocket, data: bytes) -> None:
+    """One JSON text frame, from the bytes encoded once for every client alike."""
+    await websocket.send({"type": "websocket.send", "text": data.decode()})
+
+
+async def _drop(websocket: WebSocket, delivered: int) -> None:
+    """Close a client that fell behind with 1013, once what was already written reaches it;
+    give up on one that reads nothing at all. The error message carries the position of
+    the last message written before it, to reconnect from."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(DROP_CLOSE_SECONDS):
+            reason = "too slow; reconnect with after=<position>"
+            await _refuse(websocket, 1013, reason, position=delivered)
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str, *, position: int = 0) -> None:
+    with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+        message = LiveMessage("error", position, message=reason)
+        await websocket.send_text(_encode(message).decode())
+        await websocket.close(code=code, reason=reason[:120])

@@ -1,0 +1,103 @@
+"""Maps to draw: the built-in ones with outlines filled in, generated ones for the sandbox,
+and the voting effects' descriptions. Stateless; nothing is stored."""
+
+import asyncio
+from typing import Annotated, Literal
+
+import msgspec
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+
+from rules.board import GameMap, MapError
+from rules.effects import DESCRIPTIONS
+from rules.mapgen import MapGenerationError, generate
+from rules.maps import builtin_map, builtin_names
+from server.api import documented, json_response, read_body
+from server.drawing import drawable_builtin
+from server.errors import ApiError
+
+router = APIRouter(prefix="/v1", tags=["maps"])
+_MAX_SEED = 2**63 - 1
+
+
+class MapSummary(msgspec.Struct, frozen=True):
+    name: str
+    description: str
+    territories: int
+    # Starting homes for players; a game can start on a built-in map only if it has them.
+    homes: int
+
+
+class MapList(msgspec.Struct, frozen=True):
+    maps: list[MapSummary]
+
+
+class GenerateBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    players: int
+    type: Literal["normal", "spacious"] = "normal"
+    seed: int = 0
+
+
+class EffectInfo(msgspec.Struct, frozen=True):
+    name: str
+    description: str
+
+
+class EffectList(msgspec.Struct, frozen=True):
+    effects: list[EffectInfo]
+
+
+@router.get("/maps", **documented(responses={200: MapList}, summary="The built-in maps"))
+async def list_maps() -> Response:
+    maps = [builtin_map(name) for name in builtin_names()]
+    return json_response(
+        MapList([MapSummary(m.name, m.description, len(m.territories), len(m.homes)) for m in maps])
+    )
+
+
+@router.get(
+    "/maps/{name}",
+    **documented(
+        responses={200: GameMap},
+        errors=(404,),
+        summary="A built-in map with an outline for every territory, to draw it",
+    ),
+)
+async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
+    if name not in builtin_names():
+        raise ApiError(404, "map_not_found", f"no built-in map {name!r}")
+    try:
+        # The first call fits the outlines (a fraction of a second); later ones are cached.
+        drawn = await asyncio.to_thread(drawable_builtin, name)
+    except MapError as error:  # pragma: no cover - built-in maps are checked by the tests
+        raise ApiError(404, "map_not_found", str(error)) from error
+    return json_response(drawn)
+
+
+@router.post(
+    "/maps/generate",
+    **documented(
+        body=GenerateBody,
+        responses={200: GameMap},
+        summary="Generate a map (as a game would from its seed), with outlines and homes",
+    ),
+)
+async def generate_map(request: Request) -> Response:
+    body = await read_body(request, GenerateBody)
+    if not 0 <= body.seed <= _MAX_SEED:
+        raise ApiError(422, "invalid", f"seed must be between 0 and {_MAX_SEED}")
+    try:
+        generated = await asyncio.to_thread(generate, body.players, body.type, body.seed)
+    except MapGenerationError as error:
+        raise ApiError(422, "invalid", str(error)) from error
+    return json_response(generated)
+
+
+@router.get(
+    "/effects",
+    **documented(responses={200: EffectList}, summary="The voting effects and what they do"),
+)
+async def list_effects() -> Response:
+    return json_response(
+        EffectList([EffectInfo(effect.value, text) for effect, text in DESCRIPTIONS.items()])
+    )

@@ -1,0 +1,174 @@
+"""What players do: orders, votes, join forces, broadcasts, resigning, their look."""
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from projections.views import MyOrders, my_orders
+from schema.api import (
+    BroadcastBody,
+    Done,
+    JoinForcesBody,
+    OrdersAccepted,
+    OrdersBody,
+    PlayerPatch,
+    VoteBody,
+)
+from schema.commands import (
+    Broadcast,
+    CastVote,
+    ChangeLook,
+    RequestJoinForces,
+    Resign,
+    SetNotifications,
+    SubmitOrders,
+)
+from schema.game_events import OrdersSubmitted, game_codec
+from server.api import documented, json_response, read_body
+from server.decide.acting import acting_player
+from server.errors import ApiError
+from server.identity import required_caller
+from server.routes.games import GameId, act, done, readable, run
+from server.services import services
+
+router = APIRouter(prefix="/v1/games/{game}", tags=["play"])
+_ERRORS = (401, 403, 404, 409, 410)
+
+
+@router.put(
+    "/orders",
+    **documented(
+        body=OrdersBody,
+        responses={200: OrdersAccepted},
+        errors=_ERRORS,
+        summary="Submit orders; each is checked now",
+    ),
+)
+async def submit_orders(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, OrdersBody)
+    found = services(request)
+    command = SubmitOrders(
+        **act(who, found), text=body.orders, turn=body.turn, as_player=body.player
+    )
+    executed = await run(found, game, command)
+    (submitted,) = executed.events
+    assert isinstance(submitted, OrdersSubmitted)
+    return json_response(OrdersAccepted(submitted.turn, submitted.checked, executed.position))
+
+
+@router.get(
+    "/orders",
+    **documented(
+        responses={200: MyOrders},
+        errors=_ERRORS,
+        summary="My orders this turn and my valid orders of last turn",
+    ),
+)
+async def list_orders(
+    request: Request, game: GameId, player: str | None = Query(None, max_length=64)
+) -> Response:
+    who = await required_caller(request)
+    found = services(request)
+    state, _ = await readable(found, game)
+    # The same rule as for acting: one's own player, or anyone's in one's sandbox.
+    me = acting_player(state, who.account_id, player)
+    return json_response(my_orders(state, me.id))
+
+
+@router.post(
+    "/votes",
+    **documented(
+        body=VoteBody,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Vote in the current voting event",
+    ),
+)
+async def vote(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, VoteBody)
+    found = services(request)
+    command = CastVote(**act(who, found), effect=body.effect, as_player=body.player)
+    return done(await run(found, game, command))
+
+
+@router.post(
+    "/join-forces",
+    **documented(
+        body=JoinForcesBody,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Ask to join forces with another player",
+    ),
+)
+async def join_forces(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, JoinForcesBody)
+    found = services(request)
+    command = RequestJoinForces(**act(who, found), with_player=body.with_player)
+    return done(await run(found, game, command))
+
+
+@router.post(
+    "/broadcast",
+    **documented(
+        body=BroadcastBody,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Post an anonymous public message",
+    ),
+)
+async def broadcast(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, BroadcastBody)
+    found = services(request)
+    return done(await run(found, game, Broadcast(**act(who, found), message=body.message)))
+
+
+@router.post(
+    "/resign",
+    **documented(
+        responses={200: Done}, errors=_ERRORS, summary="Resign (for good once the game has started)"
+    ),
+)
+async def resign(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    found = services(request)
+    return done(await run(found, game, Resign(**act(who, found))))
+
+
+@router.patch(
+    "/players/me",
+    **documented(
+        body=PlayerPatch,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Change my colour, pattern, name or notifications",
+    ),
+)
+async def change_me(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, PlayerPatch)
+    if body == PlayerPatch(player=body.player):
+        raise ApiError(422, "invalid", "give at least one of color, pattern, name, notifications")
+    found = services(request)
+    events: list[str] = []
+    position = 0
+    if (body.color, body.pattern, body.name) != (None, None, None):
+        look = ChangeLook(
+            **act(who, found),
+            color=body.color,
+            pattern=body.pattern,
+            name=body.name,
+            as_player=body.player,
+        )
+        executed = await run(found, game, look)
+        events += [game_codec.type_of(e) for e in executed.events]
+        position = executed.position
+    if body.notifications is not None:
+        executed = await run(
+            found, game, SetNotifications(**act(who, found), enabled=body.notifications)
+        )
+        events += [game_codec.type_of(e) for e in executed.events]
+        position = executed.position
+    return json_response(Done(events, position))

@@ -1,0 +1,207 @@
+"""Resolves every game on time, exactly once, whatever happens to the servers.
+
+Each server process runs one scheduler. Due games are claimed from the read model with
+`FOR UPDATE SKIP LOCKED`, so that several processes share the work instead of repeating it;
+exactly-once does not rest on that claim, though: a resolution names its turn, and the
+decider refuses a turn that is already resolved, under the store's optimistic append. A
+crash mid-resolution appends all of it or nothing; the game stays due and is picked up
+again. A turn overdue after downtime resolves once, at once, and the next one is reckoned
+from that resolution.
+"""
+
+import asyncio
+import logging
+from datetime import datetime
+
+import asyncpg
+import msgspec
+
+from eventstore.base import EventStore
+from projections.runner import ReadModelRunner
+from schema.commands import GameCommand, RemindPlayers, ResolveTurn
+from server.clock import Clock, FakeClock
+from server.decide.errors import DomainError
+from server.handlers import Busy, GameService
+
+ACTOR = "scheduler"
+CATCH_UP_SECONDS = 30.0
+# How often a clock waiting for another scheduler's claims looks again.
+CLAIM_POLL_SECONDS = 0.01
+# Whether some due game is locked by another transaction: claimed by a scheduler, or being
+# written by the read models' runner. (The free ones are locked in share mode, which
+# conflicts with both, for this statement only.)
+_CLAIMED_ELSEWHERE = """
+SELECT (SELECT count(*) FROM read_games WHERE next_resolution_at <= $1 OR next_reminder_at <= $1)
+     > (SELECT count(*) FROM (SELECT 1 FROM read_games
+                              WHERE next_resolution_at <= $1 OR next_reminder_at <= $1
+                              FOR SHARE SKIP LOCKED) AS free)"""
+_NEXT_DUE = """
+SELECT min(least(next_resolution_at, next_reminder_at)),
+       bool_or(phase = 'running' AND next_resolution_at IS NULL)
+FROM read_games"""
+_log = logging.getLogger(__name__)
+
+
+class Tick(msgspec.Struct):
+    resolved: int = 0
+    reminded: int = 0
+    # Due games whose command failed (the database, or a game too busy): still due.
+    failed: int = 0
+
+
+class Scheduler:
+    def __init__(
+        self,
+        games: GameService,
+        pool: asyncpg.Pool,
+        clock: Clock,
+        *,
+        batch: int = 100,
+        poll_seconds: float = 1.0,
+    ) -> None:
+        self._games = games
+        self._pool = pool
+        self._clock = clock
+        self._batch = batch
+        self._poll = poll_seconds
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def run_forever(self) -> None:
+        while True:
+            try:
+                await self.run_due()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+                _log.warning("scheduler paused: %s", error)
+            self._wake.clear()
+            try:
+                async with asyncio.timeout(self._poll):
+                    await self._wake.wait()
+            except TimeoutError:
+                pass
+
+    async def run_due(self) -> Tick:
+        """Resolve and remind everything due now; return what was done."""
+        now = self._clock.now()
+        tick = Tick()
+        failed: list[str] = []
+        while True:
+            async with self._pool.acquire() as connection, connection.transaction():
+                rows = await connection.fetch(
+                    "SELECT game_id, turn, next_resolution_at <= $1 AS resolution_due "
+                    "FROM read_games WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1) "
+                    "AND game_id <> ALL($2::text[]) "
+                    "ORDER BY least(next_resolution_at, next_reminder_at) LIMIT $3 "
+                    "FOR UPDATE SKIP LOCKED",
+                    now,
+                    failed,
+                    self._batch,
+                )
+                if not rows:
+                    tick.failed = len(failed)
+                    return tick
+                for game_id, turn, resolution_due in rows:
+                    command: GameCommand
+                    if resolution_due:
+                        command = ResolveTurn(actor=ACTOR, now=now, operator=True, turn=turn)
+                    else:
+                        command = RemindPlayers(actor=ACTOR, now=now, operator=True, turn=turn)
+                    if not await self._execute(game_id, command):
+                        failed.append(game_id)
+                        continue
+                    tick.resolved += resolution_due
+                    tick.reminded += not resolution_due
+                    # Until the read model catches up with what was just appended, nobody
+                    # should take this game for due again.
+                    await connection.execute(
+                        "UPDATE read_games SET next_reminder_at = NULL, next_resolution_at = "
+                        "CASE WHEN $2 THEN NULL ELSE next_resolution_at END WHERE game_id = $1",
+                        game_id,
+                        resolution_due,
+                    )
+
+    async def _execute(self, game_id: str, command: GameCommand) -> bool:
+        """True when the command is done with: carried out, or refused because someone
+        else already did it (the turn moved on, the game paused)."""
+        try:
+            await self._games.execute(game_id, command)
+        except Busy as busy:
+            # Not done, and nothing appended that would make the read model show it due
+            # again: it must stay due.
+            _log.warning("scheduler: %s for %s failed: %s", type(command).__name__, game_id, busy)
+            return False
+        except DomainError as refused:
+            _log.info("scheduler: %s for %s refused: %s", type(command).__name__, game_id, refused)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            _log.warning("scheduler: %s for %s failed: %s", type(command).__name__, game_id, error)
+            return False
+        return True
+
+
+async def advance_clock(
+    clock: FakeClock,
+    target: datetime,
+    scheduler: Scheduler,
+    pool: asyncpg.Pool,
+    store: EventStore,
+) -> Tick:
+    """Move a fake clock to `target` as time would pass: stop at every moment something
+    falls due on the way, carry it out, and go on. Returns what was done on the way."""
+    total = Tick()
+    while True:
+        await read_models_caught_up(pool, store)
+        due = await _next_due(pool)
+        last_step = due is None or due > target
+        clock.set(max(due, clock.now()) if due is not None and not last_step else target)
+        tick = await scheduler.run_due()
+        total.resolved += tick.resolved
+        total.reminded += tick.reminded
+        done = tick.resolved + tick.reminded
+        if not (last_step or done or tick.failed):
+            # Nothing was left for this scheduler at this moment: another one (in another
+            # server process, or this process's own loop) claimed it. Wait until it is
+            # done, or released by a crash, and look again from here, rather than go on
+            # to the target ahead of it and resolve the rest of the way late.
+            await _claims_released(pool, clock.now())
+            continue
+        # Nothing done at a due moment, only failures, means what is due cannot be carried
+        # out now (the scheduler logged why): go to the target rather than stop here for ever.
+        if last_step or not done:
+            clock.set(target)
+            if not last_step:
+                await scheduler.run_due()
+            await read_models_caught_up(pool, store)
+            return total
+
+
+async def _next_due(pool: asyncpg.Pool) -> datetime | None:
+    """When something falls due next, once the read models show every running game's next
+    resolution. A game that another scheduler resolved after they caught up shows none until
+    its resolution is read (the scheduler cleared it), and may be due again before the target."""
+    async with asyncio.timeout(CATCH_UP_SECONDS):
+        while True:
+            row = await pool.fetchrow(_NEXT_DUE)
+            assert row is not None
+            due: datetime | None = row[0]
+            if not row[1]:
+                return due
+            await asyncio.sleep(CLAIM_POLL_SECONDS)
+
+
+async def _claims_released(pool: asyncpg.Pool, now: datetime) -> None:
+    async with asyncio.timeout(CATCH_UP_SECONDS):
+        # The locks live in the database; there is no event to wait on.
+        while await pool.fetchval(_CLAIMED_ELSEWHERE, now):  # noqa: ASYNC110
+            await asyncio.sleep(CLAIM_POLL_SECONDS)
+
+
+async def read_models_caught_up(pool: asyncpg.Pool, store: EventStore) -> None:
+    """Wait until the read models have read the whole log. Their runner may work in another
+    process, so there is nothing to wait on but the checkpoint in the database."""
+    runner = ReadModelRunner(store, pool)
+    async with asyncio.timeout(CATCH_UP_SECONDS):
+        # The condition lives in the database; there is no event to wait on.
+        while await store.read_all(after=await runner.checkpoint(), limit=1):  # noqa: ASYNC110
+            await asyncio.sleep(0.005)

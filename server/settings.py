@@ -1,0 +1,41 @@
+"""Settings from the environment, read once at start. docs/operations.md lists them."""
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import msgspec
+import platformdirs
+
+
+class SettingsError(Exception):
+    """An environment variable holds something unusable."""
+
+
+def default_data_dir() -> Path:
+    """Where the embedded PostgreSQL lives unless told otherwise."""
+    return platformdirs.user_data_path("skirmish-server") / "postgres"
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    # None: start the embedded PostgreSQL in data_dir.
+    database_url: str | None = None
+    data_dir: Path = msgspec.field(default_factory=default_data_dir)
+    pool_size: int = 10
+    # Acts as admin on every game (SKIRMISH_OPERATOR_TOKEN); unset: no operator.
+    operator_token: str | None = None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> "Settings":
+        pool_size = environ.get("SKIRMISH_POOL_SIZE", "10")
+        if not pool_size.isdigit() or not 2 <= int(pool_size) <= 1000:
+            raise SettingsError(f"SKIRMISH_POOL_SIZE must be 2 to 1000, not {pool_size!r}")
+        data_dir = environ.get("SKIRMISH_DATA_DIR")
+        operator = environ.get("SKIRMISH_OPERATOR_TOKEN", "")
+        if operator and len(operator) < 16:
+            raise SettingsError("SKIRMISH_OPERATOR_TOKEN must be at least 16 characters")
+        return cls(
+            database_url=environ.get("DATABASE_URL") or None,
+            data_dir=Path(data_dir) if data_dir else default_data_dir(),
+            pool_size=int(pool_size),
+            operator_token=environ.get("SKIRMISH_OPERATOR_TOKEN") or None,
+        )

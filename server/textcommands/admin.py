@@ -1,0 +1,175 @@
+"""The admins' commands, and setting up a game. The decider checks who may; the ones that
+name a player check first, so that a non-admin learns that, not whether the name exists."""
+
+from projections.game import GameState, Player
+from projections.views import public_game
+from schema.api import CommandReply, NewGame
+from schema.commands import (
+    BanPlayer,
+    ChangeSettings,
+    Command,
+    KillGame,
+    PauseGame,
+    ResolveTurn,
+    RewindTurn,
+    StartGame,
+    UnbanPlayer,
+    UnpauseGame,
+)
+from schema.game_events import PlayerLeft, TurnResolved
+from server.decide.acting import check_text, require_admin
+from server.decide.errors import InvalidCommand
+from server.routes.games import set_up
+from server.textcommands import announcements
+from server.textcommands.context import Context, answer, done_of, the
+from server.textcommands.lookup import find_player, mentioned_user
+from server.textcommands.parse import DEFAULT_GAME_NAME, Request
+from server.textcommands.players import Handler
+
+MAX_REASON = 500
+
+
+async def setup(ctx: Context, request: Request) -> CommandReply:
+    body = request.setup or NewGame(name=request.text or DEFAULT_GAME_NAME)
+    executed = await set_up(ctx.found, ctx.who, body)
+    game = public_game(executed.state, executed.position)
+    return answer(announcements.created(game), game)
+
+
+async def start(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.run(StartGame(**ctx.act()))
+    game = public_game(executed.state, executed.position)
+    return answer(announcements.started(game, ctx.found.clock.now()), done_of(executed))
+
+
+async def pause(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.run(PauseGame(**ctx.act()))
+    return answer(announcements.paused(), done_of(executed))
+
+
+async def unpause(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.run(UnpauseGame(**ctx.act()))
+    game = public_game(executed.state, executed.position)
+    return answer(announcements.unpaused(game, ctx.found.clock.now()), done_of(executed))
+
+
+async def broadcasting(ctx: Context, request: Request) -> CommandReply:
+    assert request.flag is not None
+    executed = await ctx.run(ChangeSettings(**ctx.act(), broadcasting=request.flag))
+    reply = announcements.broadcasting(request.flag, bool(executed.events))
+    return answer(reply, done_of(executed))
+
+
+async def fast_mode(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.run(ChangeSettings(**ctx.act(), fast_mode=request.flag))
+    game = public_game(executed.state, executed.position)
+    reply = announcements.fast_mode(game, ctx.found.clock.now(), bool(executed.events))
+    return answer(reply, done_of(executed))
+
+
+async def resolution_time(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.run(ChangeSettings(**ctx.act(), resolution_hour=request.number))
+    game = public_game(executed.state, executed.position)
+    reply = announcements.resolution_time(game, ctx.found.clock.now(), bool(executed.events))
+    return answer(reply, done_of(executed))
+
+
+async def local_time(ctx: Context, request: Request) -> CommandReply:
+    assert request.number is not None
+    executed = await ctx.run(ChangeSettings(**ctx.act(), current_hour=request.number))
+    game = public_game(executed.state, executed.position)
+    return answer(announcements.local_time(game, request.number), done_of(executed))
+
+
+async def _admin_state(ctx: Context) -> GameState:
+    state = await ctx.state()
+    require_admin(state, Command(**ctx.act()))
+    return state
+
+
+async def ban(ctx: Context, request: Request) -> CommandReply:
+    assert request.text is not None
+    player = await ctx.find(await _admin_state(ctx), request.text)
+    executed = await ctx.run(BanPlayer(**ctx.act(), player_id=player.id))
+    join_phase = any(isinstance(e, PlayerLeft) for e in executed.events)
+    return answer(announcements.banned(player.name, join_phase), done_of(executed))
+
+
+async def unban(ctx: Context, request: Request) -> CommandReply:
+    assert request.text is not None
+    state = await _admin_state(ctx)
+    target, name = await _unban_target(ctx, state, request.text)
+    executed = await ctx.run(UnbanPlayer(**ctx.act(), player_id=target))
+    return answer(announcements.unbanned(name), done_of(executed))
+
+
+async def _unban_target(ctx: Context, state: GameState, reference: str) -> tuple[str, str]:
+    """A player by name or id; or, for one a ban removed in the join phase (no longer a
+    player), its account by account name or id."""
+    try:
+        player = await ctx.find(state, reference)
+    except InvalidCommand:
+        pass
+    else:
+        return player.id, player.name
+    removed = [
+        a
+        for a in sorted(state.banned_accounts)
+        if all(a not in p.accounts for p in state.players.values())
+    ]
+    user = mentioned_user(reference)
+    if user is not None:
+        account = await ctx.account_of(user)
+        if account in removed:
+            return account, (await ctx.found.accounts.name_of(account)) or account
+        raise InvalidCommand("the player you mentioned is not banned from this game")
+    candidates = [
+        Player(account, (await ctx.found.accounts.name_of(account)) or account, (account,), 0, 0)
+        for account in removed
+    ]
+    found = find_player([*state.players.values(), *candidates], reference)
+    return found.id, found.name
+
+
+async def kill_room(ctx: Context, request: Request) -> CommandReply:
+    state = await ctx.state()
+    executed = await ctx.run(KillGame(**ctx.act()))
+    return answer(announcements.killed(state.settings.name), done_of(executed))
+
+
+async def rewind(ctx: Context, request: Request) -> CommandReply:
+    reason = "admin rewind"
+    if request.text is not None:
+        reason = check_text("the reason", request.text, MAX_REASON)
+    executed = await ctx.found.games.rewind(ctx.game_id, RewindTurn(**ctx.act(), reason=reason))
+    game = public_game(executed.state, executed.position)
+    return answer(announcements.rewound(game, ctx.found.clock.now()), done_of(executed))
+
+
+async def resolve(ctx: Context, request: Request) -> CommandReply:
+    before = await ctx.state()
+    executed = await ctx.run(ResolveTurn(**ctx.act()))
+    event = the(TurnResolved, executed.events)
+    names = {pid: p.name for pid, p in before.players.items()}
+    names.update({pid: p.name for pid, p in executed.state.players.items()})
+    game = public_game(executed.state, executed.position)
+    reply = announcements.resolved(event, names, game, ctx.found.clock.now())
+    return answer(reply, done_of(executed))
+
+
+HANDLERS: dict[str, Handler] = {
+    "setup": setup,
+    "advanced_setup": setup,
+    "start": start,
+    "pause": pause,
+    "unpause": unpause,
+    "broadcasting": broadcasting,
+    "fast_mode": fast_mode,
+    "resolution_time": resolution_time,
+    "local_time": local_time,
+    "ban": ban,
+    "unban": unban,
+    "kill_room": kill_room,
+    "rewind": rewind,
+    "resolve": resolve,
+}

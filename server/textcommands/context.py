@@ -1,0 +1,86 @@
+"""What a command handler works with: the caller, the game, and the routes' own helpers."""
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import msgspec
+
+from projections.game import GameState, Player
+from schema.api import CommandReply, Done
+from schema.commands import GameCommand
+from schema.game_events import game_codec
+from server.accounts import Identity
+from server.decide.errors import InvalidCommand
+from server.handlers import Executed
+from server.routes.games import act, readable, run
+from server.services import Services
+from server.textcommands.lookup import find_player, mentioned_user
+
+T = TypeVar("T")
+
+
+def the(kind: type[T], events: Iterable[object]) -> T:
+    """The event of `kind` that a command appended (others may come with it)."""
+    return next(e for e in events if isinstance(e, kind))
+
+
+@dataclass(frozen=True)
+class Context:
+    found: Services
+    who: Identity
+    # None at POST /v1/commands, which serves the commands that need no game.
+    game: str | None
+    # For a trusted client's user: the name the client gives now (X-Acting-User-Name).
+    current_name: str | None = None
+    rng: random.Random = field(default_factory=random.Random)
+
+    @property
+    def game_id(self) -> str:
+        assert self.game is not None, "the dispatcher checks that a command has its game"
+        return self.game
+
+    def act(self) -> dict[str, Any]:
+        return act(self.who, self.found)
+
+    async def run(self, command: GameCommand) -> Executed:
+        return await run(self.found, self.game_id, command)
+
+    async def state(self) -> GameState:
+        state, _ = await readable(self.found, self.game_id)
+        return state
+
+    async def find(self, state: GameState, reference: str) -> Player:
+        """The player a command names; a Discord mention names the client's user."""
+        user = mentioned_user(reference)
+        if user is None:
+            return find_player(state.players.values(), reference)
+        account = await self.account_of(user)
+        player = None if account is None else state.player_of(account)
+        if player is None:
+            raise InvalidCommand("the player you mentioned is not in this game")
+        return player
+
+    async def account_of(self, external_id: str) -> str | None:
+        if self.who.client_id is None:
+            return None
+        found: str | None = await self.found.pool.fetchval(
+            "SELECT account_id FROM accounts WHERE client_id = $1 AND external_id = $2",
+            self.who.client_id,
+            external_id,
+        )
+        return found
+
+
+def done_of(executed: Executed) -> Done:
+    return Done([game_codec.type_of(e) for e in executed.events], executed.position)
+
+
+def result(value: object) -> dict[str, Any]:
+    built: dict[str, Any] = msgspec.to_builtins(value)
+    return built
+
+
+def answer(reply: str, value: object = None) -> CommandReply:
+    return CommandReply(reply, ok=True, result=None if value is None else result(value))

@@ -1,0 +1,201 @@
+"""The players' commands: each runs the game command its HTTP route would, then words the
+outcome. Refusals (DomainError) pass up to the dispatcher."""
+
+from collections.abc import Awaitable, Callable
+
+from projections.game import GameState, Player
+from projections.views import my_orders, public_game
+from schema.api import CommandReply, OrdersAccepted
+from schema.commands import (
+    Broadcast,
+    CastVote,
+    ChangeLook,
+    JoinGame,
+    RequestJoinForces,
+    Resign,
+    SetNotifications,
+    SubmitOrders,
+)
+from schema.game_events import (
+    JoinForcesRequested,
+    MessageBroadcast,
+    OrdersSubmitted,
+    PlayerJoined,
+    PlayerLeft,
+    VoteCast,
+)
+from server.decide.acting import MAX_NAME, acting_player
+from server.routes.games import readable
+from server.textcommands import replies, status, words
+from server.textcommands.context import Context, answer, done_of, the
+from server.textcommands.parse import Request
+
+Handler = Callable[[Context, Request], Awaitable[CommandReply]]
+
+
+def armies_of(state: GameState, player_id: str) -> list[str]:
+    return sorted(t for t, owner in state.board.armies.items() if owner == player_id)
+
+
+def _me(state: GameState, ctx: Context) -> Player:
+    return acting_player(state, ctx.who.account_id)
+
+
+def _text(request: Request) -> str:
+    assert request.text is not None, "the parser gives this command its text"
+    return request.text
+
+
+def _number(request: Request) -> int:
+    assert request.number is not None, "the parser gives this command its number"
+    return request.number
+
+
+async def submit(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.run(SubmitOrders(**ctx.act(), text=_text(request)))
+    event = the(OrdersSubmitted, executed.events)
+    accepted = OrdersAccepted(event.turn, event.checked, executed.position)
+    return answer(replies.submitted(accepted), accepted)
+
+
+async def list_orders(ctx: Context, request: Request) -> CommandReply:
+    state = await ctx.state()
+    me = _me(state, ctx)
+    mine = my_orders(state, me.id)
+    return answer(replies.my_orders(mine, armies_of(state, me.id), me.name), mine)
+
+
+async def vote(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.run(CastVote(**ctx.act(), effect=_text(request)))
+    event = the(VoteCast, executed.events)
+    game = public_game(executed.state, executed.position)
+    name = executed.state.players[event.player_id].name
+    return answer(replies.voted(name, event.effect, game.vote), done_of(executed))
+
+
+async def join_forces(ctx: Context, request: Request) -> CommandReply:
+    other = await ctx.find(await ctx.state(), _text(request))
+    executed = await ctx.run(RequestJoinForces(**ctx.act(), with_player=other.id))
+    event = the(JoinForcesRequested, executed.events)
+    state = executed.state
+    me = state.players[event.player_id]
+    joint = None
+    if state.join_requests.get(other.id) == me.id:
+        # The joint player is named in the order the two joined the game.
+        seats = list(state.players)
+        first, second = sorted((me, other), key=lambda p: seats.index(p.id))
+        joint = f"{first.name}/{second.name}"
+    reply = replies.join_forces(me.name, other.name, joint, event.turn)
+    return answer(reply, done_of(executed))
+
+
+async def color(ctx: Context, request: Request) -> CommandReply:
+    return await _look(ctx, "color", _number(request))
+
+
+async def pattern(ctx: Context, request: Request) -> CommandReply:
+    return await _look(ctx, "pattern", _number(request))
+
+
+async def _look(ctx: Context, what: str, value: int) -> CommandReply:
+    command = (
+        ChangeLook(**ctx.act(), color=value)
+        if what == "color"
+        else ChangeLook(**ctx.act(), pattern=value)
+    )
+    executed = await ctx.run(command)
+    me = _me(executed.state, ctx)
+    shown = "colour" if what == "color" else what
+    reply = replies.look(me.name, shown, value, bool(executed.events))
+    return answer(reply, done_of(executed))
+
+
+async def notifications(ctx: Context, request: Request) -> CommandReply:
+    assert request.flag is not None
+    executed = await ctx.run(SetNotifications(**ctx.act(), enabled=request.flag))
+    me = _me(executed.state, ctx)
+    reply = replies.notifications(me.name, request.flag, bool(executed.events))
+    return answer(reply, done_of(executed))
+
+
+async def refresh_name(ctx: Context, request: Request) -> CommandReply:
+    """With a name, that name; without, the account's (for a client's user, the name the
+    client gives now, as Discord would give the server nickname)."""
+    name = request.text or (ctx.current_name or ctx.who.name)[:MAX_NAME]
+    before = _me(await ctx.state(), ctx)
+    executed = await ctx.run(ChangeLook(**ctx.act(), name=name))
+    after = executed.state.players[before.id]
+    return answer(replies.renamed(before.name, after.name), done_of(executed))
+
+
+async def broadcast(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.run(Broadcast(**ctx.act(), message=_text(request)))
+    event = the(MessageBroadcast, executed.events)
+    return answer(replies.broadcast(event.message), done_of(executed))
+
+
+async def resign(ctx: Context, request: Request) -> CommandReply:
+    me = _me(await ctx.state(), ctx)
+    executed = await ctx.run(Resign(**ctx.act()))
+    left = any(isinstance(e, PlayerLeft) for e in executed.events)
+    return answer(replies.resigned(me.name, left), done_of(executed))
+
+
+async def join(ctx: Context, request: Request) -> CommandReply:
+    name = request.text or (ctx.current_name or ctx.who.name)[:MAX_NAME]
+    executed = await ctx.run(JoinGame(**ctx.act(), name=name))
+    event = the(PlayerJoined, executed.events)
+    state = executed.state
+    reply = replies.joined(event.name, event.player_id, state.settings.name, len(state.players))
+    return answer(reply, done_of(executed))
+
+
+async def help_(ctx: Context, request: Request) -> CommandReply:
+    if ctx.game is None:
+        return answer(status.without_game())
+    state, position = await readable(ctx.found, ctx.game)
+    game = public_game(state, position)
+    account = ctx.who.account_id
+    # Eliminated players still see their standing.
+    me = next((p for p in state.players.values() if account in p.accounts), None)
+    armies = [] if me is None else armies_of(state, me.id)
+    admin = ctx.who.operator or state.is_admin(account)
+    text = status.summary(
+        game,
+        ctx.found.clock.now(),
+        me=None if me is None else me.id,
+        armies=armies,
+        admin=admin,
+    )
+    return answer(text, game)
+
+
+async def cheat_sheet(ctx: Context, request: Request) -> CommandReply:
+    return answer(words.CHEAT_SHEET)
+
+
+async def hint(ctx: Context, request: Request) -> CommandReply:
+    return answer(words.pick(words.HINTS, ctx.rng))
+
+
+async def loading_screen(ctx: Context, request: Request) -> CommandReply:
+    return answer(words.pick(words.QUOTES, ctx.rng))
+
+
+HANDLERS: dict[str, Handler] = {
+    "submit": submit,
+    "list": list_orders,
+    "vote": vote,
+    "join_forces": join_forces,
+    "color": color,
+    "pattern": pattern,
+    "notifications": notifications,
+    "refresh_name": refresh_name,
+    "broadcast": broadcast,
+    "resign": resign,
+    "join": join,
+    "help": help_,
+    "cheat_sheet": cheat_sheet,
+    "hint": hint,
+    "call_of_duty_loading_screen": loading_screen,
+}

@@ -1,0 +1,121 @@
+"""/help: the game's state and the caller's standing, without links. Pure."""
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from projections.views import PlayerView, PublicGame, VoteView
+from schema.game_events import Settings
+from server.textcommands.replies import command_list, effect_line, tally
+from server.textcommands.text import clip, hour_label, moment, offset_label, ordinal, plural
+
+# Standings shown in /help; a game has at most 20 players, but a reply must stay short.
+SHOWN_STANDINGS = 10
+
+
+def schedule(settings: Settings) -> str:
+    if settings.fast_mode:
+        return "Fast mode: a turn resolves every 15 minutes."
+    return (
+        f"Turns resolve daily at {hour_label(settings.resolution_hour)} local time "
+        f"({offset_label(settings.utc_offset)})."
+    )
+
+
+def vote_lines(vote: VoteView | None, effect: str | None) -> list[str]:
+    lines = []
+    if vote is not None:
+        first, second = vote.candidates
+        lines += [
+            f"Vote this turn: {first} or {second}. Use /vote EFFECT.",
+            f"- {effect_line(first)}",
+            f"- {effect_line(second)}",
+            tally(vote),
+        ]
+    if effect is not None:
+        lines.append(f"Effect in force this turn: {effect_line(effect)}")
+    return lines
+
+
+def standing(player: PlayerView, rank: int, of: int, armies: Sequence[str]) -> str:
+    where = f" in {', '.join(armies)}" if armies else ""
+    status = "" if player.status == "active" else f" ({player.status})"
+    banned = " (banned)" if player.banned else ""
+    return (
+        f"You: {player.name} ({player.id}){status}{banned}, {ordinal(rank)} of {of}: "
+        f"{player.vp} VP, {plural(player.territories, 'territory', 'territories')}, "
+        f"{plural(player.armies, 'army', 'armies')}{where}."
+    )
+
+
+def _state_line(game: PublicGame, now: datetime) -> str:
+    if game.phase == "joining":
+        return (
+            f"Join phase: {plural(len(game.players), 'player')} so far. Join with /join; "
+            "an admin starts the game with /start."
+        )
+    if game.phase == "paused":
+        return f"Turn {game.turn}, paused: no turn resolves until an admin sends /unpause."
+    if game.phase == "finished":
+        winner = next((p.name for p in game.players if p.id == game.winner), game.winner)
+        return f"Finished after turn {game.turn - 1}. Winner: {winner}!"
+    when = game.next_resolution_at
+    if when is None:
+        return f"Turn {game.turn} is open for orders."
+    due = moment(when, now, game.settings.utc_offset)
+    return f"Turn {game.turn} is open for orders. Next resolution: {due}."
+
+
+def summary(
+    game: PublicGame,
+    now: datetime,
+    *,
+    me: str | None,
+    armies: Sequence[str],
+    admin: bool,
+) -> str:
+    """`me` is the caller's player id, if it plays; `armies` where its armies stand."""
+    lines = [f"**{clip(game.name, 80)}** (game {game.id}): {_state_line(game, now)}"]
+    if game.phase != "finished":
+        lines.append(f"{schedule(game.settings)} First to {game.settings.vp_target} VP wins.")
+        lines += vote_lines(game.vote, game.effect)
+    ranked = game.players
+    mine = next((i for i, p in enumerate(ranked) if p.id == me), None)
+    if mine is not None and game.phase == "joining":
+        lines.append(f"You have joined as {ranked[mine].name} ({ranked[mine].id}).")
+    elif mine is not None:
+        lines.append(standing(ranked[mine], mine + 1, len(ranked), armies))
+    elif game.phase == "joining":
+        lines.append("You are not in this game yet: send /join.")
+    else:
+        lines.append("You are not playing in this game.")
+    if ranked and game.phase != "joining":
+        lines.append("Standings:")
+        lines += [
+            f"{i}. {p.name}: {p.vp} VP, {p.territories} terr., {p.armies} armies"
+            + ("" if p.status == "active" else f" ({p.status})")
+            for i, p in enumerate(ranked[:SHOWN_STANDINGS], start=1)
+        ]
+        if len(ranked) > SHOWN_STANDINGS:
+            lines.append(f"... and {len(ranked) - SHOWN_STANDINGS} more")
+    elif ranked:
+        lines.append(f"Players: {', '.join(p.name for p in ranked)}")
+    lines.append(_commands_hint(admin))
+    return "\n".join(lines)
+
+
+def _commands_hint(admin: bool) -> str:
+    player = "/submit, /list, /vote, /join_forces, /color, /pattern, /broadcast, /cheat_sheet"
+    if not admin:
+        return f"Commands: {player}, /hint."
+    return f"Commands: {player}. Admin: /start, /pause, /resolve, /rewind, /ban, /kill_room."
+
+
+def without_game() -> str:
+    lines = [
+        "Skirmish Society: a game of territory and diplomacy, resolved once a day.",
+        "There is no game here: create one with /setup [name] (or /advanced_setup), then "
+        "players /join and the admin sends /start.",
+        "Commands:",
+        *command_list(admin=True),
+    ]
+    return "\n".join(lines)

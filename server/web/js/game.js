@@ -1,0 +1,456 @@
+// The live page of one game: /games/{game}, or /games/{game}?turn=n for a turn of its
+// history. It reads the public API, follows the game's websocket and redraws on every
+// change without reloading.
+
+import { describeBoard, renderMap } from "./render.js";
+import { counts, effectName, renderStandings, sortStandings } from "./sidebar.js";
+import { HttpError, announce, api, debounce, el, formatDuration } from "./util.js";
+import { setUpZoom } from "./zoom.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const base = `/v1/games/${encodeURIComponent(gameId)}`;
+
+const page = {
+  game: null, // GET /v1/games/{game}
+  drawn: null, // the game's map with outlines
+  position: 0, // the last position seen, from the API or the websocket
+  viewTurn: null, // null: live; else the turn shown from history
+  turns: new Map(), // turn -> GET /turns/{n}
+  effects: new Map(), // effect name -> what it does
+  socket: null,
+  retry: 0,
+  stopped: false,
+  rendering: 0,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function hasOutlines(map) {
+  return map.territories.every((t) => t.outline && t.outline.length >= 3);
+}
+
+async function drawableMap(map) {
+  if (hasOutlines(map)) return map;
+  if (page.drawn && page.drawn.name === map.name) return page.drawn;
+  // A built-in map: the server fills in the outlines.
+  return api(`/v1/maps/${encodeURIComponent(map.name)}`);
+}
+
+function looks() {
+  return new Map((page.game?.players || []).map((p) => [p.id, p]));
+}
+
+function currentTurn() {
+  return page.game ? page.game.turn : 0;
+}
+
+function showing() {
+  const last = currentTurn();
+  return page.viewTurn === null || page.viewTurn >= last ? last : page.viewTurn;
+}
+
+// A turn of the history. The turns are a read model that follows the game a few
+// milliseconds behind: a turn just reached may need a moment to appear.
+async function turn(n) {
+  if (page.turns.has(n)) return page.turns.get(n);
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const found = await api(`${base}/turns/${n}`);
+      // Kept once resolved (a rewind clears them all); a turn in play is asked again.
+      if (found.resolution) page.turns.set(n, found);
+      return found;
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.status !== 404 || attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+function setMessage(text) {
+  const message = $("map-message");
+  message.hidden = !text;
+  message.textContent = text || "";
+}
+
+async function loadGame() {
+  let game;
+  try {
+    game = await api(base);
+  } catch (error) {
+    if (error instanceof HttpError && (error.status === 404 || error.status === 410)) {
+      page.stopped = true;
+      $("game-name").textContent = error.status === 404 ? "No such game" : "This game is gone";
+      for (const id of ["map", "map-tools", "history", "board-text-box", "side"]) {
+        $(id).hidden = true;
+      }
+      setMessage(error.message);
+      closeSocket();
+      return;
+    }
+    throw error;
+  }
+  if (page.game && game.position < page.game.position) return; // an older answer
+  page.game = game;
+  page.position = Math.max(page.position, game.position);
+  if (game.map) {
+    try {
+      page.drawn = await drawableMap(game.map);
+    } catch (error) {
+      setMessage(`The map cannot be drawn: ${error.message}`);
+    }
+  }
+  await render();
+}
+
+const refresh = debounce(() => {
+  loadGame().catch((error) => setStatus(`Could not reload the game: ${error.message}`));
+}, 120);
+
+function setStatus(text) {
+  $("connection").textContent = text;
+}
+
+function phaseText(game) {
+  const words = {
+    joining: "waiting for players to join",
+    running: `turn ${game.turn}`,
+    paused: `turn ${game.turn}, paused`,
+    finished: "finished",
+    killed: "gone",
+  };
+  return words[game.phase] || game.phase;
+}
+
+async function render() {
+  const game = page.game;
+  if (!game) return;
+  const ticket = ++page.rendering;
+  document.title = `${game.name}: Skirmish Society`;
+  $("game-name").textContent = game.name;
+  const winner = game.winner ? game.players.find((p) => p.id === game.winner) : null;
+  $("phase").textContent =
+    phaseText(game) + (winner ? `, won by ${winner.name}` : "") + (game.settings.sandbox ? " (sandbox game)" : "");
+
+  const last = currentTurn();
+  const shown = showing();
+  const live = shown === last;
+  const form = $("history");
+  form.hidden = last < 1 || !page.drawn;
+  const slider = $("turn-slider");
+  slider.max = String(Math.max(1, last));
+  slider.value = String(shown || 1);
+  slider.setAttribute("aria-valuetext", `Turn ${shown} of ${last}${live ? ", live" : ""}`);
+  $("turn-output").textContent = `${shown} of ${last}${live ? " (live)" : ""}`;
+  const link = new URL(location.href);
+  link.search = `?turn=${shown}`;
+  link.hash = "";
+  $("turn-link").href = link.href;
+  $("live-button").hidden = live;
+  const banner = $("view-banner");
+  banner.hidden = live;
+  banner.textContent = live ? "" : `Turn ${shown} of ${last}, from the game's history`;
+
+  let view;
+  if (live) {
+    view = liveView(game);
+  } else {
+    try {
+      view = await historyView(game, shown);
+    } catch (error) {
+      if (ticket !== page.rendering) return;
+      setMessage(`Turn ${shown} cannot be shown: ${error.message}`);
+      return;
+    }
+  }
+  if (ticket !== page.rendering) return; // a newer render started meanwhile
+  const svg = $("map");
+  svg.toggleAttribute("hidden", !page.drawn);
+  $("map-tools").hidden = !page.drawn;
+  $("board-text-box").hidden = !page.drawn;
+  svg.dataset.turn = String(shown);
+  svg.dataset.view = live ? "live" : "history";
+  if (page.drawn) {
+    setMessage("");
+    renderMap(svg, view);
+    describeBoard($("board-text"), view);
+  } else if (game.phase === "joining") {
+    svg.replaceChildren();
+    setMessage("The map is drawn when the game starts.");
+  }
+  renderSide(game, view, live);
+}
+
+function liveView(game) {
+  const lastTurn = game.last_turn;
+  return {
+    map: page.drawn,
+    board: game.board,
+    looks: looks(),
+    orders: lastTurn ? lastTurn.orders : [],
+    dead: lastTurn ? lastTurn.dead : [],
+    effect: lastTurn ? lastTurn.effect : null,
+    resolvedTurn: lastTurn ? lastTurn.turn : null,
+    rows: game.players,
+    gained: lastTurn ? lastTurn.vp_gained : {},
+    effectInForce: game.effect,
+    vote: game.vote,
+    outcome: lastTurn ? lastTurn.vote_outcome : null,
+    label: `Map of ${game.name} at turn ${game.turn}${lastTurn ? `, with the orders of turn ${lastTurn.turn}` : ""}`,
+  };
+}
+
+async function historyView(game, n) {
+  const [start, previous] = await Promise.all([turn(n), n > 1 ? turn(n - 1) : null]);
+  const resolution = previous ? previous.resolution : null;
+  const board = start.start_board;
+  const { territories, armies } = counts(board);
+  const rows = sortStandings(
+    game.players.map((p) => ({
+      ...p,
+      vp: resolution ? (resolution.vp[p.id] ?? 0) : 0,
+      territories: territories.get(p.id) || 0,
+      armies: armies.get(p.id) || 0,
+      status: "active",
+      banned: false,
+    })),
+  );
+  return {
+    map: page.drawn,
+    board,
+    looks: looks(),
+    orders: resolution ? resolution.orders : [],
+    dead: resolution ? resolution.dead : [],
+    effect: resolution ? resolution.effect : null,
+    resolvedTurn: resolution ? n - 1 : null,
+    rows,
+    gained: resolution ? resolution.vp_gained : {},
+    effectInForce: start.effect,
+    vote: null,
+    outcome: resolution ? resolution.vote_outcome : null,
+    label: `Map of ${game.name} at the start of turn ${n}${resolution ? `, with the orders of turn ${n - 1}` : ""}`,
+  };
+}
+
+function renderSide(game, view, live) {
+  $("orders-caption").textContent =
+    view.resolvedTurn === null
+      ? "No turn has been resolved yet."
+      : `Under each name: the orders of turn ${view.resolvedTurn}.`;
+  renderStandings($("standings"), view.rows, view.resolvedTurn === null ? null : view.orders, {
+    winner: live ? game.winner : null,
+    gained: view.gained,
+  });
+  const effect = $("effect");
+  effect.replaceChildren(
+    view.effectInForce
+      ? el("p", {}, "In force this turn: ", effectName(view.effectInForce, page.effects))
+      : el("p", {}, "No effect in force this turn."),
+  );
+  const vote = $("vote");
+  const parts = [];
+  if (view.outcome) {
+    const tally = Object.entries(view.outcome.tally)
+      .map(([name, count]) => `${name} ${count}`)
+      .join(", ");
+    parts.push(
+      el(
+        "p",
+        {},
+        "Last vote: ",
+        el("strong", {}, view.outcome.winner),
+        ` won (${tally}), for turn ${view.outcome.applies_to_turn}.`,
+      ),
+    );
+  }
+  if (view.vote) {
+    const [a, b] = view.vote.candidates;
+    const tally = view.vote.tally;
+    const count = (name) => {
+      if (!tally) return "";
+      const n = tally[name] ?? 0;
+      return ` (${n} ${n === 1 ? "vote" : "votes"})`;
+    };
+    parts.push(
+      el(
+        "div",
+        { class: "vote-now" },
+        el("p", {}, el("strong", {}, "Vote in progress"), " for the next turn:"),
+        el(
+          "ul",
+          {},
+          el("li", { "data-effect": a }, effectName(a, page.effects, count(a))),
+          el("li", { "data-effect": b }, effectName(b, page.effects, count(b))),
+        ),
+        el(
+          "p",
+          {},
+          `A tie goes to ${view.vote.tie_break}.`,
+          tally ? "" : " Ballots are secret until the turn resolves.",
+        ),
+      ),
+    );
+  }
+  vote.replaceChildren(...parts);
+  tick();
+}
+
+// The countdown to the next resolution, every second.
+function tick() {
+  const game = page.game;
+  const countdown = $("countdown");
+  if (!game) return;
+  if (page.viewTurn !== null && page.viewTurn < currentTurn()) {
+    countdown.textContent = `Viewing turn ${page.viewTurn}; the game is at turn ${currentTurn()}.`;
+    return;
+  }
+  const next = game.next_resolution_at;
+  if (!next) {
+    const words = {
+      joining: "The game has not started yet.",
+      paused: "The game is paused: turns do not resolve.",
+      finished: "The game is over.",
+    };
+    countdown.textContent = words[game.phase] || "No resolution is scheduled.";
+    return;
+  }
+  const at = new Date(next);
+  const left = at.getTime() - Date.now();
+  const clock = at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+  countdown.replaceChildren(
+    left > 0 ? "Next resolution in " : "Resolving now",
+    left > 0 ? el("strong", { class: "remaining" }, formatDuration(left)) : "",
+    el("span", { class: "at" }, ` (${clock})`),
+  );
+  countdown.dataset.at = next;
+}
+
+// The websocket: catch up from the last position, then follow; reconnect when it drops.
+function connect() {
+  if (page.stopped) return;
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const url = `${scheme}://${location.host}${base}/live?after=${page.position}`;
+  const socket = new WebSocket(url);
+  page.socket = socket;
+  socket.addEventListener("open", () => {
+    page.retry = 0;
+    setStatus("Live: the map follows the game.");
+  });
+  socket.addEventListener("message", (message) => {
+    let data;
+    try {
+      data = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    handle(data);
+  });
+  socket.addEventListener("close", (event) => {
+    if (page.socket !== socket) return;
+    page.socket = null;
+    if (event.code === 4404 || event.code === 4410) {
+      page.stopped = true;
+      setStatus("The game is gone.");
+      refresh();
+      return;
+    }
+    if (page.stopped) return;
+    const wait = Math.min(15000, 500 * 2 ** page.retry);
+    page.retry += 1;
+    setStatus(`Connection lost; trying again in ${Math.round(wait / 1000)} s.`);
+    setTimeout(connect, wait);
+  });
+}
+
+function closeSocket() {
+  if (page.socket) {
+    const socket = page.socket;
+    page.socket = null;
+    socket.close();
+  }
+}
+
+function handle(message) {
+  if (message.position > page.position) page.position = message.position;
+  const game = page.game;
+  switch (message.type) {
+    case "resolved": {
+      if (game) {
+        const resolution = message.resolution;
+        game.turn = message.turn + 1;
+        game.board = resolution.board;
+        game.last_turn = resolution;
+        game.effect = resolution.next_effect;
+        game.vote = null;
+        for (const p of game.players) p.vp = resolution.vp[p.id] ?? p.vp;
+        render();
+      }
+      announce(`Turn ${message.turn} resolved.`);
+      refresh();
+      break;
+    }
+    case "rewound":
+      page.turns.clear();
+      announce(`Turn ${message.turn} was rewound.`);
+      refresh();
+      break;
+    case "standings":
+      if (game) {
+        game.players = message.standings;
+        if (showing() === currentTurn()) render();
+      }
+      break;
+    case "event":
+      refresh();
+      break;
+    case "error":
+      setStatus(message.message || "The server closed the connection.");
+      break;
+    default:
+      break;
+  }
+}
+
+// The turn to show: set at once (so that a redraw meanwhile keeps it), drawn soon after.
+function setViewTurn(n, { now = false } = {}) {
+  const last = currentTurn();
+  page.viewTurn = n >= last ? null : n;
+  history.replaceState(null, "", page.viewTurn === null ? location.pathname : `?turn=${n}`);
+  $("turn-output").textContent = `${Math.min(n, last)} of ${last}${n >= last ? " (live)" : ""}`;
+  if (now) render();
+  else renderSoon();
+}
+
+const renderSoon = debounce(() => render(), 100);
+
+function setUp() {
+  const requested = Number.parseInt(new URLSearchParams(location.search).get("turn") || "", 10);
+  if (Number.isFinite(requested) && requested >= 1) page.viewTurn = requested;
+  const slider = $("turn-slider");
+  slider.addEventListener("input", () => setViewTurn(Number(slider.value)));
+  $("history").addEventListener("submit", (event) => event.preventDefault());
+  $("live-button").addEventListener("click", () => {
+    setViewTurn(currentTurn(), { now: true });
+    slider.focus();
+  });
+  setInterval(tick, 1000);
+  setUpZoom($("zoom"), $("map-frame"));
+}
+
+async function main() {
+  setUp();
+  api("/v1/effects")
+    .then((answer) => {
+      page.effects = new Map(answer.effects.map((e) => [e.name, e.description]));
+      if (page.game) render();
+    })
+    .catch(() => {});
+  try {
+    await loadGame();
+  } catch (error) {
+    setMessage(`The game cannot be loaded: ${error.message}`);
+  }
+  if (!page.stopped) connect();
+  document.body.dataset.ready = "true";
+}
+
+main();

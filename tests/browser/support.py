@@ -1,0 +1,172 @@
+"""The browser tests' tools: a real server with games played over HTTP, Debian's Chromium
+driven by Playwright (never downloaded: `playwright install` is not used), and a screenshot
+comparison with a tolerance."""
+
+import contextlib
+import importlib.util
+import os
+import tempfile
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.app import create_app
+from server.clock import FakeClock
+from server.settings import Settings
+from tests.server.running import running
+
+CHROMIUM = Path(os.environ.get("SKIRMISH_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+OPERATOR_TOKEN = "operator-token-for-the-browser-tests"
+START = datetime(2030, 3, 4, 8, 0, tzinfo=UTC)
+# After a resolution, orders stay locked for a minute in fast mode.
+PAST_THE_LOCK = 120.0
+WAIT_MS = 10_000
+
+Json = dict[str, Any]
+# Form controls that a screen reader could not name.
+UNLABELLED_CONTROLS = """() => [...document.querySelectorAll('input, select, textarea, button')]
+    .filter(e => !e.closest('[hidden]'))
+    .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
+                 && !e.textContent.trim())
+    .map(e => e.outerHTML)"""
+
+
+def missing_browser() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if importlib.util.find_spec("playwright") is None:
+        return "Playwright for Python is not installed (pip install -e '.[test]')"
+    if not CHROMIUM.is_file() or not os.access(CHROMIUM, os.X_OK):
+        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+    return None
+
+
+def require_browser() -> None:
+    """Skip without a browser, with the reason; on CI (CI=true) fail instead."""
+    missing = missing_browser()
+    if missing is None:
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"the browser tests must run on CI: {missing}", pytrace=False)
+    pytest.skip(f"browser tests skipped: {missing}")
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    token: str
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+@dataclass
+class Server:
+    """A real uvicorn over the app, on a fake clock, and an HTTP client for it."""
+
+    base: str
+    client: httpx.AsyncClient
+    clock: FakeClock
+    game_id: str = ""
+    players: list[Player] = field(default_factory=list)
+
+    async def call(
+        self, method: str, path: str, who: Player | None = None, body: Any = None
+    ) -> Any:
+        headers = who.auth if who is not None else {}
+        response = await self.client.request(method, path, headers=headers, json=body)
+        assert response.is_success, f"{method} {path}: {response.status_code} {response.text}"
+        return response.json() if response.content else None
+
+    async def new_game(
+        self, names: tuple[str, ...] = ("Ann", "Bob", "Cy"), seed: int = 7, votes: bool = False
+    ) -> Json:
+        """A running game: fast mode, the first player is the admin; with `votes`, a vote on
+        every turn from the first."""
+        for name in names:
+            created = await self.call("POST", "/v1/accounts", body={"name": name})
+            self.players.append(Player("", name, created["token"]))
+        admin = self.players[0]
+        body = {
+            "name": "Browser game",
+            "fast_mode": True,
+            "seed": seed,
+            **({"votes": "every_turn", "vote_start_turn": 1} if votes else {"votes": "disabled"}),
+        }
+        game = await self.call("POST", "/v1/games", admin, body)
+        self.game_id = game["id"]
+        for player in self.players:
+            await self.call("POST", f"/v1/games/{self.game_id}/join", player)
+        await self.call("POST", f"/v1/games/{self.game_id}/start", admin)
+        state = await self.game()
+        by_name = {p["name"]: p["id"] for p in state["players"]}
+        for player in self.players:
+            player.id = by_name[player.name]
+        return state
+
+    async def game(self) -> Json:
+        found: Json = await self.call("GET", f"/v1/games/{self.game_id}")
+        return found
+
+    async def orders(self, player: Player, text: str) -> Json:
+        found: Json = await self.call(
+            "PUT", f"/v1/games/{self.game_id}/orders", player, {"orders": text}
+        )
+        return found
+
+    async def resolve(self) -> None:
+        """Resolve the turn now (as the admin), then step past the lock window."""
+        await self.call("POST", f"/v1/games/{self.game_id}/admin/resolve", self.players[0])
+        operator = Player("operator", "operator", OPERATOR_TOKEN)
+        await self.call("POST", "/v1/admin/clock", operator, {"advance_seconds": PAST_THE_LOCK})
+
+    async def rewind(self) -> None:
+        path = f"/v1/games/{self.game_id}/admin/rewind"
+        await self.call("POST", path, self.players[0], {"reason": "test"})
+
+
+@contextlib.asynccontextmanager
+async def serving(schema_url: str) -> AsyncIterator[Server]:
+    clock = FakeClock(START)
+    settings = Settings(database_url=schema_url, pool_size=4, operator_token=OPERATOR_TOKEN)
+    app = create_app(settings, clock=clock)
+    async with running(app) as base, httpx.AsyncClient(base_url=base, timeout=30) as client:
+        yield Server(base, client, clock)
+
+
+def first_move(state: Json, player_id: str) -> tuple[str, str]:
+    """An army of the player and an empty territory next to it."""
+    game_map = state["map"]
+    armies: dict[str, str] = state["board"]["armies"]
+    neighbours: dict[str, set[str]] = {t["id"]: set() for t in game_map["territories"]}
+    for a, b in game_map["edges"]:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    for territory, owner in sorted(armies.items()):
+        if owner != player_id:
+            continue
+        for there in sorted(neighbours[territory]):
+            if there not in armies and state["board"]["control"].get(there) is None:
+                return territory, there
+    raise AssertionError(f"{player_id} has no army with an empty neighbour")
+
+
+def profile_dir() -> tempfile.TemporaryDirectory[str]:
+    """A fresh, empty Chromium profile for each browser."""
+    return tempfile.TemporaryDirectory(prefix="skirmish-chromium-")

@@ -1,0 +1,73 @@
+"""A real PostgreSQL for the tests: DATABASE_URL when set, else an embedded one per session."""
+
+import os
+from collections.abc import AsyncIterator, Iterator
+
+import asyncpg
+import pytest
+
+from eventstore.base import EventStore
+from eventstore.batching import AppendRequest, Outcome
+from eventstore.memory import MemoryEventStore
+from eventstore.postgres import PostgresEventStore
+from eventstore.postgres_append import append_batch
+from server.database import EmbeddedPostgres
+from tests.support import fresh_schema, migrated_pool
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield url
+        return
+    embedded = EmbeddedPostgres(tmp_path_factory.mktemp("postgres") / "data")
+    try:
+        yield embedded.start()
+    finally:
+        embedded.stop()
+
+
+@pytest.fixture
+async def schema_url(database_url: str) -> AsyncIterator[str]:
+    """A URL whose connections work in a fresh schema of their own."""
+    async with fresh_schema(database_url) as url:
+        yield url
+
+
+@pytest.fixture
+async def pool(schema_url: str) -> AsyncIterator[asyncpg.Pool]:
+    async with migrated_pool(schema_url, max_size=20) as pool:
+        yield pool
+
+
+@pytest.fixture
+async def postgres_store(pool: asyncpg.Pool) -> AsyncIterator[PostgresEventStore]:
+    async with await PostgresEventStore.open(pool, poll_interval=0.2) as store:
+        yield store
+
+
+class AlwaysCombiningStore(PostgresEventStore):
+    """Sends every append through the append_batch function, which otherwise only batches
+    of appends to several streams take, so that the contract holds for it too."""
+
+    async def _write(self, requests: list[AppendRequest]) -> list[Outcome]:
+        # Straight to the function: no fallback that could hide its mistakes.
+        async with self._pool.acquire() as connection:
+            return await append_batch(connection, requests)
+
+
+@pytest.fixture(params=["memory", "postgres", "postgres-combined"])
+async def store(request: pytest.FixtureRequest, database_url: str) -> AsyncIterator[EventStore]:
+    """Each contract test runs once against every implementation."""
+    if request.param == "memory":
+        async with MemoryEventStore(poll_interval=0.2) as memory:
+            yield memory
+        return
+    kind = AlwaysCombiningStore if request.param == "postgres-combined" else PostgresEventStore
+    async with (
+        fresh_schema(database_url) as url,
+        migrated_pool(url) as pool,
+        await kind.open(pool, poll_interval=0.2) as postgres,
+    ):
+        yield postgres

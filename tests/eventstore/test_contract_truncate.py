@@ -1,0 +1,158 @@
+"""The store contract, part 2: truncation, the archive and snapshots."""
+
+from datetime import timedelta
+
+import pytest
+
+from eventstore.base import (
+    DuplicateEventError,
+    EventStore,
+    InvalidRequestError,
+    Snapshot,
+)
+from tests.support import FIXED_TIME, new_event, numbered, visible_log
+
+LATER = FIXED_TIME + timedelta(hours=1)
+
+
+async def test_truncate_moves_later_events_to_the_archive(store: EventStore) -> None:
+    await store.append("g", numbered(5), expected_version=0)
+    before = await store.read_stream("g")
+
+    truncation = await store.truncate(
+        "g", 2, truncated_by="admin-1", reason="rewind to turn 2", truncated_at=LATER
+    )
+
+    assert truncation.events == tuple(before[2:])
+    assert (truncation.truncated_by, truncation.reason) == ("admin-1", "rewind to turn 2")
+    assert truncation.truncated_at == LATER
+    assert await store.read_stream("g") == before[:2]
+    assert await store.stream_version("g") == 2
+    assert [e.version for e in await visible_log(store, 2)] == [1, 2]
+    assert await store.read_archive("g") == [truncation]
+
+
+async def test_after_a_truncation_versions_are_reused_but_positions_are_not(
+    store: EventStore,
+) -> None:
+    await store.append("g", numbered(3), expected_version=0)
+    old = await store.read_stream("g")
+    await store.truncate("g", 1, truncated_by="a", reason="r", truncated_at=LATER)
+
+    result = await store.append("g", numbered(1, start=10), expected_version=1)
+
+    assert result.version == 2
+    assert result.position > old[-1].position
+    assert [e.data for e in await store.read_stream("g")] == [b'{"n":1}', b'{"n":10}']
+
+
+async def test_truncate_and_then_append_happen_together(store: EventStore) -> None:
+    await store.append("g", numbered(3), expected_version=0)
+    marker = new_event(b'{"type":"rewound.v1"}', type="rewound.v1")
+
+    await store.truncate(
+        "g", 1, truncated_by="a", reason="r", truncated_at=LATER, then_append=[marker]
+    )
+
+    stream = await store.read_stream("g")
+    assert [(e.version, e.type) for e in stream] == [(1, "thing_happened.v1"), (2, "rewound.v1")]
+
+
+async def test_a_truncation_whose_follow_up_clashes_changes_nothing(store: EventStore) -> None:
+    events = numbered(3)
+    await store.append("g", events, expected_version=0)
+
+    with pytest.raises(DuplicateEventError):
+        await store.truncate(
+            "g", 2, truncated_by="a", reason="r", truncated_at=LATER, then_append=[events[0]]
+        )
+    assert await store.stream_version("g") == 3
+    assert await store.read_archive("g") == []
+
+
+async def test_truncations_accumulate_in_the_archive(store: EventStore) -> None:
+    await store.append("g", numbered(4), expected_version=0)
+    first = await store.truncate("g", 3, truncated_by="a", reason="one", truncated_at=LATER)
+    await store.append("g", numbered(2, start=5), expected_version=3)
+    second = await store.truncate("g", 0, truncated_by="b", reason="two", truncated_at=LATER)
+
+    archive = await store.read_archive("g")
+    assert [t.reason for t in archive] == ["one", "two"]
+    assert [len(t.events) for t in archive] == [1, 5]
+    assert archive == [first, second]
+    assert first.truncation_id < second.truncation_id
+    assert await store.stream_version("g") == 0
+    assert (await store.append("g", numbered(1), expected_version=0)).version == 1
+
+
+@pytest.mark.parametrize(
+    ("stream_id", "after_version", "reason"),
+    [("g", 4, "r"), ("missing", 0, "r"), ("g", -1, "r"), ("g", 1, " ")],
+)
+async def test_impossible_truncations_are_refused(
+    store: EventStore, stream_id: str, after_version: int, reason: str
+) -> None:
+    await store.append("g", numbered(3), expected_version=0)
+    with pytest.raises(InvalidRequestError):
+        await store.truncate(
+            stream_id, after_version, truncated_by="a", reason=reason, truncated_at=LATER
+        )
+    assert await store.stream_version("g") == 3
+
+
+async def test_the_archive_of_an_untruncated_stream_is_empty(store: EventStore) -> None:
+    await store.append("g", numbered(1), expected_version=0)
+    assert await store.read_archive("g") == []
+
+
+def _snapshot(version: int, position: int, data: bytes = b"{}") -> Snapshot:
+    return Snapshot(stream_id="g", name="game", version=version, position=position, data=data)
+
+
+async def test_the_latest_snapshot_is_loaded(store: EventStore) -> None:
+    await store.append("g", numbered(5), expected_version=0)
+    events = await store.read_stream("g")
+    for version in (2, 4):
+        await store.save_snapshot(
+            _snapshot(version, events[version - 1].position, b"v%d" % version)
+        )
+
+    latest = await store.load_snapshot("g", "game")
+    assert latest is not None
+    assert (latest.version, latest.data) == (4, b"v4")
+    older = await store.load_snapshot("g", "game", at_or_below=3)
+    assert older is not None
+    assert older.version == 2
+    assert await store.load_snapshot("g", "other") is None
+    assert await store.load_snapshot("g", "game", at_or_below=1) is None
+
+
+async def test_saving_a_snapshot_again_replaces_it(store: EventStore) -> None:
+    await store.append("g", numbered(2), expected_version=0)
+    position = (await store.read_stream("g"))[1].position
+    await store.save_snapshot(_snapshot(2, position, b"old"))
+    await store.save_snapshot(_snapshot(2, position, b"new"))
+    loaded = await store.load_snapshot("g", "game")
+    assert loaded is not None
+    assert loaded.data == b"new"
+
+
+async def test_snapshots_of_truncated_events_are_not_used(store: EventStore) -> None:
+    await store.append("g", numbered(4), expected_version=0)
+    events = await store.read_stream("g")
+    await store.save_snapshot(_snapshot(1, events[0].position, b"kept"))
+    await store.save_snapshot(_snapshot(3, events[2].position, b"gone"))
+
+    await store.truncate("g", 2, truncated_by="a", reason="r", truncated_at=LATER)
+    await store.append("g", numbered(2, start=7), expected_version=2)
+    # Folded from the old version 3 while the truncation ran: its position gives it away.
+    await store.save_snapshot(_snapshot(3, events[2].position, b"stale"))
+
+    loaded = await store.load_snapshot("g", "game")
+    assert loaded is not None
+    assert loaded.data == b"kept"
+
+
+async def test_a_snapshot_needs_a_positive_version(store: EventStore) -> None:
+    with pytest.raises(InvalidRequestError):
+        await store.save_snapshot(_snapshot(0, 0))

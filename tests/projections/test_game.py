@@ -1,0 +1,344 @@
+"""The game's state, folded from its events: evolve and fold."""
+
+from datetime import timedelta
+
+from msgspec.structs import replace
+
+from projections.game import GameState, evolve, fold
+from rules.maps import builtin_map
+from rules.turn import OrderReport
+from schema.game_events import (
+    Board,
+    GameCreated,
+    GameEvent,
+    GameKilled,
+    GamePaused,
+    GameStarted,
+    GameUnpaused,
+    JoinForcesRequested,
+    MessageBroadcast,
+    NotificationsChanged,
+    OrdersSubmitted,
+    PlayerBanned,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerLookChanged,
+    PlayerResigned,
+    PlayerUnbanned,
+    Settings,
+    SettingsChanged,
+    TurnResolved,
+    TurnRewound,
+    Vote,
+    VoteCast,
+    VoteOutcome,
+)
+from tests.server.decide.given import ADMIN, NOON, T0, at, noon
+
+SETTINGS = Settings(name="Folded")
+VOTE = Vote(turn=1, candidates=("FEAST", "STORM"), tie_break="STORM")
+
+
+def _fold(*events: GameEvent) -> GameState:
+    return fold(GameState(), enumerate(events, start=1))
+
+
+def _joined(*names: str) -> list[GameEvent]:
+    events: list[GameEvent] = [
+        GameCreated(game_id="g1", settings=SETTINGS, admin=ADMIN, seed=7, at=T0)
+    ]
+    for i, name in enumerate(names, start=1):
+        events.append(
+            PlayerJoined(player_id=f"p{i}", account_id=f"acct-{i}", name=name, color=i, pattern=1)
+        )
+    return events
+
+
+def _started(*names: str, vote: Vote | None = None) -> list[GameEvent]:
+    armies = {"EH": "p1", "MA": "p2", "MJ": "p3", "KU": "p4"}
+    players = {f"p{i}" for i in range(1, len(names) + 1)}
+    armies = {t: p for t, p in armies.items() if p in players}
+    board = Board(armies=armies, control=dict(armies), farms=[])
+    start = GameStarted(map=builtin_map("rulebook"), board=board, homes={}, at=T0, vote=vote)
+    return [*_joined(*names), start]
+
+
+def _resolution(turn: int = 1, **fields: object) -> TurnResolved:
+    event = TurnResolved(
+        turn=turn,
+        at=noon(turn),
+        effect=None,
+        orders=[],
+        board=Board(armies={"EH": "p1"}, control={"EH": "p1", "BF": "p1"}, farms=[]),
+        dead=[],
+        vp={},
+        vp_gained={},
+        eliminated=[],
+        winner=None,
+        joined={},
+        vote_outcome=None,
+        next_vote=None,
+        next_effect=None,
+    )
+    return replace(event, **fields)
+
+
+def _orders(player: str, text: str) -> OrdersSubmitted:
+    return OrdersSubmitted(player_id=player, turn=1, text=text, account_id="acct", checked=[])
+
+
+def test_creation_opens_the_join_phase() -> None:
+    state = evolve(
+        GameState(), GameCreated(game_id="g1", settings=SETTINGS, admin=ADMIN, seed=9, at=T0)
+    )
+    assert (state.game_id, state.phase, state.settings, state.admins, state.seed) == (
+        "g1",
+        "joining",
+        SETTINGS,
+        (ADMIN,),
+        9,
+    )
+    assert state.created_at == T0
+    assert state.is_admin(ADMIN)
+    assert not state.is_admin("acct-1")
+
+
+def test_players_join_and_leave_and_ids_keep_counting() -> None:
+    state = _fold(*_joined("Ann", "Bob"), PlayerLeft(player_id="p1"))
+    assert list(state.players) == ["p2"]
+    player = state.players["p2"]
+    assert (player.name, player.accounts, player.color, player.status) == (
+        "Bob",
+        ("acct-2",),
+        2,
+        "active",
+    )
+    assert state.joined_so_far == 2
+    assert state.player_of("acct-1") is None
+    assert state.player_of("acct-2") == player
+
+
+def test_the_start_sets_the_map_the_board_turn_one_and_the_clock() -> None:
+    state = _fold(*_started("Ann", "Bob", "Cy", vote=VOTE))
+    assert state.phase == "running"
+    assert state.map == builtin_map("rulebook")
+    assert state.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
+    assert (state.turn, state.turn_began_at, state.schedule_from) == (1, T0, T0)
+    assert state.vote == VOTE
+    assert state.next_resolution_at() == NOON
+
+
+def test_the_turns_submissions_ballots_and_requests_gather() -> None:
+    state = _fold(
+        *_started("Ann", "Bob", "Cy", vote=VOTE),
+        _orders("p1", "first"),
+        _orders("p2", "theirs"),
+        _orders("p1", "second"),
+        VoteCast(player_id="p1", turn=1, effect="FEAST"),
+        JoinForcesRequested(player_id="p2", with_player="p3", turn=1),
+    )
+    assert [s.text for s in state.submissions["p1"]] == ["first", "second"]
+    assert [s.text for s in state.submissions["p2"]] == ["theirs"]
+    assert state.ballots == {"p1": "FEAST"}
+    assert state.join_requests == {"p2": "p3"}
+
+
+def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> None:
+    next_vote = Vote(turn=2, candidates=("HARVEST", "TRUCE"), tie_break="TRUCE")
+    outcome = VoteOutcome(
+        vote=VOTE, tally={"FEAST": 1, "STORM": 0}, winner="FEAST", applies_to_turn=2
+    )
+    report = OrderReport("p1", "EH to BF", "EH", "move", "succeeded", "BF")
+    resolution = _resolution(
+        orders=[report],
+        vp={"p1": 2, "p2": 0, "p3": 1},
+        vote_outcome=outcome,
+        next_vote=next_vote,
+        next_effect="FEAST",
+    )
+    state = _fold(
+        *_started("Ann", "Bob", "Cy", vote=VOTE),
+        _orders("p1", "EH to BF"),
+        VoteCast(player_id="p1", turn=1, effect="FEAST"),
+        JoinForcesRequested(player_id="p2", with_player="p3", turn=1),
+        resolution,
+    )
+    assert (state.turn, state.turn_began_at, state.schedule_from) == (2, NOON, NOON)
+    assert state.board == resolution.board
+    assert (state.submissions, state.ballots, state.join_requests) == ({}, {}, {})
+    assert (state.vote, state.effect) == (next_vote, "FEAST")
+    assert {p.id: p.vp for p in state.players.values()} == {"p1": 2, "p2": 0, "p3": 1}
+    assert state.last_turn == resolution
+    assert state.last_turn_orders("p1") == [report]
+    assert state.last_turn_orders("p2") == []
+    assert state.phase == "running"
+
+
+def test_a_join_makes_one_player_of_two_with_both_accounts() -> None:
+    events = [
+        *_started("Ann", "Bob", "Cy", "Di"),
+        NotificationsChanged(player_id="p2", enabled=False),
+        PlayerBanned(account_id="acct-4", player_id="p4"),
+        _resolution(vp={"p1": 5, "p3": 0, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}),
+    ]
+    state = _fold(*events)
+    assert list(state.players) == ["p1", "p3", "p2/p4"]
+    joint = state.players["p2/p4"]
+    assert (joint.name, joint.accounts, joint.color, joint.vp) == (
+        "Bob/Di",
+        ("acct-2", "acct-4"),
+        2,
+        1,
+    )
+    assert joint.has_joined_forces
+    # Either account still wants notifications; only one of the two is banned.
+    assert joint.notifications
+    assert not joint.banned
+    assert state.player_of("acct-2") == joint
+    assert state.player_of("acct-4") == joint
+
+
+def test_a_joint_player_is_banned_when_both_halves_were() -> None:
+    state = _fold(
+        *_started("Ann", "Bob", "Cy", "Di"),
+        PlayerBanned(account_id="acct-2", player_id="p2"),
+        PlayerBanned(account_id="acct-4", player_id="p4"),
+        _resolution(vp={"p1": 5, "p3": 0, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}),
+    )
+    assert state.players["p2/p4"].banned
+
+
+def test_an_eliminated_player_is_out_and_its_account_plays_no_more() -> None:
+    state = _fold(
+        *_started("Ann", "Bob", "Cy"),
+        PlayerResigned(player_id="p3"),
+        _resolution(vp={"p1": 0, "p2": 0, "p3": 0}, eliminated=["p2", "p3"]),
+    )
+    assert state.players["p2"].status == "eliminated"
+    assert state.player_of("acct-2") is None
+    # A resigned player who loses everything stays resigned.
+    assert state.players["p3"].status == "resigned"
+
+
+def test_a_winner_finishes_the_game() -> None:
+    state = _fold(*_started("Ann", "Bob", "Cy"), _resolution(vp={"p1": 10}, winner="p1"))
+    assert (state.phase, state.winner) == ("finished", "p1")
+    assert state.next_resolution_at() is None
+
+
+def test_fold_tracks_the_version_and_the_versions_of_resolutions() -> None:
+    events = [*_started("Ann", "Bob", "Cy"), _resolution(1), _orders("p1", "x"), _resolution(2)]
+    state = _fold(*events)
+    assert state.version == len(events)
+    assert state.resolved_versions == (len(events) - 2, len(events))
+    # Folding on from a state continues where it stood.
+    half = fold(GameState(), enumerate(events[:5], start=1))
+    assert fold(half, enumerate(events[5:], start=6)) == state
+
+
+def test_the_rewind_marker_forgets_the_turns_votes_but_keeps_its_orders() -> None:
+    # The truncation took the resolution of turn 1 away; the marker follows what is left.
+    rewound_at = NOON + timedelta(hours=3)
+    state = _fold(
+        *_started("Ann", "Bob", "Cy", vote=VOTE),
+        _orders("p1", "EH H"),
+        VoteCast(player_id="p2", turn=1, effect="STORM"),
+        TurnRewound(turn=1, at=rewound_at),
+    )
+    assert state.turn == 1
+    assert state.ballots == {}
+    assert [s.text for s in state.submissions["p1"]] == ["EH H"]
+    assert state.vote == VOTE
+    assert state.schedule_from == rewound_at
+    assert state.next_resolution_at() == noon(2)
+
+
+def test_a_resignation_is_permanent_and_silences_notifications() -> None:
+    state = _fold(*_started("Ann", "Bob", "Cy"), PlayerResigned(player_id="p1"))
+    player = state.players["p1"]
+    assert (player.status, player.notifications) == ("resigned", False)
+    assert state.player_of("acct-1") == player
+
+
+def test_bans_mark_the_account_and_the_player_and_unbans_clear_both() -> None:
+    state = _fold(*_started("Ann", "Bob", "Cy"), PlayerBanned(account_id="acct-1", player_id="p1"))
+    assert state.banned_accounts == {"acct-1"}
+    assert state.players["p1"].banned
+    state = evolve(state, PlayerUnbanned(account_id="acct-1"))
+    assert state.banned_accounts == frozenset()
+    assert not state.players["p1"].banned
+
+
+def test_a_ban_in_the_join_phase_marks_only_the_account() -> None:
+    state = _fold(
+        *_joined("Ann", "Bob"),
+        PlayerLeft(player_id="p1", banned=True),
+        PlayerBanned(account_id="acct-1", player_id=None),
+    )
+    assert state.banned_accounts == {"acct-1"}
+    assert list(state.players) == ["p2"]
+
+
+def test_pause_stops_the_clock_and_unpause_restarts_it_from_then() -> None:
+    paused = _fold(*_started("Ann", "Bob", "Cy"), GamePaused(at=at(30)))
+    assert (paused.phase, paused.paused_at, paused.next_resolution_at()) == ("paused", at(30), None)
+    unpaused = evolve(paused, GameUnpaused(at=at(235)))
+    assert (unpaused.phase, unpaused.paused_at, unpaused.schedule_from) == (
+        "running",
+        None,
+        at(235),
+    )
+    assert unpaused.next_resolution_at() == noon(2)
+
+
+def test_a_killed_game_is_killed() -> None:
+    assert _fold(*_started("Ann", "Bob", "Cy"), GameKilled(at=at(1))).phase == "killed"
+
+
+def test_a_change_of_schedule_reckons_the_next_resolution_from_the_change() -> None:
+    start = _fold(*_started("Ann", "Bob", "Cy"))
+    fast = evolve(start, SettingsChanged(settings=replace(SETTINGS, fast_mode=True), at=at(60)))
+    assert (fast.schedule_from, fast.next_resolution_at()) == (at(60), at(75))
+    later = evolve(
+        start, SettingsChanged(settings=replace(SETTINGS, resolution_hour=18), at=at(60))
+    )
+    assert later.next_resolution_at() == T0.replace(hour=18)
+
+
+def test_a_change_outside_the_schedule_leaves_the_clock_alone() -> None:
+    start = _fold(*_started("Ann", "Bob", "Cy"))
+    quiet = evolve(
+        start, SettingsChanged(settings=replace(SETTINGS, broadcasting=False), at=at(60))
+    )
+    assert quiet.settings.broadcasting is False
+    assert quiet.schedule_from == T0
+
+
+def test_a_change_in_the_join_phase_sets_no_clock() -> None:
+    state = _fold(
+        *_joined("Ann"), SettingsChanged(settings=replace(SETTINGS, fast_mode=True), at=at(5))
+    )
+    assert state.settings.fast_mode
+    assert state.schedule_from is None
+    assert state.next_resolution_at() is None
+
+
+def test_look_and_notifications_change_the_player() -> None:
+    state = _fold(
+        *_joined("Ann"),
+        PlayerLookChanged(player_id="p1", name="Anna", color=9, pattern=12),
+        NotificationsChanged(player_id="p1", enabled=False),
+    )
+    player = state.players["p1"]
+    assert (player.name, player.color, player.pattern, player.notifications) == (
+        "Anna",
+        9,
+        12,
+        False,
+    )
+
+
+def test_a_broadcast_changes_nothing_but_the_version() -> None:
+    before = _fold(*_joined("Ann"))
+    after = _fold(*_joined("Ann"), MessageBroadcast(message="hi"))
+    assert replace(after, version=before.version) == before

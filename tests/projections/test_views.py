@@ -1,0 +1,132 @@
+"""What a game looks like from outside: standings, the public game, a player's orders."""
+
+from typing import Any
+
+import msgspec
+
+from projections.views import VoteView, my_orders, public_game, standings
+from schema.commands import CastVote, ChangeLook
+from schema.game_events import CheckedOrder
+from tests.server.decide.given import (
+    NOON,
+    account,
+    armies_of,
+    during,
+    free_neighbours,
+    on_board,
+    resolve,
+    scored,
+    started,
+    submit,
+)
+
+# Votes in every turn from the first.
+EVERY_TURN: dict[str, Any] = {"votes": "every_turn", "vote_start_turn": 1}
+
+
+def test_standings_order_by_vp_then_territories_then_name() -> None:
+    game = on_board(
+        {"EH": "p1", "MA": "p2", "MJ": "p3", "KU": "p4"},
+        {"SG": "p1", "BF": "p1", "FI": "p3", "KH": "p4"},
+        players=4,
+    )
+    scored(game, {"p1": 1, "p2": 3, "p3": 1, "p4": 1})
+    game.run(ChangeLook(actor=account(3), now=during(2), name="zed"))
+    views = standings(game.state)
+    assert [(v.id, v.vp, v.territories, v.armies) for v in views] == [
+        ("p2", 3, 1, 1),
+        ("p1", 1, 3, 1),
+        ("p4", 1, 2, 1),
+        ("p3", 1, 2, 1),
+    ]
+
+
+def test_the_public_game_never_shows_pending_orders() -> None:
+    game = started(3)
+    submit(game, 1, "secretplan H")
+    shown = msgspec.json.encode(public_game(game.state, position=5))
+    assert b"secretplan" not in shown
+    # Once the turn resolves, the orders are history and public.
+    resolve(game)
+    assert b"secretplan" in msgspec.json.encode(public_game(game.state, position=6))
+
+
+def test_the_public_game_never_shows_the_seed() -> None:
+    seed = 982_451_653
+    shown = msgspec.json.encode(public_game(started(3, seed=seed).state, position=1))
+    assert str(seed).encode() not in shown
+
+
+def test_same_day_ballots_are_not_counted_in_public() -> None:
+    game = started(3, voting_mode="same_day", **EVERY_TURN)
+    vote = game.state.vote
+    assert vote is not None
+    game.run(CastVote(actor=account(1), now=during(1), effect=vote.candidates[1]))
+    view = public_game(game.state, position=1).vote
+    assert view == VoteView(
+        turn=1, candidates=vote.candidates, tie_break=vote.tie_break, tally=None
+    )
+
+
+def test_normal_votes_are_counted_in_public() -> None:
+    game = started(3, **EVERY_TURN)
+    vote = game.state.vote
+    assert vote is not None
+    game.run(CastVote(actor=account(1), now=during(1), effect=vote.candidates[1]))
+    view = public_game(game.state, position=1).vote
+    assert view is not None
+    assert view.tally == {vote.candidates[0]: 0, vote.candidates[1]: 1}
+
+
+def test_the_public_game_shows_no_vote_when_none_is_held() -> None:
+    assert public_game(started(3).state, position=1).vote is None
+
+
+def test_the_public_game_shows_the_standings_the_clock_and_the_position() -> None:
+    game = started(3)
+    view = public_game(game.state, position=42)
+    assert (view.id, view.name, view.phase, view.turn, view.position) == (
+        "g1",
+        "Test game",
+        "running",
+        1,
+        42,
+    )
+    assert view.next_resolution_at == NOON
+    assert view.players == standings(game.state)
+    assert view.board == game.state.board
+
+
+def test_my_current_orders_are_the_newest_valid_one_per_army() -> None:
+    game = started(3)
+    first, second = armies_of(game.state, "p1")
+    free = free_neighbours(game.state, first)[0]
+    submit(game, 1, f"{first} H, {second} H")
+    submit(game, 1, f"{first} to {free}, {second} to QQ")
+    mine = my_orders(game.state, "p1")
+    assert (mine.player, mine.turn) == ("p1", 1)
+    assert [[o.text for o in s] for s in mine.submitted] == [
+        [f"{first} H", f"{second} H"],
+        [f"{first} to {free}", f"{second} to QQ"],
+    ]
+    assert mine.current == [
+        CheckedOrder(f"{first} to {free}", first, "move", valid=True, target=free),
+        CheckedOrder(f"{second} H", second, "hold", valid=True),
+    ]
+    assert my_orders(game.state, "p2").submitted == []
+
+
+def test_my_last_turn_shows_only_my_valid_orders_with_their_results() -> None:
+    game = started(3)
+    first, second = armies_of(game.state, "p1")
+    free = free_neighbours(game.state, first)[0]
+    submit(game, 1, f"{first} H, QQ H")
+    submit(game, 1, f"{first} to {free}, {second} H")
+    submit(game, 2, f"{armies_of(game.state, 'p2')[0]} H")
+    resolve(game)
+    mine = my_orders(game.state, "p1")
+    assert [(o.text, o.result) for o in mine.last_turn] == [
+        (f"{first} to {free}", "succeeded"),
+        (f"{second} H", "succeeded"),
+    ]
+    assert (mine.turn, mine.submitted, mine.current) == (2, [], [])

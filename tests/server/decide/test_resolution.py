@@ -1,0 +1,294 @@
+"""Resolving a turn into one `TurnResolved`, and planning a rewind."""
+
+from datetime import datetime
+
+import pytest
+
+from projections.game import GameState, fold
+from rules.turn import Death, OrderReport
+from schema.commands import (
+    BanPlayer,
+    PauseGame,
+    Resign,
+    ResolveTurn,
+    RewindTurn,
+    SubmitOrders,
+)
+from schema.game_events import Board, PlayerNotified, PlayerResigned, TurnResolved, TurnRewound
+from server.decide import RewindPlan, decide, plan_rewind
+from server.decide.errors import Conflict, DomainError, NotAllowed, WrongPhase, WrongTurn
+from tests.server.decide.given import (
+    ADMIN,
+    NOON,
+    T0,
+    Game,
+    account,
+    armies_of,
+    during,
+    free_neighbours,
+    joined,
+    noon,
+    on_board,
+    resolve,
+    started,
+    submit,
+)
+
+
+def test_one_event_carries_everything_the_turn_produced() -> None:
+    game = started(3)
+    state = game.state
+    mine, theirs = armies_of(state, "p1"), armies_of(state, "p2")
+    free = free_neighbours(state, mine[0])[0]
+    submit(game, 1, f"{mine[0]} H")
+    submit(game, 1, f"{mine[0]} to {free}")
+    submit(game, 2, f"{theirs[0]} H, QQ H")
+    board = state.board
+    resolved, *notices = game.when(ResolveTurn(actor="scheduler", operator=True, now=NOON, turn=1))
+    assert [n.player_id for n in notices if isinstance(n, PlayerNotified)] == ["p1", "p2", "p3"]
+    assert [resolved] == [
+        TurnResolved(
+            turn=1,
+            at=NOON,
+            effect=None,
+            orders=[
+                OrderReport("p1", f"{mine[0]} H", mine[0], "hold", "replaced"),
+                OrderReport("p1", f"{mine[0]} to {free}", mine[0], "move", "succeeded", free),
+                OrderReport("p2", f"{theirs[0]} H", theirs[0], "hold", "succeeded"),
+                OrderReport("p2", "QQ H", None, None, "invalid", reason="no such territory: QQ"),
+            ],
+            board=Board(
+                armies={t: p for t, p in board.armies.items() if t != mine[0]} | {free: "p1"},
+                control=board.control | {free: "p1"},
+                farms=[],
+            ),
+            dead=[],
+            vp={"p1": 0, "p2": 0, "p3": 0},
+            vp_gained={"p1": 0, "p2": 0, "p3": 0},
+            eliminated=[],
+            winner=None,
+            joined={},
+            vote_outcome=None,
+            next_vote=None,
+            next_effect=None,
+        )
+    ]
+
+
+def test_the_resolution_opens_the_next_turn() -> None:
+    game = started(3)
+    submit(game, 1, "anything")
+    resolve(game)
+    state = game.state
+    assert (state.turn, state.turn_began_at, state.submissions) == (2, NOON, {})
+    assert state.next_resolution_at() == noon(2)
+
+
+def test_armies_without_orders_hold() -> None:
+    game = started(3)
+    before = game.state.board
+    event = resolve(game)
+    assert event.orders == []
+    assert event.board == before
+
+
+def test_an_attack_with_support_kills_the_army_and_eliminates_its_player() -> None:
+    # p2's only army stands on Margalb, its only barracks.
+    game = on_board({"AE": "p1", "RG": "p1", "MA": "p2", "MJ": "p3"})
+    submit(game, 1, "AE to MA, RG S AE to MA")
+    event = resolve(game)
+    assert [o.result for o in event.orders] == ["succeeded", "succeeded"]
+    assert event.dead == [Death("MA", "p2")]
+    assert event.board.armies == {"MA": "p1", "RG": "p1", "MJ": "p3"}
+    assert event.board.control["MA"] == "p1"
+    assert event.eliminated == ["p2"]
+    assert game.state.players["p2"].status == "eliminated"
+    with pytest.raises(NotAllowed, match="not a player"):
+        submit(game, 2, "MA H")
+
+
+def test_a_player_with_a_barracks_but_no_army_stays_in() -> None:
+    game = on_board({"AE": "p1", "RG": "p1", "MA": "p2", "MJ": "p3"}, {"KU": "p2"})
+    submit(game, 1, "AE to MA, RG S AE to MA")
+    event = resolve(game)
+    assert event.dead == [Death("MA", "p2")]
+    assert event.eliminated == []
+    assert game.state.players["p2"].status == "active"
+
+
+def test_a_banned_players_orders_are_ignored() -> None:
+    game = on_board({"AE": "p1", "RG": "p1", "MA": "p2", "MJ": "p3"})
+    submit(game, 1, "AE to MA, RG S AE to MA")
+    game.run(BanPlayer(actor=ADMIN, now=during(1), player_id="p1"))
+    event = resolve(game)
+    assert event.orders == []
+    assert event.dead == []
+    assert event.board.armies == {"AE": "p1", "RG": "p1", "MA": "p2", "MJ": "p3"}
+
+
+def test_a_resigned_players_armies_hold_until_captured() -> None:
+    game = on_board({"AE": "p1", "RG": "p1", "MA": "p2", "MJ": "p3", "KU": "p3"})
+    submit(game, 1, "AE H, RG H")
+    submit(game, 2, "MA to FI")
+    game.run(Resign(actor=account(2), now=during(1)))
+    submit(game, 3, "MJ to FI")
+    first = resolve(game)
+    # p2's move is ignored: p3 walks into Filp unopposed and p2's army stays put.
+    assert [o.player for o in first.orders] == ["p1", "p1", "p3"]
+    assert (first.board.armies["FI"], first.board.armies["MA"]) == ("p3", "p2")
+    submit(game, 1, "AE to MA, RG S AE to MA")
+    second = resolve(game)
+    assert second.dead == [Death("MA", "p2")]
+
+
+def test_a_resigned_player_earns_no_vp() -> None:
+    # p1 controls five territories, the most: the expansion award, unless it resigned.
+    five = {"SG": "p1", "OG": "p1", "BF": "p1", "VW": "p1"}
+    game = on_board({"EH": "p1", "MA": "p2", "MJ": "p3"}, five)
+    game.run(Resign(actor=account(1), now=during(1)))
+    assert resolve(game).vp_gained["p1"] == 0
+    assert resolve(on_board({"EH": "p1", "MA": "p2", "MJ": "p3"}, five)).vp_gained["p1"] == 1
+
+
+def test_reaching_the_vp_target_wins_and_finishes_the_game() -> None:
+    game = on_board(
+        {"EH": "p1", "MA": "p2", "MJ": "p3"},
+        {"SG": "p1", "OG": "p1", "BF": "p1", "VW": "p1"},
+        vp_target=1,
+        votes="every_turn",
+        vote_start_turn=1,
+    )
+    event = resolve(game)
+    assert (event.winner, event.vp["p1"], event.next_vote) == ("p1", 1, None)
+    state = game.state
+    assert (state.phase, state.winner) == ("finished", "p1")
+    with pytest.raises(WrongPhase, match="the game is finished"):
+        game.when(SubmitOrders(actor=account(2), now=during(2), text="MA H"))
+    with pytest.raises(WrongPhase, match="the game is finished"):
+        game.when(ResolveTurn(actor="scheduler", operator=True, now=noon(2)))
+
+
+def test_a_turn_never_resolves_twice() -> None:
+    game = started(3)
+    resolve(game)
+    with pytest.raises(WrongTurn, match="turn 1 is already resolved; the game is at turn 2"):
+        game.when(ResolveTurn(actor="scheduler", operator=True, now=noon(1), turn=1))
+
+
+def test_a_turn_not_reached_yet_is_not_called_resolved() -> None:
+    with pytest.raises(WrongTurn, match="turn 3 is not reached yet; the game is at turn 1"):
+        started(3).when(ResolveTurn(actor="scheduler", operator=True, now=NOON, turn=3))
+
+
+def test_resolve_now_resolves_the_current_turn() -> None:
+    game = started(3)
+    resolve(game)
+    event, *_ = game.when(ResolveTurn(actor=ADMIN, now=during(2)))
+    assert isinstance(event, TurnResolved)
+    assert event.turn == 2
+
+
+def test_a_paused_or_unstarted_game_does_not_resolve() -> None:
+    game = started(3)
+    game.run(PauseGame(actor=ADMIN, now=during(1)))
+    with pytest.raises(WrongPhase, match="the game is paused"):
+        game.when(ResolveTurn(actor="scheduler", operator=True, now=NOON))
+    with pytest.raises(WrongPhase, match="the game is joining"):
+        joined(3).when(ResolveTurn(actor="scheduler", operator=True, now=NOON))
+
+
+# --- rewind planning ----------------------------------------------------------------
+
+
+def _rewind(now: datetime = T0) -> RewindTurn:
+    return RewindTurn(actor=ADMIN, now=now)
+
+
+def _versions(game: Game) -> list[int]:
+    """The versions (from 1) of the game's resolutions."""
+    return [v for v, e in enumerate(game.events, start=1) if isinstance(e, TurnResolved)]
+
+
+def test_a_rewind_is_planned_not_decided() -> None:
+    with pytest.raises(DomainError, match="plan_rewind"):
+        decide(started(3).state, _rewind())
+
+
+def test_only_an_admin_rewinds() -> None:
+    game = started(3)
+    resolve(game)
+    with pytest.raises(NotAllowed, match="admin"):
+        plan_rewind(game.state, RewindTurn(actor=account(1), now=during(2)))
+
+
+def test_there_must_be_a_resolution_to_undo() -> None:
+    with pytest.raises(Conflict, match="there is no resolution to undo"):
+        plan_rewind(started(3).state, _rewind())
+    with pytest.raises(WrongPhase):
+        plan_rewind(joined(3).state, _rewind())
+
+
+def test_the_plan_truncates_just_before_the_last_resolution() -> None:
+    game = started(3)
+    resolve(game)
+    submit(game, 1, "turn two orders")
+    resolve(game)
+    game.run(Resign(actor=account(3), now=during(3)))
+    last = _versions(game)[-1]
+    plan = plan_rewind(game.state, _rewind(noon(2)))
+    assert plan == RewindPlan(turn=2, after_version=last - 1)
+    # What goes is the resolution of turn 2 and everything recorded after it: the players'
+    # results notices and the resignation.
+    gone = game.events[plan.after_version :]
+    assert isinstance(gone[0], TurnResolved)
+    assert gone[0].turn == 2
+    assert [type(e) for e in gone[1:]] == [PlayerNotified] * 3 + [PlayerResigned]
+
+
+def test_after_the_truncation_the_turns_orders_are_submitted_again() -> None:
+    game = started(3)
+    resolve(game)
+    submit(game, 1, "turn two orders")
+    resolve(game)
+    plan = plan_rewind(game.state, _rewind(noon(2)))
+    kept = game.events[: plan.after_version]
+    state = fold(GameState(), enumerate([*kept, TurnRewound(turn=2, at=noon(2))], start=1))
+    assert state.turn == 2
+    assert [s.text for s in state.submissions["p1"]] == ["turn two orders"]
+    assert state.last_turn is not None
+    assert state.last_turn.turn == 1
+
+
+def test_rewinding_again_goes_one_more_turn_back() -> None:
+    game = started(3)
+    resolve(game)
+    resolve(game)
+    plan = plan_rewind(game.state, _rewind(noon(2)))
+    game = Game(*game.events[: plan.after_version], TurnRewound(turn=plan.turn, at=noon(2)))
+    again = plan_rewind(game.state, _rewind(noon(2)))
+    assert again == RewindPlan(turn=1, after_version=_versions(game)[0] - 1)
+    game = Game(*game.events[: again.after_version], TurnRewound(turn=1, at=noon(2)))
+    assert game.state.turn == 1
+    with pytest.raises(Conflict, match="no resolution to undo"):
+        plan_rewind(game.state, _rewind(noon(2)))
+
+
+def test_a_finished_game_can_be_rewound() -> None:
+    game = on_board(
+        {"EH": "p1", "MA": "p2", "MJ": "p3"},
+        {"SG": "p1", "OG": "p1", "BF": "p1", "VW": "p1"},
+        vp_target=1,
+    )
+    resolve(game)
+    plan = plan_rewind(game.state, _rewind(noon(1)))
+    assert plan == RewindPlan(turn=1, after_version=_versions(game)[0] - 1)
+    rewound = Game(*game.events[: plan.after_version], TurnRewound(turn=1, at=noon(1)))
+    assert (rewound.state.phase, rewound.state.winner) == ("running", None)
+
+
+def test_only_an_admin_or_the_operator_resolves_now() -> None:
+    game = started(3)
+    with pytest.raises(NotAllowed, match="admin"):
+        game.when(ResolveTurn(actor=account(1), now=during(1)))
+    assert game.when(ResolveTurn(actor=ADMIN, now=during(1)))
+    assert game.when(ResolveTurn(actor="scheduler", operator=True, now=during(1), turn=1))

@@ -1,0 +1,76 @@
+"""A scripted game played through the GameService: the same moves every time."""
+
+from datetime import UTC, datetime, timedelta
+
+from msgspec.structs import replace
+
+from schema.commands import (
+    CreateGame,
+    GameCommand,
+    JoinGame,
+    ResolveTurn,
+    RewindTurn,
+    StartGame,
+    SubmitOrders,
+)
+from schema.game_events import Settings
+from server.handlers import Executed, GameService
+
+ADMIN = "acct-admin"
+START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
+
+
+class ScriptedGame:
+    """Player 1 turns both home barracks into farms, then farms them every turn; everyone
+    else holds. With a VP target of 5, player 1 wins at the end of turn 4."""
+
+    def __init__(self, service: GameService, game_id: str = "g1", players: int = 5) -> None:
+        self.service = service
+        self.game_id = game_id
+        self.players = players
+        self.now = START
+
+    def accounts(self) -> list[str]:
+        return [f"acct-{i}" for i in range(1, self.players + 1)]
+
+    async def run(self, command: GameCommand) -> Executed:
+        return await self.service.execute(self.game_id, command)
+
+    def tick(self, hours: float = 24) -> datetime:
+        self.now += timedelta(hours=hours)
+        return self.now
+
+    async def set_up(self, **settings: object) -> None:
+        options = replace(
+            Settings(name="Scripted", vp_target=5, votes="disabled", fast_mode=True), **settings
+        )
+        await self.run(
+            CreateGame(actor=ADMIN, now=self.now, game_id=self.game_id, settings=options, seed=11)
+        )
+        for i, account in enumerate(self.accounts(), start=1):
+            await self.run(JoinGame(actor=account, now=self.now, name=f"Player {i}"))
+        await self.run(StartGame(actor=ADMIN, now=self.now))
+
+    async def play_turn(self) -> Executed:
+        """Orders for the current turn from every player, then the resolution."""
+        loaded = await self.service.load(self.game_id)
+        state = loaded.state
+        self.tick(0.1)
+        for player in state.players.values():
+            mine = sorted(t for t, owner in state.board.armies.items() if owner == player.id)
+            text = ", ".join(f"{t} {_verb(player.id, state.turn)}" for t in mine)
+            if text:
+                await self.run(SubmitOrders(actor=player.accounts[0], now=self.now, text=text))
+        self.tick(0.2)
+        return await self.run(ResolveTurn(actor=ADMIN, now=self.now, turn=state.turn))
+
+    async def rewind(self) -> Executed:
+        self.tick(0.01)
+        return await self.service.rewind(self.game_id, RewindTurn(actor=ADMIN, now=self.now))
+
+
+def _verb(player_id: str, turn: int) -> str:
+    """Player 1 builds farms on turn 1 and farms them after; the others hold."""
+    if player_id != "p1":
+        return "H"
+    return "B" if turn == 1 else "F"

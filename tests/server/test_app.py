@@ -1,0 +1,76 @@
+"""The application over a real uvicorn server: start-up, health, errors."""
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from server.app import create_app
+from server.database import create_pool
+from server.errors import install_error_handlers
+from server.routes import health
+from server.settings import Settings, SettingsError
+from tests.server.running import CuttableLink, running
+
+
+async def test_the_app_migrates_starts_and_is_healthy(schema_url: str) -> None:
+    app = create_app(Settings(database_url=schema_url))
+    async with running(app) as base, httpx.AsyncClient(base_url=base) as client:
+        response = await client.get("/v1/health")
+        missing = await client.get("/v1/nothing-here")
+        wrong = await client.delete("/v1/health")
+        schema = await client.get("/openapi.json")
+        migrated = await app.state.pool.fetchval("SELECT to_regclass('events') IS NOT NULL")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "database": "ok"}
+    assert missing.status_code == 404
+    assert missing.json() == {"error": {"code": "not_found", "message": "Not Found"}}
+    assert wrong.status_code == 405
+    assert wrong.json()["error"]["code"] == "method_not_allowed"
+    assert "/v1/health" in schema.json()["paths"]
+    assert migrated
+
+
+def _health_only(database_url: str) -> FastAPI:
+    """Just the health route over a pool: what it reports, without the rest of the server
+    reacting to the outage as well."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.pool = await create_pool(database_url, max_size=2)
+        try:
+            yield
+        finally:
+            app.state.pool.terminate()
+
+    app = FastAPI(lifespan=lifespan)
+    install_error_handlers(app)
+    app.include_router(health.router)
+    return app
+
+
+async def test_health_is_503_while_the_database_is_unreachable(schema_url: str) -> None:
+    link = CuttableLink(schema_url)
+    await link.restore()
+    try:
+        app = _health_only(link.url)
+        async with running(app) as base, httpx.AsyncClient(base_url=base) as client:
+            up = await client.get("/v1/health")
+            await link.cut()
+            down = await client.get("/v1/health")
+            await link.restore()
+            back = await client.get("/v1/health")
+    finally:
+        await link.cut()
+    assert up.status_code == 200
+    assert down.status_code == 503
+    assert down.json()["error"]["code"] == "database_unavailable"
+    assert down.json()["error"]["message"]
+    assert back.status_code == 200
+
+
+def test_the_app_needs_a_database_url() -> None:
+    with pytest.raises(SettingsError, match="DATABASE_URL"):
+        create_app(Settings(database_url=None))

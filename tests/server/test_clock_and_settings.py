@@ -1,0 +1,53 @@
+"""The clock and the settings: small, and everything depends on them."""
+
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from server.clock import FakeClock, SystemClock
+from server.settings import Settings, SettingsError, default_data_dir
+
+START = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def test_a_fake_clock_moves_only_when_told() -> None:
+    clock = FakeClock(START)
+    assert clock.now() == START
+    assert clock.advance(90) == START + timedelta(seconds=90)
+    assert clock.now() == START + timedelta(seconds=90)
+    later = datetime(2030, 5, 2, 9, 0, tzinfo=timezone(timedelta(hours=2)))
+    assert clock.set(later) == datetime(2030, 5, 2, 7, 0, tzinfo=UTC)
+
+
+def test_a_fake_clock_refuses_naive_times_and_going_back() -> None:
+    with pytest.raises(ValueError, match="aware"):
+        FakeClock(datetime(2030, 1, 1))
+    with pytest.raises(ValueError, match="back"):
+        FakeClock(START).advance(-1)
+
+
+def test_the_system_clock_is_aware_utc() -> None:
+    assert SystemClock().now().utcoffset() == timedelta(0)
+
+
+def test_settings_from_the_environment() -> None:
+    settings = Settings.from_env(
+        {
+            "DATABASE_URL": "postgresql://db/x",
+            "SKIRMISH_DATA_DIR": "/srv/skirmish",
+            "SKIRMISH_POOL_SIZE": "20",
+        }
+    )
+    assert settings == Settings(
+        database_url="postgresql://db/x", data_dir=Path("/srv/skirmish"), pool_size=20
+    )
+    defaults = Settings.from_env({"DATABASE_URL": ""})
+    assert defaults.database_url is None
+    assert defaults.data_dir == default_data_dir()
+
+
+@pytest.mark.parametrize("size", ["0", "many", "-3", "100000"])
+def test_a_bad_pool_size_is_refused(size: str) -> None:
+    with pytest.raises(SettingsError, match="SKIRMISH_POOL_SIZE"):
+        Settings.from_env({"SKIRMISH_POOL_SIZE": size})

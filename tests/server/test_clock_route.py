@@ -1,0 +1,86 @@
+"""POST /v1/admin/clock: a whole fast-mode turn resolves by itself from outside."""
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import httpx
+import pytest
+
+from server.app import create_app
+from server.clock import FakeClock
+from server.settings import Settings
+from tests.server.running import running
+from tests.server.scripted import START
+
+OPERATOR = "operator-token-for-tests"
+
+
+@pytest.fixture
+async def http(schema_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(
+        Settings(database_url=schema_url, operator_token=OPERATOR), clock=FakeClock(START)
+    )
+    async with running(app) as base, httpx.AsyncClient(base_url=base) as client:
+        yield client
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _player(http: httpx.AsyncClient, name: str) -> dict[str, str]:
+    response = await http.post("/v1/accounts", json={"name": name})
+    assert response.status_code == 201
+    return _bearer(response.json()["token"])
+
+
+async def test_a_fast_game_resolves_when_the_operator_moves_the_clock(
+    http: httpx.AsyncClient,
+) -> None:
+    players = [await _player(http, name) for name in ("Ann", "Bob", "Cat")]
+    created = await http.post(
+        "/v1/games", json={"name": "Clockwork", "fast_mode": True}, headers=players[0]
+    )
+    game = created.json()["id"]
+    for headers in players:
+        assert (await http.post(f"/v1/games/{game}/join", headers=headers)).status_code == 200
+    assert (await http.post(f"/v1/games/{game}/start", headers=players[0])).status_code == 200
+
+    moved = await http.post(
+        "/v1/admin/clock", json={"advance_seconds": 900}, headers=_bearer(OPERATOR)
+    )
+    assert moved.status_code == 200
+    assert moved.json() == {
+        "now": (START + timedelta(minutes=15)).isoformat().replace("+00:00", "Z")
+    }
+    state = (await http.get(f"/v1/games/{game}")).json()
+    assert state["turn"] == 2
+    assert state["last_turn"]["at"] == moved.json()["now"]
+
+    later = (START + timedelta(hours=1)).isoformat()
+    moved = await http.post("/v1/admin/clock", json={"set": later}, headers=_bearer(OPERATOR))
+    assert moved.status_code == 200
+    assert (await http.get(f"/v1/games/{game}")).json()["turn"] == 5
+
+
+async def test_only_the_operator_moves_the_clock_and_never_back(http: httpx.AsyncClient) -> None:
+    player = await _player(http, "Ann")
+    refused = await http.post("/v1/admin/clock", json={"advance_seconds": 60}, headers=player)
+    assert refused.status_code == 403
+    back = (START - timedelta(minutes=1)).isoformat()
+    refused = await http.post("/v1/admin/clock", json={"set": back}, headers=_bearer(OPERATOR))
+    assert refused.status_code == 422
+    assert "does not go back" in refused.json()["error"]["message"]
+    for body in ({}, {"advance_seconds": 1, "set": START.isoformat()}, {"advance_seconds": -5}):
+        refused = await http.post("/v1/admin/clock", json=body, headers=_bearer(OPERATOR))
+        assert refused.status_code == 422, body
+
+
+async def test_a_real_clock_cannot_be_moved(schema_url: str) -> None:
+    app = create_app(Settings(database_url=schema_url, operator_token=OPERATOR))
+    async with running(app) as base, httpx.AsyncClient(base_url=base) as http:
+        refused = await http.post(
+            "/v1/admin/clock", json={"advance_seconds": 60}, headers=_bearer(OPERATOR)
+        )
+    assert refused.status_code == 404
+    assert refused.json()["error"]["code"] == "no_fake_clock"

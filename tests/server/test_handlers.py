@@ -1,0 +1,141 @@
+"""The async shell on every store: a whole game, rewinds, races, snapshots."""
+
+import asyncio
+
+import pytest
+
+from eventstore.base import EventStore
+from projections.game import SNAPSHOT_NAME
+from schema.commands import JoinGame, ResolveTurn, SubmitOrders
+from schema.game_events import OrdersSubmitted, TurnResolved, TurnRewound, game_codec
+from server.decide.errors import NotAllowed, WrongTurn
+from server.handlers import GameService, stream_of
+from tests.server.scripted import ADMIN, ScriptedGame
+
+
+async def test_a_five_player_game_is_played_to_a_winner(store: EventStore) -> None:
+    game = ScriptedGame(GameService(store))
+    await game.set_up()
+    results = [await game.play_turn() for _ in range(4)]
+    final = results[-1].state
+    assert [r.events[0].turn for r in results if isinstance(r.events[0], TurnResolved)] == [
+        1,
+        2,
+        3,
+        4,
+    ]
+    assert final.phase == "finished"
+    assert final.winner == "p1"
+    assert final.players["p1"].vp == 6
+    assert len(final.board.farms) == 2
+    # A finished game refuses orders.
+    with pytest.raises(Exception, match="finished"):
+        await game.run(SubmitOrders(actor="acct-2", now=game.tick(0.1), text="XX H"))
+
+
+async def test_the_state_reloaded_from_the_store_equals_the_live_one(store: EventStore) -> None:
+    game = ScriptedGame(GameService(store))
+    await game.set_up()
+    for _ in range(3):
+        live = await game.play_turn()
+    fresh = await GameService(store).load("g1")
+    assert fresh.state == live.state
+    assert fresh.position == live.position
+
+
+async def test_a_rewind_undoes_the_last_resolution_and_archives_it(store: EventStore) -> None:
+    service = GameService(store)
+    game = ScriptedGame(service)
+    await game.set_up()
+    await game.play_turn()
+    before_turn_2 = (await service.load("g1")).state
+    resolved_2 = await game.play_turn()
+    assert resolved_2.state.turn == 3
+
+    rewound = await game.rewind()
+    assert rewound.state.turn == 2
+    assert rewound.state.board == before_turn_2.board
+    # The orders of turn 2 are submitted orders again, and can be replaced.
+    assert set(rewound.state.submissions) == set(before_turn_2.players)
+    archive = await store.read_archive(stream_of("g1"))
+    assert len(archive) == 1
+    assert archive[0].truncated_by == ADMIN
+    # The resolution and the five players' results notices sent with it.
+    assert [e.type for e in archive[0].events] == ["turn_resolved.v1"] + ["player_notified.v1"] * 5
+
+    # Rewinding again goes one more turn back.
+    again = await game.rewind()
+    assert again.state.turn == 1
+    assert len(await store.read_archive(stream_of("g1"))) == 2
+    stream = await store.read_stream(stream_of("g1"))
+    decoded = [game_codec.decode_recorded(e) for e in stream]
+    assert sum(isinstance(e, TurnRewound) for e in decoded) == 1
+    assert not any(isinstance(e, TurnResolved) for e in decoded)
+
+    # The game plays on from there to the same end.
+    for _ in range(4):
+        last = await game.play_turn()
+    assert last.state.winner == "p1"
+
+
+async def test_a_snapshot_is_taken_at_every_resolution(store: EventStore) -> None:
+    game = ScriptedGame(GameService(store))
+    await game.set_up()
+    resolved = await game.play_turn()
+    snapshot = await store.load_snapshot(stream_of("g1"), SNAPSHOT_NAME)
+    assert snapshot is not None
+    assert snapshot.version == resolved.state.version
+    # After a rewind the snapshot of the undone resolution is no longer used.
+    await game.rewind()
+    assert await store.load_snapshot(stream_of("g1"), SNAPSHOT_NAME) is None
+
+
+async def test_twenty_concurrent_submitters_lose_nothing(store: EventStore) -> None:
+    # Two services, as two server processes would be, each with its own cache.
+    services = [GameService(store), GameService(store)]
+    game = ScriptedGame(services[0], players=20)
+    await game.set_up()
+    state = (await services[0].load("g1")).state
+    now = game.tick(0.1)
+
+    async def submit(i: int, player_id: str) -> None:
+        player = state.players[player_id]
+        mine = [t for t, owner in state.board.armies.items() if owner == player_id]
+        text = ", ".join(f"{t} H" for t in mine)
+        await services[i % 2].execute(
+            "g1", SubmitOrders(actor=player.accounts[0], now=now, text=text)
+        )
+
+    await asyncio.gather(*(submit(i, pid) for i, pid in enumerate(state.players)))
+    stream = await store.read_stream(stream_of("g1"))
+    submitted = [
+        e for e in map(game_codec.decode_recorded, stream) if isinstance(e, OrdersSubmitted)
+    ]
+    assert sorted(e.player_id for e in submitted) == sorted(state.players)
+    assert [e.version for e in stream] == list(range(1, len(stream) + 1))
+
+
+async def test_a_turn_never_resolves_twice_when_two_processes_race(store: EventStore) -> None:
+    services = [GameService(store) for _ in range(4)]
+    game = ScriptedGame(services[0])
+    await game.set_up()
+    now = game.tick(0.3)
+    outcomes = await asyncio.gather(
+        *(s.execute("g1", ResolveTurn(actor=ADMIN, now=now, turn=1)) for s in services),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
+    assert all(isinstance(o, WrongTurn) for o in outcomes if isinstance(o, BaseException))
+    stream = [game_codec.decode_recorded(e) for e in await store.read_stream(stream_of("g1"))]
+    assert sum(isinstance(e, TurnResolved) for e in stream) == 1
+
+
+async def test_a_refused_command_appends_nothing(store: EventStore) -> None:
+    game = ScriptedGame(GameService(store))
+    await game.set_up()
+    version = await store.stream_version(stream_of("g1"))
+    with pytest.raises(NotAllowed):
+        await game.run(SubmitOrders(actor="acct-stranger", now=game.tick(0.1), text="AB H"))
+    with pytest.raises(Exception, match="running"):
+        await game.run(JoinGame(actor="acct-late", now=game.now, name="Late"))
+    assert await store.stream_version(stream_of("g1")) == version

@@ -1,0 +1,162 @@
+"""Games resolve by themselves, on a fake clock, on real PostgreSQL."""
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import asyncpg
+import pytest
+from msgspec.structs import replace
+
+from eventstore.postgres import PostgresEventStore
+from projections.runner import ReadModelRunner
+from schema.commands import (
+    ChangeSettings,
+    CreateGame,
+    JoinGame,
+    PauseGame,
+    SetNotifications,
+    StartGame,
+    UnpauseGame,
+)
+from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
+from server.clock import FakeClock
+from server.handlers import GameService, stream_of
+from server.scheduler import Scheduler, advance_clock, read_models_caught_up
+
+START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
+ADMIN = "acct-admin"
+
+
+@dataclass
+class World:
+    store: PostgresEventStore
+    pool: asyncpg.Pool
+    games: GameService
+    clock: FakeClock
+    scheduler: Scheduler
+
+    async def advance(self, **delta: float) -> None:
+        await advance_clock(
+            self.clock, self.clock.now() + timedelta(**delta), self.scheduler, self.pool, self.store
+        )
+
+    async def new_game(self, game_id: str, **settings: object) -> None:
+        options = replace(Settings(name=game_id, votes="disabled"), **settings)
+        now = self.clock.now()
+        await self.games.execute(
+            game_id, CreateGame(actor=ADMIN, now=now, game_id=game_id, settings=options, seed=3)
+        )
+        for i in range(1, 4):
+            await self.games.execute(game_id, JoinGame(actor=f"acct-{i}", now=now, name=f"P{i}"))
+        await self.games.execute(game_id, StartGame(actor=ADMIN, now=now))
+
+    async def resolutions(self, game_id: str) -> list[TurnResolved]:
+        events = await self.store.read_stream(stream_of(game_id))
+        decoded = (game_codec.decode_recorded(e) for e in events)
+        return [e for e in decoded if isinstance(e, TurnResolved)]
+
+
+@pytest.fixture
+async def world(postgres_store: PostgresEventStore, pool: asyncpg.Pool) -> AsyncIterator[World]:
+    clock = FakeClock(START)
+    games = GameService(postgres_store)
+    runner = asyncio.create_task(ReadModelRunner(postgres_store, pool).follow())
+    try:
+        yield World(postgres_store, pool, games, clock, Scheduler(games, pool, clock))
+    finally:
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+
+
+@pytest.mark.parametrize(("utc_offset", "utc_hour"), [(0, 12), (2, 10), (-5, 17), (9, 3)])
+async def test_a_game_resolves_at_its_hour_in_its_local_time(
+    world: World, utc_offset: int, utc_hour: int
+) -> None:
+    await world.new_game("g1", resolution_hour=12, utc_offset=utc_offset)
+    await world.advance(days=2)
+    (first, second) = await world.resolutions("g1")
+    local_noon = START.replace(hour=utc_hour)
+    if local_noon < START + timedelta(hours=1, minutes=10):
+        local_noon += timedelta(days=1)
+    assert first.at == local_noon
+    assert second.at == local_noon + timedelta(days=1)
+
+
+async def test_fast_mode_resolves_every_fifteen_minutes(world: World) -> None:
+    await world.new_game("g1", fast_mode=True)
+    await world.advance(hours=1)
+    resolved = await world.resolutions("g1")
+    assert [r.at for r in resolved] == [START + timedelta(minutes=15 * n) for n in range(1, 5)]
+    assert [r.turn for r in resolved] == [1, 2, 3, 4]
+
+
+async def test_a_paused_game_waits_and_resumes_at_the_normal_time(world: World) -> None:
+    await world.new_game("g1", resolution_hour=12)
+    await world.games.execute("g1", PauseGame(actor=ADMIN, now=world.clock.now()))
+    await world.advance(days=2)
+    assert await world.resolutions("g1") == []
+    # Unpaused at 11:30 on the third day: too close to noon, so the next noon.
+    world.clock.set(START.replace(day=23, hour=11, minute=30))
+    await world.games.execute("g1", UnpauseGame(actor=ADMIN, now=world.clock.now()))
+    await world.advance(days=1, hours=1)
+    (resolved,) = await world.resolutions("g1")
+    assert resolved.at == START.replace(day=24, hour=12)
+
+
+async def test_a_new_resolution_hour_applies_from_the_next_resolution(world: World) -> None:
+    await world.new_game("g1", resolution_hour=12)
+    await world.advance(hours=5)  # 13:00, the first noon resolved
+    changed_at = world.clock.now()
+    await world.games.execute("g1", ChangeSettings(actor=ADMIN, now=changed_at, resolution_hour=18))
+    await world.advance(days=1)
+    assert [r.at for r in await world.resolutions("g1")] == [
+        START.replace(hour=12),
+        START.replace(hour=18),
+    ]
+
+
+async def test_an_overdue_turn_resolves_once_when_the_server_is_back(world: World) -> None:
+    await world.new_game("g1", resolution_hour=12)
+    # The server was down for three days: the clock jumps, then the scheduler runs.
+    world.clock.set(START + timedelta(days=3))
+    await world.advance(seconds=0)
+    (resolved,) = await world.resolutions("g1")
+    assert resolved.at == START + timedelta(days=3)
+    # The next resolution is reckoned from that one (08:00), not from the missed days.
+    state = (await world.games.load("g1")).state
+    assert state.next_resolution_at() == START.replace(day=24, hour=12)
+
+
+async def test_reminders_go_to_those_who_want_them_once_before_each_resolution(
+    world: World,
+) -> None:
+    await world.new_game("g1", resolution_hour=12)
+    now = world.clock.now()
+    await world.games.execute("g1", SetNotifications(actor="acct-2", now=now, enabled=False))
+    await world.advance(hours=3, minutes=30)  # 11:30: reminded at 11:00, not yet resolved
+    events = [game_codec.decode_recorded(e) for e in await world.store.read_stream("game-g1")]
+    reminders = [e for e in events if isinstance(e, PlayerNotified) and e.kind == "reminder"]
+    assert sorted(r.player_id for r in reminders) == ["p1", "p3"]
+    assert {r.turn for r in reminders} == {1}
+    await world.advance(hours=1)
+    events = [game_codec.decode_recorded(e) for e in await world.store.read_stream("game-g1")]
+    notices = [e for e in events if isinstance(e, PlayerNotified)]
+    assert [(n.kind, n.player_id) for n in notices][-2:] == [("results", "p1"), ("results", "p3")]
+    assert sum(n.kind == "reminder" for n in notices) == 2
+
+
+async def test_two_schedulers_racing_resolve_each_turn_once(world: World) -> None:
+    for n in range(20):
+        await world.new_game(f"g{n}", fast_mode=True)
+    await read_models_caught_up(world.pool, world.store)
+    world.clock.set(START + timedelta(minutes=15))
+    other = Scheduler(GameService(world.store), world.pool, world.clock, batch=3)
+    ticks = await asyncio.gather(world.scheduler.run_due(), other.run_due(), other.run_due())
+    assert sum(t.resolved for t in ticks) <= 20
+    await world.advance(seconds=0)
+    for n in range(20):
+        assert [r.turn for r in await world.resolutions(f"g{n}")] == [1]

@@ -1,0 +1,155 @@
+"""The admin commands through the command endpoint, and non-admins refused."""
+
+import pytest
+
+from tests.server.textcommands.bot import Person, Table, armies, table
+
+SETUP = "/advanced_setup votes=disabled seed=5"
+ADMIN_ONLY = "only an admin of this game can do that"
+
+
+async def seated(t: Table) -> tuple[Person, Person, Person]:
+    """Ann is the admin and plays (p1); Bob (p2) and Cy (p3) join; started."""
+    ann, bob, cy = [await t.person(name) for name in ("Ann", "Bob", "Cy")]
+    await t.game(ann, [ann, bob, cy], SETUP)
+    await ann.ok("/start")
+    return ann, bob, cy
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "/start",
+        "/pause",
+        "/unpause",
+        "/broadcasting false",
+        "/ban @Cy",
+        "/ban @nobody",
+        "/unban @Cy",
+        "/resolution_time 6AM",
+        "/local_time 2PM",
+        "/fast_mode true",
+        "/kill_room",
+        "/rewind",
+        "/resolve",
+    ],
+)
+async def test_non_admins_are_refused(schema_url: str, command: str) -> None:
+    async with table(schema_url) as t:
+        ann, bob, cy = [await t.person(name) for name in ("Ann", "Bob", "Cy")]
+        await t.game(ann, [bob, cy], SETUP)
+        refused = await bob.refused(command)
+        assert refused.reply == ADMIN_ONLY
+        assert (await ann.ok("/help")).result is not None
+
+
+async def test_pause_and_unpause(schema_url: str) -> None:
+    async with table(schema_url) as t:
+        ann, bob, _ = await seated(t)
+        assert (await ann.ok("/pause")).reply.startswith("The game is paused")
+        assert (await ann.refused("/pause")).reply == "the game is paused; this needs it running"
+        assert (await ann.refused("/resolve")).reply == "the game is paused; this needs it running"
+        assert "paused: no turn resolves" in (await bob.ok("/help")).reply
+        unpaused = await ann.ok("/unpause")
+        assert unpaused.reply.startswith("The game resumes. Next resolution: 2030-01-07 12:00 UTC")
+
+
+async def test_times_and_fast_mode(schema_url: str) -> None:
+    async with table(schema_url) as t:
+        ann, _, _ = await seated(t)
+        said = await ann.ok("/resolution_time 2PM")
+        assert said.reply.startswith("Turns now resolve at 2PM (14:00) local time.")
+        assert (await ann.ok("/resolution_time 14")).reply == (
+            "Turns already resolve at 2PM (14:00) local time."
+        )
+        # 08:00 UTC now; 6AM here makes the game UTC-2, and 14:00 UTC is 12PM local time.
+        said = await ann.ok("/local_time 6AM")
+        assert "time zone is UTC-2" in said.reply
+        assert said.reply.endswith(
+            "Turns still resolve at the same moment, 12PM (12:00) local time."
+        )
+        game = (await ann.ok("/help")).result
+        assert game is not None
+        assert (game["settings"]["utc_offset"], game["settings"]["resolution_hour"]) == (-2, 12)
+        assert game["next_resolution_at"].startswith("2030-01-07T14:00:00")
+        said = await ann.ok("/fast_mode true")
+        assert said.reply.startswith("Fast mode is now on: a turn resolves every 15 minutes.")
+        assert "2030-01-07 08:15 UTC" in said.reply
+        assert (await ann.ok("/fast_mode on")).reply == "Fast mode is already on."
+        assert (await ann.refused("/resolution_time 25")).reply.startswith(
+            "25 is not an hour: use 0-23."
+        )
+
+
+async def test_ban_and_unban_in_a_running_game(schema_url: str) -> None:
+    async with table(schema_url) as t:
+        ann, _, cy = await seated(t)
+        mine = armies(await cy.ok("/help"), "p3")
+        assert (await ann.refused("/ban @Ann")).reply == "you cannot ban yourself"
+        said = await ann.ok("/ban @cy")
+        assert said.reply.startswith("Cy is banned: their orders are ignored.")
+        assert (await cy.refused(f"/submit {mine[0]} H")).reply == "Cy is banned from this game"
+        assert (await ann.refused("/ban p3")).reply == "Cy is already banned"
+        assert (await ann.refused("/unban @Bob")).reply == "Bob is not banned"
+        assert (await ann.ok("/unban @Cy")).reply == "Cy is no longer banned."
+        await cy.ok(f"/submit {mine[0]} H")
+
+
+async def test_a_ban_in_the_join_phase_removes_and_unban_lets_them_rejoin(
+    schema_url: str,
+) -> None:
+    async with table(schema_url) as t:
+        ann, bob, cy = [await t.person(name) for name in ("Ann", "Bob", "Cy")]
+        await t.game(ann, [bob, cy], SETUP)
+        await cy.ok("/refresh_name Cyclone")
+        said = await ann.ok("/ban @Cyclone")
+        assert said.reply.startswith("Cyclone is banned and removed from the game.")
+        assert (await cy.refused("/join")).reply == "you are banned from this game"
+        # No longer a player: named by the account's name.
+        assert (await ann.ok("/unban @cy")).reply == "Cy is no longer banned."
+        await cy.ok("/join")
+
+
+async def test_resolve_then_rewind(schema_url: str) -> None:
+    async with table(schema_url) as t:
+        ann, bob, _ = await seated(t)
+        assert (await ann.refused("/rewind")).reply == "there is no resolution to undo"
+        mine = armies(await bob.ok("/help"), "p2")
+        await bob.ok(f"/submit {mine[0]} H, {mine[1]} B")
+        t.clock.advance(60)
+        resolved = await ann.ok("/resolve")
+        assert resolved.reply.split("\n")[:2] == [
+            "Turn 1 has resolved.",
+            f"Bob: \u2713 {mine[0]} H; \u2713 {mine[1]} B",
+        ]
+        assert "Turn 2 is open. Next resolution: 2030-01-07 12:00 UTC" in resolved.reply
+        assert resolved.result is not None
+        assert resolved.result["events"][0] == "turn_resolved.v1"
+        t.clock.advance(600)
+        listed = await bob.ok("/list")
+        assert f"- {mine[1]} B: succeeded" in listed.reply
+        assert "Last turn (turn 1):" in listed.reply
+        rewound = await ann.ok("/rewind a player misread the rules")
+        assert rewound.reply.startswith(
+            "The last resolution is undone: the game is back at turn 1."
+        )
+        listed = await bob.ok("/list")
+        assert listed.reply.split("\n")[:3] == [
+            "Bob's orders for turn 1:",
+            f"\u2713 {mine[0]} H",
+            f"\u2713 {mine[1]} B",
+        ]
+        assert (await ann.refused("/rewind")).reply == "there is no resolution to undo"
+
+
+async def test_kill_room(schema_url: str) -> None:
+    async with table(schema_url) as t:
+        ann, bob, _ = await seated(t)
+        said = await ann.ok("/kill_room")
+        assert (
+            said.reply
+            == "Skirmish Society is gone: the room was killed. Use /setup for a new game."
+        )
+        for person in (ann, bob):
+            assert (await person.refused("/help")).reply == "this game was killed by an admin"
+        assert (await ann.refused("/start")).reply == "this game was killed by an admin"

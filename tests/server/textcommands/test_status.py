@@ -1,0 +1,128 @@
+"""/help's summary: phase, turn, next resolution, vote and effect, the caller's standing."""
+
+from datetime import timedelta
+
+from msgspec.structs import replace
+
+from projections.views import PublicGame, public_game
+from schema.game_events import GamePaused, Vote
+from server.textcommands.status import SHOWN_STANDINGS, schedule, summary, without_game
+from tests.server.decide.given import T0, Game, joined, scored, started
+
+NOW = T0 + timedelta(hours=1)
+
+
+def view(game: Game) -> PublicGame:
+    return public_game(game.state, 9)
+
+
+def lines(game: PublicGame, me: str | None = "p1", armies: list[str] | None = None) -> list[str]:
+    return summary(game, NOW, me=me, armies=armies or [], admin=False).split("\n")
+
+
+def test_a_running_game() -> None:
+    game = view(started(3))
+    shown = lines(game, armies=["AB", "CD"])
+    assert shown[0] == (
+        "**Test game** (game g1): Turn 1 is open for orders. Next resolution: "
+        "2026-11-21 12:00 UTC (12PM local time, in 3h)."
+    )
+    assert shown[1] == (
+        "Turns resolve daily at 12PM (12:00) local time (UTC). First to 10 VP wins."
+    )
+    assert shown[2] == ("You: Player 1 (p1), 1st of 3: 0 VP, 3 territories, 2 armies in AB, CD.")
+    assert shown[3:7] == [
+        "Standings:",
+        "1. Player 1: 0 VP, 3 terr., 2 armies",
+        "2. Player 2: 0 VP, 3 terr., 2 armies",
+        "3. Player 3: 0 VP, 3 terr., 2 armies",
+    ]
+    assert shown[-1].startswith("Commands: /submit, /list")
+    assert "Admin:" not in shown[-1]
+
+
+def test_the_standing_is_the_callers_rank() -> None:
+    game = view(scored(started(3), {"p2": 4, "p3": 1}))
+    shown = lines(game, me="p3")
+    assert "You: Player 3 (p3), 2nd of 3: 1 VP, 3 territories, 2 armies." in shown
+    assert shown.index("1. Player 2: 4 VP, 3 terr., 2 armies") > 0
+
+
+def test_a_spectator_has_no_standing_and_an_admin_sees_admin_commands() -> None:
+    game = view(started(3))
+    text = summary(game, NOW, me=None, armies=[], admin=True)
+    assert "You are not playing in this game." in text
+    assert "Admin: /start, /pause, /resolve, /rewind, /ban, /kill_room." in text
+
+
+def test_the_join_phase() -> None:
+    game = view(joined(2))
+    assert lines(game, me=None)[0].endswith(
+        "Join phase: 2 players so far. Join with /join; an admin starts the game with /start."
+    )
+    assert "You are not in this game yet: send /join." in lines(game, me=None)
+    assert "You have joined as Player 2 (p2)." in lines(game, me="p2")
+    assert "Players: Player 1, Player 2" in lines(game, me="p2")
+
+
+def test_a_paused_game() -> None:
+    game = view(started(3).given(GamePaused(at=T0)))
+    assert lines(game)[0].endswith(
+        "Turn 1, paused: no turn resolves until an admin sends /unpause."
+    )
+
+
+def test_a_finished_game_names_the_winner() -> None:
+    game = replace(view(scored(started(3), {"p2": 10})), phase="finished", winner="p2", turn=2)
+    shown = lines(game)
+    assert shown[0].endswith("Finished after turn 1. Winner: Player 2!")
+    assert not any(line.startswith("Turns resolve") for line in shown)
+
+
+def test_the_vote_and_the_effect_in_force() -> None:
+    vote = Vote(turn=1, candidates=("FEAST", "STORM"), tie_break="STORM")
+    game = started(3)
+    state = replace(game.state, vote=vote, ballots={"p1": "FEAST"}, effect="TRUCE")
+    shown = lines(public_game(state, 3))
+    start = shown.index("Vote this turn: FEAST or STORM. Use /vote EFFECT.")
+    assert shown[start + 1 : start + 5] == [
+        "- FEAST: each successful farm order earns 2 VP instead of 1",
+        "- STORM: overseas connections are closed: orders that use one are invalid",
+        "Tally: FEAST 1, STORM 0 (a tie goes to STORM).",
+        "Effect in force this turn: TRUCE: a move into a territory held by another "
+        "player's army is invalid",
+    ]
+
+
+def test_same_day_ballots_stay_secret() -> None:
+    vote = Vote(turn=1, candidates=("FEAST", "STORM"), tie_break="STORM")
+    game = started(3, voting_mode="same_day")
+    state = replace(game.state, vote=vote, ballots={"p1": "FEAST"})
+    text = "\n".join(lines(public_game(state, 3)))
+    assert "Ballots are secret until the turn resolves." in text
+    assert "FEAST 1" not in text
+
+
+def test_long_standings_are_cut() -> None:
+    game = view(started(12))
+    shown = lines(game)
+    assert f"{SHOWN_STANDINGS}. " in "\n".join(shown)
+    assert f"{SHOWN_STANDINGS + 1}. " not in "\n".join(shown)
+    assert f"... and {12 - SHOWN_STANDINGS} more" in shown
+
+
+def test_schedule() -> None:
+    settings = view(started(3)).settings
+    assert schedule(replace(settings, fast_mode=True)) == (
+        "Fast mode: a turn resolves every 15 minutes."
+    )
+    assert schedule(replace(settings, resolution_hour=18, utc_offset=-5)) == (
+        "Turns resolve daily at 6PM (18:00) local time (UTC-5)."
+    )
+
+
+def test_help_without_a_game_explains_setup_and_lists_every_command() -> None:
+    text = without_game()
+    assert "/setup" in text
+    assert "/kill_room: delete the game for good" in text
+    assert "http" not in text
