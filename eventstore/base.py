@@ -269,9 +269,12 @@ class EventStore(abc.ABC):
         reason: str,
         truncated_at: datetime,
         then_append: Sequence[NewEvent] = (),
+        expected_version: int | None = None,
     ) -> Truncation:
         """Move the stream's events after `after_version` to the archive, in one transaction
-        with `then_append` (for example an event that tells followers to reload)."""
+        with `then_append` (for example an event that tells followers to reload). With
+        `expected_version`, raise ConcurrencyError unless the stream is at that version, so
+        that two truncations decided on the same state cannot both happen."""
 
     @abc.abstractmethod
     async def read_archive(self, stream_id: str) -> list[Truncation]:

@@ -115,11 +115,14 @@ class MemoryEventStore(EventStore):
         reason: str,
         truncated_at: datetime,
         then_append: Sequence[NewEvent] = (),
+        expected_version: int | None = None,
     ) -> Truncation:
         check_truncate(stream_id, after_version, truncated_by, reason)
         if then_append:
             check_append(stream_id, then_append, after_version)
         stream = self._streams.get(stream_id)
+        if expected_version is not None and expected_version != len(stream or ()):
+            raise ConcurrencyError(stream_id, expected_version, len(stream or ()))
         if stream is None or after_version > len(stream):
             raise InvalidRequestError(
                 f"stream {stream_id!r} is at version {len(stream or ())}, "

@@ -16,6 +16,7 @@ from eventstore import postgres_sql as sql
 from eventstore.base import (
     AppendResult,
     Checkpoint,
+    ConcurrencyError,
     DuplicateEventError,
     EventStore,
     EventStoreError,
@@ -147,6 +148,7 @@ class PostgresEventStore(EventStore):
         reason: str,
         truncated_at: datetime,
         then_append: Sequence[NewEvent] = (),
+        expected_version: int | None = None,
     ) -> Truncation:
         check_truncate(stream_id, after_version, truncated_by, reason)
         if then_append:
@@ -161,7 +163,7 @@ class PostgresEventStore(EventStore):
             events=(),
         )
         try:
-            truncation = await self._truncate(request, tuple(then_append))
+            truncation = await self._truncate(request, tuple(then_append), expected_version)
         except CONNECTION_ERRORS as error:
             # Not retried: whether it committed is unknown; read_archive tells.
             raise StoreUnavailableError(f"database unavailable: {error}") from error
@@ -170,10 +172,14 @@ class PostgresEventStore(EventStore):
             self._notifier.notify([stream_id])
         return truncation
 
-    async def _truncate(self, request: Truncation, then_append: tuple[NewEvent, ...]) -> Truncation:
+    async def _truncate(
+        self, request: Truncation, then_append: tuple[NewEvent, ...], expected: int | None
+    ) -> Truncation:
         stream_id, after_version = request.stream_id, request.after_version
         async with self._pool.acquire() as connection, connection.transaction():
             head = await connection.fetchval(sql.LOCK_HEAD, stream_id)
+            if expected is not None and expected != (head or 0):
+                raise ConcurrencyError(stream_id, expected, head or 0)
             if head is None or after_version > head:
                 raise InvalidRequestError(
                     f"stream {stream_id!r} is at version {head or 0}, "

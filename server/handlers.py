@@ -17,7 +17,6 @@ from server.decide import decide, plan_rewind
 from server.decide.errors import Conflict, DomainError
 
 _PAGE = 1000
-_REWIND_ATTEMPTS = 5
 _encoder = msgspec.json.Encoder()
 
 
@@ -50,7 +49,6 @@ class GameService:
         self._attempts = attempts
         self._cache: OrderedDict[str, Loaded] = OrderedDict()
         self._cached_games = cached_games
-        self._rewinding = asyncio.Lock()
         # One lock per game being written to; a lock nobody holds or waits for is dropped.
         self._writing: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -127,26 +125,15 @@ class GameService:
 
     async def rewind(self, game_id: str, command: RewindTurn) -> Executed:
         """Undo the last resolution: its events and everything after go to the archive, and
-        a `TurnRewound` takes their place, in one transaction."""
-        # The plan comes from the state as loaded, and the store truncates without an
-        # expected version: a plan made before another rewind or resolution landed would
-        # undo the wrong turn (two rewinds planned from one state would both undo the same
-        # resolution, the second archiving the first's marker). So rewinds in this process
-        # wait for each other, and none truncates a stream that moved after its plan was
-        # made. Across processes a narrow window remains, which only an expected version on
-        # `EventStore.truncate` can close.
-        stream = stream_of(game_id)
-        async with self._rewinding:
-            for _ in range(_REWIND_ATTEMPTS):
-                loaded = await self.load(game_id)
-                plan = plan_rewind(loaded.state, command)
-                if await self.store.stream_version(stream) == loaded.state.version:
-                    break
-            else:
-                raise Conflict("the game is too busy to rewind right now; try again")
-            marker = TurnRewound(turn=plan.turn, at=command.now)
+        a `TurnRewound` takes their place, in one transaction. The truncation expects the
+        stream at the version the plan was made from, so two admins rewinding at once (in
+        any processes) undo one turn, and the second is told the game changed."""
+        loaded = await self.load(game_id)
+        plan = plan_rewind(loaded.state, command)
+        marker = TurnRewound(turn=plan.turn, at=command.now)
+        try:
             await self.store.truncate(
-                stream,
+                stream_of(game_id),
                 plan.after_version,
                 truncated_by=command.actor,
                 reason=command.reason,
@@ -159,9 +146,16 @@ class GameService:
                         correlation_id=uuid.uuid4(),
                     )
                 ],
+                expected_version=loaded.state.version,
             )
+        except ConcurrencyError:
+            raise Conflict(
+                "the game changed while you were rewinding (another admin may have rewound "
+                "it already): nothing was undone; look at the game again"
+            ) from None
+        finally:
             self._cache.pop(game_id, None)
-            reloaded = await self.load(game_id)
+        reloaded = await self.load(game_id)
         return Executed([marker], reloaded.state, reloaded.position)
 
     async def _read_after_position(self, stream: str, position: int) -> list[RecordedEvent]:

@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 
 from eventstore.base import (
+    ConcurrencyError,
     DuplicateEventError,
     EventStore,
     InvalidRequestError,
@@ -56,6 +57,35 @@ async def test_truncate_and_then_append_happen_together(store: EventStore) -> No
 
     stream = await store.read_stream("g")
     assert [(e.version, e.type) for e in stream] == [(1, "thing_happened.v1"), (2, "rewound.v1")]
+
+
+async def test_two_truncations_decided_on_the_same_version_cannot_both_happen(
+    store: EventStore,
+) -> None:
+    await store.append("g", numbered(4), expected_version=0)
+    marker, other = new_event(type="rewound.v1"), new_event(type="rewound.v1")
+    await store.truncate(
+        "g",
+        2,
+        truncated_by="a",
+        reason="r",
+        truncated_at=LATER,
+        then_append=[marker],
+        expected_version=4,
+    )
+    with pytest.raises(ConcurrencyError) as raised:
+        await store.truncate(
+            "g",
+            2,
+            truncated_by="b",
+            reason="r",
+            truncated_at=LATER,
+            then_append=[other],
+            expected_version=4,
+        )
+    assert (raised.value.expected, raised.value.actual) == (4, 3)
+    assert [e.event_id for e in await store.read_stream("g")][-1] == marker.event_id
+    assert len(await store.read_archive("g")) == 1
 
 
 async def test_a_truncation_whose_follow_up_clashes_changes_nothing(store: EventStore) -> None:

@@ -1,14 +1,15 @@
 """The async shell on every store: a whole game, rewinds, races, snapshots."""
 
 import asyncio
+from typing import Any, cast
 
 import pytest
 
-from eventstore.base import EventStore
+from eventstore.base import EventStore, Truncation
 from projections.game import SNAPSHOT_NAME
-from schema.commands import JoinGame, ResolveTurn, SubmitOrders
+from schema.commands import JoinGame, ResolveTurn, RewindTurn, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnResolved, TurnRewound, game_codec
-from server.decide.errors import NotAllowed, WrongTurn
+from server.decide.errors import Conflict, NotAllowed, WrongTurn
 from server.handlers import GameService, stream_of
 from tests.server.scripted import ADMIN, ScriptedGame
 
@@ -139,3 +140,40 @@ async def test_a_refused_command_appends_nothing(store: EventStore) -> None:
     with pytest.raises(Exception, match="running"):
         await game.run(JoinGame(actor="acct-late", now=game.now, name="Late"))
     assert await store.stream_version(stream_of("g1")) == version
+
+
+class TruncatesTogether:
+    """The store, except that `truncate` waits until `parties` callers reach it: every
+    rewind has made its plan before any truncates, the race at its worst."""
+
+    def __init__(self, store: EventStore, parties: int) -> None:
+        self._store = store
+        self._barrier = asyncio.Barrier(parties)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def truncate(self, *args: Any, **kwargs: Any) -> Truncation:
+        await self._barrier.wait()
+        return await self._store.truncate(*args, **kwargs)
+
+
+async def test_two_admins_rewinding_at_once_undo_one_turn(store: EventStore) -> None:
+    game = ScriptedGame(GameService(store))
+    await game.set_up()
+    await game.play_turn()
+    await game.play_turn()
+    racing = cast(EventStore, TruncatesTogether(store, parties=2))
+    # Two services, as two server processes would be.
+    services = [GameService(racing), GameService(racing)]
+    now = game.tick(0.01)
+    outcomes = await asyncio.gather(
+        *(s.rewind("g1", RewindTurn(actor=ADMIN, now=now)) for s in services),
+        return_exceptions=True,
+    )
+    refused = [o for o in outcomes if isinstance(o, BaseException)]
+    assert len(refused) == 1
+    assert isinstance(refused[0], Conflict)
+    assert "nothing was undone" in refused[0].message
+    assert (await GameService(store).load("g1")).state.turn == 2
+    assert len(await store.read_archive(stream_of("g1"))) == 1
