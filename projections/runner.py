@@ -26,6 +26,8 @@ NAME = "read_models.v1"
 # (and tests) do not wait for one another.
 _LOCK_KEY = 0x5EAD_0001
 _BATCH = 1000
+# How soon to look again when committed events are held back by an older transaction.
+_HELD_BACK_SECONDS = 0.005
 _STREAM_PREFIX = "game-"
 _encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
@@ -66,17 +68,36 @@ class ReadModelRunner:
         )
         return Checkpoint.START if row is None else Checkpoint(row[0], row[1])
 
+    async def caught_up(self) -> bool:
+        """True when every event committed so far is applied. Not the same as an empty
+        `read_all` after the checkpoint: the gap-safe log shows a commit only once every
+        older transaction has ended, so right after an append it may lag behind."""
+        checkpoint = await self.checkpoint()
+        behind = await self._pool.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM events "
+            "WHERE (transaction_id, position) > ($1::xid8, $2::bigint))",
+            checkpoint.transaction_id,
+            checkpoint.position,
+        )
+        return not behind
+
     async def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
-        """Apply everything in the log now; return how many events were read."""
+        """Apply every event committed by now; return how many were read. Commits that the
+        gap-safe log still holds back (an older transaction is open) are waited for."""
         done = 0
         after = await self.checkpoint()
-        while batch := await self._store.read_all(after=after, limit=_BATCH):
+        while True:
+            batch = await self._store.read_all(after=after, limit=_BATCH)
+            if not batch:
+                if await self.caught_up():
+                    return done
+                await asyncio.sleep(_HELD_BACK_SECONDS)
+                continue
             await self.apply(batch)
             after = batch[-1].checkpoint
             done += len(batch)
             if progress is not None:
                 progress(done)
-        return done
 
     async def follow(self, *, retry_after: float = 1.0) -> None:
         """Run for ever: take the lock, then catch up and follow the log live."""

@@ -222,7 +222,8 @@ def _inline_map(spec: dict[str, Any]) -> GameMap:
     its generated map with every turn): encoding it is far cheaper than building it."""
     try:
         encoded = msgspec.msgpack.encode(spec)
-    except (TypeError, msgspec.EncodeError):
+    # An integer beyond 64 bits cannot be a key; converting the map says what is wrong.
+    except (TypeError, OverflowError, msgspec.EncodeError):
         return map_from_object(spec)
     return _converted_map(_InlineMap(spec, encoded))
 

@@ -56,7 +56,7 @@ class Scheduler:
         pool: asyncpg.Pool,
         clock: Clock,
         *,
-        batch: int = 100,
+        batch: int = 10,
         poll_seconds: float = 1.0,
     ) -> None:
         self._games = games
@@ -198,10 +198,10 @@ async def _claims_released(pool: asyncpg.Pool, now: datetime) -> None:
 
 
 async def read_models_caught_up(pool: asyncpg.Pool, store: EventStore) -> None:
-    """Wait until the read models have read the whole log. Their runner may work in another
-    process, so there is nothing to wait on but the checkpoint in the database."""
+    """Wait until the read models hold every event committed so far. Their runner may work
+    in another process, so there is nothing to wait on but the checkpoint in the database."""
     runner = ReadModelRunner(store, pool)
     async with asyncio.timeout(CATCH_UP_SECONDS):
         # The condition lives in the database; there is no event to wait on.
-        while await store.read_all(after=await runner.checkpoint(), limit=1):  # noqa: ASYNC110
+        while not await runner.caught_up():  # noqa: ASYNC110
             await asyncio.sleep(0.005)

@@ -31,8 +31,4 @@ async def adjudicate(request: Request) -> Response:
         answer = await asyncio.to_thread(adjudicate_json, body)
     except RequestError as error:
         raise ApiError(422, "invalid_request", str(error)) from error
-    except OverflowError as error:
-        # A number too large for the engine (beyond 64 bits) somewhere in the request.
-        # rules.contract should refuse it as a RequestError itself; until then, here.
-        raise ApiError(422, "invalid_request", f"a number is out of range: {error}") from error
     return Response(answer, media_type="application/json")

@@ -12,6 +12,7 @@ from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
 from schema.commands import SubmitOrders
 from server.handlers import GameService
+from server.scheduler import read_models_caught_up
 from tests.server.scripted import ScriptedGame
 
 
@@ -22,16 +23,6 @@ async def _tables(pool: asyncpg.Pool) -> dict[str, list[dict[str, Any]]]:
         "games": [dict(r) for r in games],
         "turns": [dict(r) for r in turns],
     }
-
-
-async def _caught_up(store: PostgresEventStore, runner: ReadModelRunner) -> None:
-    """Wait until the runner's checkpoint reaches the end of the log."""
-    async with asyncio.timeout(20):
-        while True:
-            checkpoint = await runner.checkpoint()
-            if not await store.read_all(after=checkpoint, limit=1):
-                return
-            await asyncio.sleep(0.02)
 
 
 @contextlib.asynccontextmanager
@@ -62,7 +53,7 @@ async def test_live_read_models_equal_a_rebuild_also_after_rewinds(
         await second.rewind()
         await second.rewind()
         await second.play_turn()
-        await _caught_up(postgres_store, runner)
+        await read_models_caught_up(pool, postgres_store)
         live = await _tables(pool)
 
     rebuilt_runner = ReadModelRunner(postgres_store, pool)

@@ -9,6 +9,7 @@ import copy
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -400,3 +401,34 @@ def test_explanation_of_a_tie() -> None:
     hold = answer["orders"][0]
     assert hold["explanation"]["hold"] == hold["explanation"]["strongest_attack"] == 2
     assert json.loads(adjudicate_json(encode({**EXAMPLE_REQUEST, "explain": True}))) == answer
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {
+            "map": {
+                "name": "x",
+                "territories": [{"id": "AB", "name": "Ab", "x": 2**70}],
+                "edges": [],
+            }
+        },
+        {"map": {"name": "x", "territories": [{"id": "AB", "name": "Ab"}], "edges": [[2**70, 1]]}},
+        {"map": "rulebook", "vp_target": 2**70},
+        {"map": "rulebook", "players": {"a": {"vp": -(2**70)}}},
+    ],
+)
+def test_numbers_beyond_64_bits_get_an_answer_or_a_clear_refusal(request_: dict[str, Any]) -> None:
+    request_ = {"players": {}, **request_}
+    for entry in (adjudicate, lambda r: adjudicate_json(json.dumps(r).encode())):
+        outcome = _answer_or_refusal(entry, request_)
+        assert outcome == "answered" or (outcome.startswith("refused: ") and len(outcome) > 20)
+
+
+def _answer_or_refusal(entry: Callable[[dict[str, Any]], object], request_: dict[str, Any]) -> str:
+    """Anything but RequestError propagates and fails the test."""
+    try:
+        entry(request_)
+    except RequestError as error:
+        return f"refused: {error}"
+    return "answered"

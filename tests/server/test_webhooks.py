@@ -18,6 +18,7 @@ from server.handlers import GameService
 from server.webhooks import MAX_ATTEMPTS, Webhooks, backoff, signature
 from tests.server.running import running
 from tests.server.scripted import START, ScriptedGame
+from tests.support import visible_log
 
 
 class Receiver:
@@ -50,8 +51,10 @@ async def _hooked_game(pool: asyncpg.Pool, store: PostgresEventStore, url: str) 
     return "g1"
 
 
-async def _enqueue(webhooks: Webhooks, store: PostgresEventStore) -> None:
-    await webhooks.enqueue(await store.read_all(limit=10_000))
+async def _enqueue(webhooks: Webhooks, store: PostgresEventStore, pool: asyncpg.Pool) -> None:
+    """Enqueue from the whole log, once all of it shows (see tests.support.visible_log)."""
+    committed = await pool.fetchval("SELECT count(*) FROM events")
+    await webhooks.enqueue(await visible_log(store, committed))
 
 
 async def test_notifications_and_resolutions_are_delivered_signed(
@@ -62,7 +65,7 @@ async def test_notifications_and_resolutions_are_delivered_signed(
     webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), clock)
     async with running(receiver.app) as base, httpx.AsyncClient() as http:
         await _hooked_game(pool, postgres_store, f"{base}/hook")
-        await _enqueue(webhooks, postgres_store)
+        await _enqueue(webhooks, postgres_store, pool)
         assert await webhooks.send_due(http) == 6  # the resolution, and five players' results
     types = []
     for headers, body in receiver.received:
@@ -86,8 +89,8 @@ async def test_enqueuing_twice_delivers_once(
     webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), FakeClock(START))
     async with running(receiver.app) as base, httpx.AsyncClient() as http:
         await _hooked_game(pool, postgres_store, f"{base}/hook")
-        await _enqueue(webhooks, postgres_store)
-        await _enqueue(webhooks, postgres_store)
+        await _enqueue(webhooks, postgres_store, pool)
+        await _enqueue(webhooks, postgres_store, pool)
         assert await webhooks.send_due(http) == 6
         assert await webhooks.send_due(http) == 0
     assert len(receiver.received) == 6
@@ -101,7 +104,7 @@ async def test_a_failing_endpoint_is_retried_with_backoff_then_given_up(
     webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), clock)
     async with running(receiver.app) as base, httpx.AsyncClient() as http:
         await _hooked_game(pool, postgres_store, f"{base}/hook")
-        await _enqueue(webhooks, postgres_store)
+        await _enqueue(webhooks, postgres_store, pool)
         assert await webhooks.send_due(http) == 6  # all fail
         assert await webhooks.send_due(http) == 0  # not yet due again
         clock.advance(backoff(1).total_seconds())
@@ -131,7 +134,7 @@ async def test_a_dead_endpoint_never_delays_a_resolution(
 ) -> None:
     game_id = await _hooked_game(pool, postgres_store, url)
     webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), FakeClock(START))
-    await _enqueue(webhooks, postgres_store)
+    await _enqueue(webhooks, postgres_store, pool)
     runner = ReadModelRunner(postgres_store, pool)
     await runner.catch_up()
     # The game resolved regardless, and its deliveries wait in the outbox.

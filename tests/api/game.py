@@ -1,0 +1,96 @@
+"""A game played over HTTP only, the same way every time (seed 7, four players).
+
+Ann (p1, also the admin) builds farms on turn 1 and farms them after: 2 VP a turn. Di (p4)
+expands into empty land on turns 1 and 2 and takes the expansion award each turn. On turn 3
+everyone votes MOBILIZE, and Bob (p2) and Cy (p3) ask to join forces too early (they are not
+3 VP behind the leader yet); on turn 4 they may, and do. Ann reaches 6 VP on turn 4 and wins.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.api.support import PAST_THE_LOCK, Account, Api, Json, Server
+
+SEED = 7
+VP_TARGET = 6
+NAMES = ("Ann", "Bob", "Cy", "Di")
+# Orders by turn and player index; every army not named holds.
+ORDERS = {
+    1: {0: "EA B, GO B", 3: "GI to PR, VE to BT"},
+    2: {0: "EA F, GO F", 3: "PR to WW, BT to JI"},
+    3: {0: "EA F, GO F"},
+    4: {0: "EA F, GO F"},
+}
+VOTE = "MOBILIZE"
+
+
+@dataclass
+class ScriptedGame:
+    server: Server
+    accounts: list[Account] = field(default_factory=list)
+    game_id: str = ""
+
+    @property
+    def api(self) -> Api:
+        return self.server.api
+
+    @property
+    def admin(self) -> Account:
+        return self.accounts[0]
+
+    def player(self, name: str) -> Account:
+        return self.accounts[NAMES.index(name)]
+
+    async def create(self, **options: Any) -> Json:
+        self.accounts = [await self.api.account(name) for name in NAMES]
+        settings: dict[str, Any] = {
+            "seed": SEED,
+            "vp_target": VP_TARGET,
+            "votes": "every_other_turn",
+            "vote_start_turn": 3,
+        }
+        created = await self.api.new_game(self.admin, **{**settings, **options})
+        self.game_id = created["id"]
+        return created
+
+    async def join_and_start(self) -> None:
+        for account in self.accounts:
+            await self.api.join(self.game_id, account)
+        await self.api.start(self.game_id, self.admin)
+
+    async def submit(self, turn: int) -> list[Json]:
+        return [
+            await self.api.orders(self.game_id, self.accounts[index], text, turn=turn)
+            for index, text in ORDERS[turn].items()
+        ]
+
+    async def vote_all(self, effect: str = VOTE) -> None:
+        for account in self.accounts:
+            await self.api.call(
+                "POST", f"/v1/games/{self.game_id}/votes", account, {"effect": effect}
+            )
+
+    async def join_forces(self, a: str, b: str, *, expect: int = 200) -> Any:
+        return await self.api.call(
+            "POST",
+            f"/v1/games/{self.game_id}/join-forces",
+            self.player(a),
+            {"with": f"p{NAMES.index(b) + 1}"},
+            expect=expect,
+        )
+
+    async def resolve(self) -> Json:
+        """Resolve now as the admin, then step the clock past the lock after it."""
+        self.server.clock.advance(60)
+        done: Json = await self.api.admin(self.game_id, self.admin, "resolve")
+        self.server.clock.advance(PAST_THE_LOCK)
+        return done
+
+    async def rewind(self) -> Json:
+        self.server.clock.advance(60)
+        done: Json = await self.api.admin(self.game_id, self.admin, "rewind", reason="testing")
+        self.server.clock.advance(PAST_THE_LOCK)
+        return done
+
+    async def state(self, who: Account | None = None) -> Json:
+        return await self.api.game(self.game_id, who)

@@ -1,0 +1,297 @@
+"""Helpers for the API tests: a real server, an HTTP client that knows the calls, websocket
+clients that record what they receive, and waiting for a condition with a deadline."""
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import signal
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+from fastapi import FastAPI
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from server.app import create_app
+from server.clock import FakeClock
+from server.settings import Settings
+from tests.server.running import running
+
+OPERATOR_TOKEN = "operator-token-for-the-api-tests"
+START = datetime(2030, 3, 4, 8, 0, tzinfo=UTC)
+# After a resolution, orders stay locked for a minute in fast mode: step past it.
+PAST_THE_LOCK = 120.0
+WAIT_SECONDS = 15.0
+SKIRMISH = Path(sys.executable).parent / "skirmish"
+
+Json = dict[str, Any]
+
+
+async def until(
+    condition: Callable[[], Awaitable[bool] | bool],
+    *,
+    seconds: float = WAIT_SECONDS,
+    what: str = "the condition",
+) -> None:
+    """Poll `condition` until it holds; fail after `seconds`."""
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                result = condition()
+                if not isinstance(result, bool):
+                    result = await result
+                if result:
+                    return
+                await asyncio.sleep(0.02)  # polling interval, not synchronisation
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+@dataclass(frozen=True)
+class Account:
+    account_id: str
+    token: str
+    name: str
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+class Api:
+    """The HTTP calls of docs/api.md, asserting the status each one should answer with."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        who: Account | str | None = None,
+        body: Any = None,
+        *,
+        expect: int = 200,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
+        sent = dict(headers or {})
+        if isinstance(who, Account):
+            sent.update(who.auth)
+        elif isinstance(who, str):
+            sent["Authorization"] = f"Bearer {who}"
+        response = await self.client.request(
+            method, path, headers=sent, json=body if body is not None else None
+        )
+        assert response.status_code == expect, (
+            f"{method} {path}: {response.status_code} {response.text}"
+        )
+        return response.json() if response.content else None
+
+    async def account(self, name: str) -> Account:
+        created = await self.call("POST", "/v1/accounts", body={"name": name}, expect=201)
+        return Account(created["account_id"], created["token"], name)
+
+    async def new_game(self, admin: Account, **options: Any) -> Json:
+        body = {"name": "Test game", "fast_mode": True, **options}
+        game: Json = await self.call("POST", "/v1/games", admin, body, expect=201)
+        return game
+
+    async def game(self, game_id: str, who: Account | None = None) -> Json:
+        found: Json = await self.call("GET", f"/v1/games/{game_id}", who)
+        return found
+
+    async def join(self, game_id: str, who: Account) -> Json:
+        done: Json = await self.call("POST", f"/v1/games/{game_id}/join", who)
+        return done
+
+    async def start(self, game_id: str, admin: Account) -> Json:
+        done: Json = await self.call("POST", f"/v1/games/{game_id}/start", admin)
+        return done
+
+    async def orders(self, game_id: str, who: Account, text: str, **extra: Any) -> Json:
+        body = {"orders": text, **extra}
+        accepted: Json = await self.call("PUT", f"/v1/games/{game_id}/orders", who, body)
+        return accepted
+
+    async def admin(self, game_id: str, who: Account | str, action: str, **body: Any) -> Json:
+        path = f"/v1/games/{game_id}/admin/{action}"
+        done: Json = await self.call("POST", path, who, body or None)
+        return done
+
+    async def events(self, game_id: str, who: Account | None = None, after: int = 0) -> list[Json]:
+        """The whole feed after `after` as `who` reads it, page by page."""
+        found: list[Json] = []
+        while True:
+            page = await self.call("GET", f"/v1/games/{game_id}/events?after={after}", who)
+            found += page["events"]
+            if page["position"] == after:
+                return found
+            after = page["position"]
+
+
+@dataclass
+class Live:
+    """A websocket client of /live that records every message it receives."""
+
+    connection: ClientConnection
+    messages: list[Json] = field(default_factory=list)
+    close_code: int | None = None
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _reader: asyncio.Task[None] | None = None
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(
+        cls,
+        base: str,
+        game_id: str,
+        *,
+        after: int = 0,
+        token: str | None = None,
+        first_message: str | None = None,
+        read: bool = True,
+        **options: Any,
+    ) -> AsyncIterator["Live"]:
+        query: dict[str, Any] = {"after": after}
+        if token is not None:
+            query["token"] = token
+        url = f"{base.replace('http', 'ws', 1)}/v1/games/{game_id}/live?{urlencode(query)}"
+        async with connect(url, proxy=None, **options) as connection:
+            if first_message is not None:
+                await connection.send(json.dumps({"token": first_message}))
+            live = cls(connection)
+            if read:
+                live.start_reading()
+            try:
+                yield live
+            finally:
+                await live.stop_reading()
+
+    def start_reading(self) -> None:
+        self._reader = asyncio.create_task(self._read())
+
+    async def stop_reading(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.connection:
+                self.messages.append(json.loads(raw))
+                self._changed.set()
+        except ConnectionClosed:
+            pass
+        finally:
+            received = self.connection.protocol.close_rcvd
+            self.close_code = received.code if received is not None else 1006
+            self._changed.set()
+
+    async def wait_for(
+        self, condition: Callable[[list[Json]], bool], *, seconds: float = WAIT_SECONDS
+    ) -> list[Json]:
+        """Wait until the messages so far satisfy `condition`; returns a copy of them."""
+        try:
+            async with asyncio.timeout(seconds):
+                while not condition(self.messages):
+                    self._changed.clear()
+                    await self._changed.wait()
+        except TimeoutError:
+            recent = [(m["type"], m["position"]) for m in self.messages[-10:]]
+            raise AssertionError(f"timed out; the last messages: {recent}") from None
+        return list(self.messages)
+
+    async def wait_for_position(self, position: int) -> list[Json]:
+        return await self.wait_for(lambda ms: any(m["position"] >= position for m in ms))
+
+    async def wait_closed(self, *, seconds: float = WAIT_SECONDS) -> int:
+        async with asyncio.timeout(seconds):
+            while self.close_code is None:
+                self._changed.clear()
+                await self._changed.wait()
+        return self.close_code
+
+    @property
+    def events(self) -> list[Json]:
+        return [m["event"] for m in self.messages if m["type"] == "event"]
+
+    def of_type(self, kind: str) -> list[Json]:
+        return [m for m in self.messages if m["type"] == kind]
+
+
+def delivered(messages: list[Json]) -> list[tuple[str, int, str | None]]:
+    """What a client must receive exactly once: events, resolutions, rewinds (standings and
+    pings are snapshots, sent as often as they change)."""
+    return [
+        (m["type"], m["position"], m["event"]["type"] if m["type"] == "event" else None)
+        for m in messages
+        if m["type"] in ("event", "resolved", "rewound")
+    ]
+
+
+@dataclass
+class Server:
+    base: str
+    api: Api
+    clock: FakeClock
+    app: FastAPI
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    schema_url: str, *, pool_size: int = 10, send_buffer: int | None = None
+) -> AsyncIterator[Server]:
+    """The app on a real uvicorn, on a fake clock, with an operator token."""
+    clock = FakeClock(START)
+    settings = Settings(database_url=schema_url, pool_size=pool_size, operator_token=OPERATOR_TOKEN)
+    app = create_app(settings, clock=clock)
+    async with (
+        running(app, send_buffer=send_buffer) as base,
+        httpx.AsyncClient(base_url=base, timeout=30) as client,
+    ):
+        yield Server(base, Api(client), clock, app)
+
+
+@contextlib.asynccontextmanager
+async def serve_process(schema_url: str) -> AsyncIterator[str]:
+    """`skirmish serve` in a subprocess on DATABASE_URL; yields its base URL."""
+    environment = {
+        **os.environ,
+        "DATABASE_URL": schema_url,
+        "SKIRMISH_OPERATOR_TOKEN": OPERATOR_TOKEN,
+        "SKIRMISH_POOL_SIZE": "4",
+    }
+    process = await asyncio.create_subprocess_exec(
+        str(SKIRMISH),
+        *("serve", "--port", "0"),
+        env=environment,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    log: list[str] = []
+    try:
+        async with asyncio.timeout(60):
+            while not (match := re.search(r"Uvicorn running on (http://\S+)", "".join(log))):
+                line = await process.stderr.readline()
+                assert line, f"serve exited early:\n{''.join(log)}"
+                log.append(line.decode())
+        # The rest of its log is read on the way out; meanwhile it must not block on a pipe.
+        draining = asyncio.create_task(process.stderr.read())
+        yield match[1]
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(30):
+            status = await process.wait()
+    log.append((await draining).decode())
+    assert status == 0, "".join(log)
+    assert "Traceback" not in "".join(log), "".join(log)

@@ -1,0 +1,252 @@
+"""Bad input gets a clear 4xx in the error shape, never a 500: malformed and oversized
+bodies, unknown fields, wrong types, wrong tokens, trusted clients, racing admins."""
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from server.api import MAX_BODY
+from tests.api.game import ScriptedGame
+from tests.api.support import OPERATOR_TOKEN, Account, Server
+
+
+async def _raw(base: str, request: bytes) -> bytes:
+    """Send bytes no HTTP client would, and read the first line of the answer."""
+    host, port = base.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write(request)
+        await writer.drain()
+        return await reader.readline()
+    finally:
+        writer.close()
+        await writer.wait_closed()
+
+
+def _error(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert isinstance(body, dict)
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message"}
+    assert body["error"]["message"]
+    error: dict[str, Any] = body["error"]
+    return error
+
+
+@pytest.mark.parametrize(
+    ("content", "status", "code", "says"),
+    [
+        (b"{not json", 400, "invalid_json", "not valid JSON"),
+        (b"", 400, "empty_body", "body is required"),
+        (b"\xff\xfe", 400, "invalid_json", "not valid JSON"),
+        (b'{"name": "Ann", "nmae": "typo"}', 422, "invalid_body", "unknown field `nmae`"),
+        (b'{"name": 5}', 422, "invalid_body", "Expected `str`, got `int`"),
+        (b'["Ann"]', 422, "invalid_body", "Expected `object`, got `array`"),
+        (b"{}", 422, "invalid_body", "missing required field `name`"),
+        (b'{"name": "   "}', 422, "invalid", "empty"),
+        (b'{"name": "' + b"A" * 100 + b'"}', 422, "invalid", "too long"),
+    ],
+)
+async def test_a_bad_body_gets_a_clear_4xx(
+    server: Server, content: bytes, status: int, code: str, says: str
+) -> None:
+    response = await server.api.client.post(
+        "/v1/accounts", content=content, headers={"Content-Type": "application/json"}
+    )
+    error = _error(response, status)
+    assert error["code"] == code
+    assert says in error["message"]
+
+
+async def test_unknown_fields_and_wrong_types_are_refused_everywhere(server: Server) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    client, ann, game_id = server.api.client, game.admin, game.game_id
+    cases: list[tuple[str, str, Any]] = [
+        ("POST", "/v1/games", {"name": "x", "vp_target": "ten"}),
+        ("POST", "/v1/games", {"name": "x", "map_type": "tiny"}),
+        ("POST", "/v1/games", {"name": "x", "colour": 3}),
+        ("PUT", f"/v1/games/{game_id}/orders", {"orders": ["EA H"]}),
+        ("PUT", f"/v1/games/{game_id}/orders", {"orders": "EA H", "turns": 1}),
+        ("POST", f"/v1/games/{game_id}/votes", {"vote": "FEAST"}),
+        ("POST", f"/v1/games/{game_id}/join-forces", {"with_player": "p2"}),
+        ("PATCH", f"/v1/games/{game_id}/players/me", {"color": "red"}),
+        ("PATCH", f"/v1/games/{game_id}/settings", {"fast_mode": "yes"}),
+        ("POST", f"/v1/games/{game_id}/admin/ban", {"player": 2}),
+        ("POST", f"/v1/games/{game_id}/broadcast", {"message": None}),
+    ]
+    for method, path, body in cases:
+        response = await client.request(method, path, json=body, headers=ann.auth)
+        error = _error(response, 422)
+        assert error["code"] == "invalid_body", (path, body, error)
+    # Out of range, though well typed.
+    for body in ({"name": "x", "vp_target": 0}, {"name": "x", "seed": -1}):
+        _error(await client.post("/v1/games", json=body, headers=ann.auth), 422)
+    # An unknown admin action and a bad query parameter are 4xx too.
+    _error(await client.post(f"/v1/games/{game_id}/admin/explode", headers=ann.auth), 422)
+    _error(await client.get(f"/v1/games/{game_id}/events?after=minus-one"), 422)
+    _error(await client.get("/v1/games?phase=sleeping"), 422)
+    _error(await client.get("/v1/games/bad%20id"), 422)
+
+
+async def test_huge_bodies_are_refused_with_413_even_without_a_length(server: Server) -> None:
+    client = server.api.client
+    huge = json.dumps({"name": "A" * (MAX_BODY + 1)}).encode()
+    declared = await client.post("/v1/accounts", content=huge)
+    assert _error(declared, 413)["code"] == "body_too_large"
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(MAX_BODY // 1000 + 10):
+            yield b"A" * 1000
+        yield b'"}'
+
+    chunked = await client.post("/v1/accounts", content=chunks())
+    assert chunked.request.headers.get("transfer-encoding") == "chunked"
+    assert "content-length" not in chunked.request.headers
+    assert _error(chunked, 413)["code"] == "body_too_large"
+
+    # The same for the stateless adjudication, and a lying Content-Length.
+    _error(await client.post("/v1/adjudicate", content=huge), 413)
+    lying = await _raw(
+        server.base,
+        b"POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}",
+    )
+    assert lying.startswith((b"HTTP/1.1 400", b"HTTP/1.1 413")), lying
+    # The server is still fine.
+    assert (await client.get("/v1/health")).status_code == 200
+
+
+async def test_wrong_tokens_are_401_never_anonymous(server: Server) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    client, game_id = server.api.client, game.game_id
+    unknown = {"Authorization": "Bearer not-a-token"}
+    basic = {"Authorization": "Basic dXNlcjpwYXNz"}
+    empty = {"Authorization": "Bearer"}
+    for headers in (unknown, basic, empty):
+        for method, path in (
+            ("GET", f"/v1/games/{game_id}"),
+            ("GET", f"/v1/games/{game_id}/events"),
+            ("POST", f"/v1/games/{game_id}/join"),
+        ):
+            response = await client.request(method, path, headers=headers)
+            if method == "GET" and path.endswith(game_id):
+                # Public state needs no token, and a bad one is simply not looked at.
+                assert response.status_code == 200
+                continue
+            assert _error(response, 401)["code"] in ("bad_token", "bad_authorization")
+    # Acting without a token at all.
+    assert _error(await client.post(f"/v1/games/{game_id}/join"), 401)["code"] == "token_required"
+    # A player's token does not make an admin.
+    bob = game.player("Bob")
+    refused = await client.post(f"/v1/games/{game_id}/start", headers=bob.auth)
+    assert _error(refused, 403)["code"] == "not_allowed"
+
+
+async def test_trusted_clients_act_for_their_users(server: Server) -> None:
+    api, client = server.api, server.api.client
+    ann = await api.account("Ann")
+    operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+    # Only the operator makes client tokens.
+    _error(await client.post("/v1/clients", json={"name": "bot"}), 401)
+    _error(await client.post("/v1/clients", json={"name": "bot"}, headers=ann.auth), 403)
+    made = await client.post("/v1/clients", json={"name": "bot"}, headers=operator)
+    assert made.status_code == 201
+    bot = made.json()["token"]
+    as_bot = {"Authorization": f"Bearer {bot}"}
+
+    # A client token needs a user to act for.
+    refused = await client.post("/v1/games", json={"name": "Bot game"}, headers=as_bot)
+    assert _error(refused, 401)["code"] == "acting_user_required"
+    for bad in ("", "x" * 201, "tab\there"):
+        response = await client.post(
+            "/v1/games", json={"name": "g"}, headers={**as_bot, "X-Acting-User": bad}
+        )
+        _error(response, 401)
+
+    def acting(user: str, name: str) -> dict[str, str]:
+        return {**as_bot, "X-Acting-User": user, "X-Acting-User-Name": name}
+
+    # The server creates the account on first sight, and knows it again after.
+    created = await client.post("/v1/games", json={"name": "Bot game"}, headers=acting("42", "Zed"))
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    joined = await client.post(f"/v1/games/{game_id}/join", headers=acting("42", "Zed"))
+    assert joined.status_code == 200
+    again = await client.post(f"/v1/games/{game_id}/join", headers=acting("42", "Zed"))
+    assert _error(again, 409)["code"] == "conflict"
+    other = await client.post(f"/v1/games/{game_id}/join", headers=acting("43", "Yan"))
+    assert other.status_code == 200
+    state = (await client.get(f"/v1/games/{game_id}")).json()
+    assert [p["name"] for p in state["players"]] == ["Yan", "Zed"]
+    # The user's admin rights come with them; another user of the same bot has none.
+    start = await client.post(f"/v1/games/{game_id}/start", headers=acting("43", "Yan"))
+    assert _error(start, 403)["code"] == "not_allowed"
+    # The operator may act as admin on any game.
+    killed = await client.post(f"/v1/games/{game_id}/admin/kill", headers=operator)
+    assert killed.status_code == 200
+    assert _error(await client.get(f"/v1/games/{game_id}"), 410)["code"] == "game_killed"
+
+
+async def _race(*calls: Any) -> list[httpx.Response]:
+    responses: list[httpx.Response] = await asyncio.gather(*calls)
+    return responses
+
+
+@pytest.mark.parametrize("resolutions", [1, 2])
+async def test_two_admins_racing_to_rewind_lose_nothing(server: Server, resolutions: int) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    for turn in range(1, resolutions + 1):
+        await game.submit(turn)
+        await game.resolve()
+    before = await game.api.events(game.game_id, game.admin)
+    operator = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+    path = f"/v1/games/{game.game_id}/admin/rewind"
+    server.clock.advance(60)
+    responses = await _race(
+        game.api.client.post(path, json={"reason": "admin"}, headers=game.admin.auth),
+        game.api.client.post(path, json={"reason": "operator"}, headers=operator),
+    )
+    statuses = sorted(r.status_code for r in responses)
+    state = await game.state()
+    after = await game.api.events(game.game_id, game.admin)
+    archive = await game.api.call("GET", f"/v1/games/{game.game_id}/archive", game.admin)
+    archived = [e for t in archive["truncations"] for e in t["events"]]
+    # One rewind wins. The other is told, clearly, that nothing was undone (it planned from
+    # the same state, or there was nothing left to undo), or it undid one turn further.
+    assert 500 not in statuses
+    assert statuses in ([200, 409], [200, 200])
+    undone = statuses.count(200)
+    assert undone <= resolutions
+    assert state["turn"] == resolutions + 1 - undone
+    assert len(archive["truncations"]) == undone
+    for loser in (r for r in responses if r.status_code == 409):
+        message = loser.json()["error"]["message"]
+        assert "no resolution to undo" in message or "nothing was undone" in message
+    # Every event before the race is still in the log or in the archive, exactly once.
+    kept = {e["position"] for e in after} | {e["position"] for e in archived}
+    assert {e["position"] for e in before} <= kept
+    assert len(kept) == len(after) + len(archived)
+    assert [e["type"] for e in after].count("turn_rewound.v1") == 1
+
+
+async def test_a_late_bot_cannot_order_the_wrong_turn(server: Server) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    await game.submit(1)
+    await game.resolve()
+    ann: Account = game.admin
+    late = await game.api.call(
+        "PUT", f"/v1/games/{game.game_id}/orders", ann, {"orders": "EA F", "turn": 1}, expect=409
+    )
+    assert late["error"]["code"] == "wrong_turn"

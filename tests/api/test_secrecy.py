@@ -1,0 +1,134 @@
+"""Secrets stay secret: other players' orders and same-day ballots until the turn resolves,
+and the game's seed from everyone but its admins, over every read endpoint and socket."""
+
+import json
+from typing import Any
+
+from tests.api.support import Account, Api, Json, Live, Server, until
+
+SEED = 918_273_645_546
+SECRET_WORDS = ("zanzibar-gambit", "quokka-feint")
+
+
+async def _read_everything(api: Api, game_id: str, who: Account | None) -> list[Any]:
+    """Every read endpoint of the API, as `who` (None: anonymous)."""
+    auth = who if who is not None else None
+    answers = [
+        await api.call("GET", f"/v1/games/{game_id}", auth),
+        await api.call("GET", "/v1/games", auth),
+        await api.call("GET", "/v1/games?phase=running", auth),
+        await api.events(game_id, who),
+        await api.call("GET", f"/v1/games/{game_id}/events?after=3&limit=2", auth),
+        await api.call("GET", f"/v1/games/{game_id}/turns/1", auth),
+        await api.call(
+            "GET", f"/v1/games/{game_id}/archive", auth, expect=401 if who is None else 403
+        ),
+        await api.call(
+            "GET", f"/v1/games/{game_id}/orders", auth, expect=401 if who is None else 200
+        ),
+    ]
+    if who is not None:
+        # Nobody reads another player's orders.
+        answers.append(
+            await api.call("GET", f"/v1/games/{game_id}/orders?player=p4", who, expect=403)
+        )
+    return answers
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value)
+
+
+def _leaks(texts: str) -> list[str]:
+    return [word for word in (*SECRET_WORDS, str(SEED)) if word in texts]
+
+
+async def test_nothing_of_other_players_leaks_before_resolution(server: Server) -> None:
+    api = server.api
+    ann, bob, cy, di = [await api.account(name) for name in ("Ann", "Bob", "Cy", "Di")]
+    game = await api.new_game(
+        ann, seed=SEED, votes="every_turn", vote_start_turn=1, voting_mode="same_day"
+    )
+    game_id = game["id"]
+    for account in (ann, bob, cy, di):
+        await api.join(game_id, account)
+    await api.start(game_id, ann)
+    started = await api.game(game_id)
+    vote = started["vote"]
+    assert vote["tally"] is None
+    first, second = vote["candidates"]
+    armies = started["board"]["armies"]
+
+    def holds(player: str, secret: str) -> str:
+        mine = sorted(t for t, owner in armies.items() if owner == player)
+        return ", ".join([*(f"{t} H" for t in mine), secret])
+
+    async with (
+        Live.open(server.base, game_id, first_message=bob.token) as bobs,
+        Live.open(server.base, game_id) as spectators,
+    ):
+        for live in (bobs, spectators):
+            await live.wait_for(lambda ms: any(m["type"] == "standings" for m in ms))
+        # Cy and Di order and vote; Bob orders and votes too, with nothing secret in it.
+        await api.orders(game_id, cy, holds("p3", SECRET_WORDS[0]))
+        await api.orders(game_id, di, holds("p4", SECRET_WORDS[1]))
+        mine = await api.orders(game_id, bob, holds("p2", "bobs own words"))
+        for voter, effect in ((cy, first), (di, second), (bob, first)):
+            await api.call("POST", f"/v1/games/{game_id}/votes", voter, {"effect": effect})
+        # The read models have caught up with everything (the list shows the position).
+        await until(
+            lambda: _listed_position(api, game_id, mine["position"]),
+            what="the read models to catch up",
+        )
+
+        for reader in (bob, None):
+            answers = await _read_everything(api, game_id, reader)
+            text = _text(answers)
+            assert _leaks(text) == []
+            feed = answers[3]
+            types = [(e["type"], e["data"].get("player_id")) for e in feed]
+            assert ("vote_cast.v1", "p3") not in types
+            assert ("vote_cast.v1", "p4") not in types
+            assert ("orders_submitted.v1", "p3") not in types
+            assert answers[0]["vote"]["tally"] is None
+        # Bob reads his own orders and his own ballot.
+        bob_feed = _text(await api.events(game_id, bob))
+        assert "bobs own words" in bob_feed
+        assert _text(await api.events(game_id)).count("bobs own words") == 0
+        assert [
+            e["data"]["player_id"]
+            for e in await api.events(game_id, bob)
+            if e["type"] == "vote_cast.v1"
+        ] == ["p2"]
+
+        # Nothing secret went down the sockets either.
+        assert _leaks(_text(bobs.messages)) == []
+        assert _leaks(_text(spectators.messages)) == []
+        assert {e["data"]["player_id"] for e in bobs.events if e["type"] in _PRIVATE} == {"p2"}
+        assert not [e for e in spectators.events if e["type"] in _PRIVATE]
+
+        # The resolution makes the orders and the tally public, in `turn_resolved`.
+        server.clock.advance(60)
+        await api.admin(game_id, ann, "resolve")
+        for live in (bobs, spectators):
+            await live.wait_for(lambda ms: any(m["type"] == "resolved" for m in ms))
+    resolved = next(m for m in spectators.messages if m["type"] == "resolved")["resolution"]
+    texts = {o["text"] for o in resolved["orders"]}
+    assert set(SECRET_WORDS) <= texts
+    assert resolved["vote_outcome"]["tally"] == {first: 2, second: 1}
+    assert resolved["effect"] == first
+    public = _text(await api.events(game_id))
+    assert all(word in public for word in SECRET_WORDS)
+    # The ballots themselves stay with their owners; the seed stays with the admins.
+    assert '"vote_cast.v1"' not in public
+    assert _leaks(_text(spectators.messages)) == [*SECRET_WORDS]
+    assert str(SEED) not in public
+    assert str(SEED) in _text(await api.events(game_id, ann))
+
+
+_PRIVATE = {"orders_submitted.v1", "vote_cast.v1", "player_notified.v1"}
+
+
+async def _listed_position(api: Api, game_id: str, position: int) -> bool:
+    listed: Json = await api.call("GET", "/v1/games")
+    return any(g["id"] == game_id and g["position"] >= position for g in listed["games"])

@@ -1,0 +1,31 @@
+"""The live feed's own state, which it folds as it dispatches (server.live.GameFeed)."""
+
+from eventstore.memory import MemoryEventStore
+from server.handlers import GameService, stream_of
+from server.live import GameFeed
+from tests.server.scripted import ScriptedGame
+
+
+async def test_a_batch_with_a_rewind_and_what_follows_it_is_folded_once() -> None:
+    async with MemoryEventStore(poll_interval=0.2) as store:
+        games = GameService(store)
+        game = ScriptedGame(games)
+        await game.set_up()
+        await game.play_turn()
+        feed = GameFeed(games, store, "g1")
+        loaded = await games.load("g1")
+        feed.state, feed.position = loaded.state, loaded.position
+
+        # A rewind and the turn played again land in one batch of the feed.
+        await game.rewind()
+        await game.play_turn()
+        batch = await store.read_stream_after_position(stream_of("g1"), feed.position)
+        assert batch[0].type == "turn_rewound.v1"
+        assert "turn_resolved.v1" in [e.type for e in batch]
+        await feed._dispatch(batch)
+
+        # Reloading at the rewind must not take in the events after it: folded again, the
+        # resolution would count twice.
+        now = (await games.load("g1")).state
+        assert feed.state == now
+        assert feed.position == batch[-1].position
