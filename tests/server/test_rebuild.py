@@ -1,5 +1,6 @@
 """`skirmish rebuild`, run as the console script against real PostgreSQL."""
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -30,7 +31,8 @@ async def test_rebuild_restores_the_read_models_with_a_progress_bar(
     await pool.execute("UPDATE read_games SET name = 'vandalised'")
     await pool.execute("DELETE FROM read_turns")
 
-    done = subprocess.run(
+    done = await asyncio.to_thread(
+        subprocess.run,
         [str(SKIRMISH), "rebuild"],
         env={**os.environ, "DATABASE_URL": schema_url},
         capture_output=True,
