@@ -77,6 +77,7 @@ class EmbeddedPostgres:
                     server = package.get_server(self.data_dir, cleanup_mode=None)
                 url: str = server.get_uri()
                 _check_accepting(server.get_postmaster_info())
+                _check_answers(package, url)
                 return url
             except (subprocess.SubprocessError, OSError, AssertionError) as error:
                 # Right after a kill -9 the old server's pid file and shared memory linger
@@ -153,6 +154,24 @@ def running_url(data_dir: Path) -> str | None:
         return None
     url: str = info.get_uri()
     return url
+
+
+def _check_answers(package: Any, url: str) -> None:
+    """Raise OSError unless the server answers a query. A socket that accepts is not enough:
+    right after a kill -9 the dying server's leftovers can accept and then drop the line."""
+    psql = package._commands.POSTGRES_BIN_PATH / "psql"
+    try:
+        answer = subprocess.run(
+            [str(psql), "--no-psqlrc", "-At", "-c", "SELECT 1", url],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise OSError("the embedded server did not answer in time") from error
+    if answer.returncode != 0 or answer.stdout.strip() != "1":
+        raise OSError(f"the embedded server does not answer yet: {answer.stderr.strip()}")
 
 
 def _check_accepting(info: Any) -> None:

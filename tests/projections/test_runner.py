@@ -14,6 +14,7 @@ from schema.commands import SubmitOrders
 from server.handlers import GameService
 from server.scheduler import read_models_caught_up
 from tests.server.scripted import ScriptedGame
+from tests.support import visible_log
 
 
 async def _tables(pool: asyncpg.Pool) -> dict[str, list[dict[str, Any]]]:
@@ -100,7 +101,8 @@ async def test_a_crash_between_batches_applies_nothing_twice(
     await game.set_up()
     await game.play_turn()
     runner = ReadModelRunner(postgres_store, pool)
-    events = await postgres_store.read_all(limit=10_000)
+    committed = await pool.fetchval("SELECT count(*) FROM events")
+    events = await visible_log(postgres_store, committed)
     half = len(events) // 2
     await runner.apply(events[:half])
     # A new runner (as after a crash) starts at the committed checkpoint.
