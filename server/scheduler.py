@@ -56,7 +56,10 @@ class Scheduler:
         pool: asyncpg.Pool,
         clock: Clock,
         *,
-        batch: int = 10,
+        # Games claimed per transaction. Kept small: a claim keeps its games locked, and the
+        # gap-safe log held back, until the whole batch is resolved, so that a large one
+        # leaves other processes nothing to share and the read models idle meanwhile.
+        batch: int = 5,
         poll_seconds: float = 1.0,
     ) -> None:
         self._games = games

@@ -1,0 +1,269 @@
+"""Games that fall due in the same minute: `python -m benchmarks scheduler [--games=N]`.
+
+How long the scheduler takes to resolve `--games` games of 20 players on generated maps,
+every army ordered, whose first resolutions fall due within one minute of fake time: with
+one `skirmish serve --fake-clock` process, then with three on the same schema. Each group of
+games is built by the pure decider and appended in batches straight to the store (create,
+20 joins, the start, every player's orders, the reminders already sent), the read models
+are caught up, and the servers' clocks are set to just before the minute. Then the clock of
+every server is set, concurrently, to the end of the minute through POST /v1/admin/clock,
+and the wall time runs until every game of the group has resolved (its stream grew: the
+resolution is one append), and until every clock call has answered (each one steps through
+the minute's due moments and waits for the read models to catch up before it answers).
+
+The two groups fall due in consecutive minutes, so that each run has games nobody has
+loaded yet. DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test), in a fresh
+schema dropped at the end.
+"""
+
+import asyncio
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
+from benchmarks._table import print_table
+from eventstore.postgres import PostgresEventStore
+from projections.runner import ReadModelRunner
+from projections.schedule import FAST_PERIOD, FAST_REMINDER_LEAD
+from schema.game_events import GameStarted, Settings
+from server.handlers import stream_of
+from tests.support import fresh_schema, migrated_pool
+
+DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
+DEFAULT_GAMES = 10_000
+PLAYERS = 20
+# Games share this many generated maps (a map is generated once per seed; the decider is
+# pure, so every game of a seed starts the same way).
+MAPS = 50
+# Games are built and appended this many at a time.
+BUILD_CHUNK = 200
+SKIRMISH = Path(sys.executable).parent / "skirmish"
+TOKEN = "operator-token-for-the-benchmark"
+POLL_SECONDS = 0.05
+CALL_TIMEOUT_SECONDS = 1800.0
+
+
+def _option(options: list[str], name: str, default: int) -> int:
+    for option in options:
+        if option.startswith(f"--{name}="):
+            return int(option.split("=", 1)[1])
+    return default
+
+
+def _starts(prefix: str, games: int, first_due: datetime) -> dict[str, datetime]:
+    """Game id -> start, so that the first resolutions fall on the 60 seconds from
+    `first_due`, evenly."""
+    return {
+        f"{prefix}{n:05}": first_due - FAST_PERIOD + timedelta(seconds=n % 60) for n in range(games)
+    }
+
+
+async def _build(store: PostgresEventStore, starts: dict[str, datetime]) -> tuple[int, int]:
+    """Build and append the games, a chunk at a time; (events, version of each game)."""
+    settings = Settings(name="Benchmark", fast_mode=True)
+    cache: dict[tuple[int, int], GameStarted] = {}
+    rng = random.Random(7)
+    events = 0
+    versions: set[int] = set()
+    items = list(starts.items())
+    for first in range(0, len(items), BUILD_CHUNK):
+        chunk: list[BuiltGame] = []
+        for n, (game_id, start) in enumerate(items[first : first + BUILD_CHUNK], start=first):
+            game = BuiltGame(game_id)
+            game.set_up(settings, players=PLAYERS, seed=n % MAPS, at=start, starts=cache)
+            game.order_every_army(start + ORDERS_AFTER, rng)
+            game.remind(start + FAST_PERIOD - FAST_REMINDER_LEAD)
+            versions.add(game.state.version)
+            chunk.append(game)
+        events += await append_games(store, chunk)
+    [version] = versions
+    return events, version
+
+
+@asynccontextmanager
+async def _servers(count: int, schema_url: str, logs: Path) -> AsyncIterator[list[str]]:
+    """`count` servers on the schema; their base URLs. Every one is stopped on the way out."""
+    environment = {**os.environ, "DATABASE_URL": schema_url, "SKIRMISH_OPERATOR_TOKEN": TOKEN}
+    processes: list[asyncio.subprocess.Process] = []
+    try:
+        paths: list[Path] = []
+        for n in range(count):
+            path = logs / f"server-{count}-{n}.log"
+            with path.open("wb") as log:
+                processes.append(
+                    await asyncio.create_subprocess_exec(
+                        str(SKIRMISH),
+                        *("serve", "--fake-clock", "--port", "0"),
+                        env=environment,
+                        stdout=log,
+                        stderr=log,
+                    )
+                )
+            paths.append(path)
+        urls = []
+        for process, path in zip(processes, paths, strict=True):
+            async with asyncio.timeout(60):
+                while (url := _announced(path)) is None:
+                    if process.returncode is not None:
+                        raise RuntimeError(f"serve exited early:\n{_read(path)}")
+                    await asyncio.sleep(0.05)
+            urls.append(url)
+        yield urls
+    finally:
+        for process in processes:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+        for process in processes:
+            try:
+                async with asyncio.timeout(30):
+                    await process.wait()
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+
+
+def _announced(log: Path) -> str | None:
+    found = re.search(r"Uvicorn running on (\S+)", _read(log))
+    return None if found is None else found[1]
+
+
+def _read(log: Path) -> str:
+    return log.read_text()
+
+
+async def _set_clock(client: httpx.AsyncClient, url: str, to: datetime) -> float:
+    """Set one server's clock; when it answered (perf_counter)."""
+    response = await client.post(
+        f"{url}/v1/admin/clock",
+        json={"set": to.isoformat()},
+        headers={"Authorization": f"Bearer {TOKEN}"},
+    )
+    response.raise_for_status()
+    return time.perf_counter()
+
+
+async def _resolved(pool: asyncpg.Pool, prefix: str, version: int) -> int:
+    """Games of the group whose stream has grown past its built version: a resolution (one
+    append, with its results) is the only thing appended to them."""
+    count: int = await pool.fetchval(
+        "SELECT count(*) FROM streams WHERE stream_id LIKE $1 AND version > $2",
+        f"{stream_of(prefix)}%",
+        version,
+    )
+    return count
+
+
+async def _run_group(
+    pool: asyncpg.Pool,
+    schema_url: str,
+    logs: Path,
+    servers: int,
+    starts: dict[str, datetime],
+    prefix: str,
+    version: int,
+) -> tuple[float, float]:
+    """Seconds until every game resolved, and until every clock call answered."""
+    first_due = min(starts.values()) + FAST_PERIOD
+    last_due = max(starts.values()) + FAST_PERIOD
+    async with (
+        _servers(servers, schema_url, logs) as urls,
+        httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS) as client,
+    ):
+        before = first_due - timedelta(seconds=1)
+        await asyncio.gather(*(_set_clock(client, url, before) for url in urls))
+        assert await _resolved(pool, prefix, version) == 0
+        started = time.perf_counter()
+        calls = [asyncio.create_task(_set_clock(client, url, last_due)) for url in urls]
+        while await _resolved(pool, prefix, version) < len(starts):
+            if any(call.done() and call.exception() for call in calls):
+                await asyncio.gather(*calls)
+            await asyncio.sleep(POLL_SECONDS)
+        resolved = time.perf_counter() - started
+        answered = max(await asyncio.gather(*calls)) - started
+    twice = await pool.fetchval(
+        "SELECT count(*) - count(DISTINCT stream_id) FROM events "
+        "WHERE type = 'turn_resolved.v1' AND stream_id LIKE $1",
+        f"{stream_of(prefix)}%",
+    )
+    assert twice == 0, f"{twice} turns resolved twice"
+    return resolved, answered
+
+
+async def _run(url: str, games: int) -> None:
+    base = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(hours=1)
+    # Group "a" falls due in one minute, group "b" in the next.
+    groups = {
+        prefix: _starts(prefix, games, base + timedelta(minutes=minute))
+        for minute, prefix in enumerate(("a", "b"))
+    }
+    async with (
+        fresh_schema(url) as schema_url,
+        migrated_pool(schema_url, max_size=10, application_name="benchmark") as pool,
+        await PostgresEventStore.open(pool) as store,
+    ):
+        started = time.perf_counter()
+        events = 0
+        versions = set()
+        for starts in groups.values():
+            written, version = await _build(store, starts)
+            events += written
+            versions.add(version)
+        built = time.perf_counter() - started
+        await ReadModelRunner(store, pool).catch_up()
+        caught_up = time.perf_counter() - started - built
+        [version] = versions
+        print(
+            f"{games:,} games per run x {PLAYERS} players, fast mode, generated maps "
+            f"({MAPS} seeds), every army ordered; first resolutions due over one minute.\n"
+            f"Built 2 x {games:,} games, {events:,} events, in {built:.0f} s; read models "
+            f"caught up in {caught_up:.0f} s.\n"
+        )
+        rows: list[tuple[object, ...]] = []
+        with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as logs:
+            single = 0.0
+            for servers, prefix in ((1, "a"), (3, "b")):
+                resolved, answered = await _run_group(
+                    pool, schema_url, Path(logs), servers, groups[prefix], prefix, version
+                )
+                single = single or resolved
+                rows.append(
+                    (
+                        servers,
+                        games,
+                        resolved,
+                        games / resolved,
+                        f"{single / resolved:.2f}x",
+                        answered,
+                    )
+                )
+        print_table(
+            (
+                "server processes",
+                "games due in the minute",
+                "all resolved (s)",
+                "resolutions/s",
+                "speed-up",
+                "clock calls answered (s)",
+            ),
+            rows,
+        )
+
+
+def main(options: list[str]) -> None:
+    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    games = _option(options, "games", DEFAULT_GAMES)
+    started = time.perf_counter()
+    asyncio.run(_run(url, games))
+    print(f"\n(whole run: {time.perf_counter() - started:.0f} s, on {os.cpu_count()} cores)")
