@@ -1,7 +1,9 @@
 """A real PostgreSQL for the tests: DATABASE_URL when set, else an embedded one per session."""
 
 import os
+import signal
 from collections.abc import AsyncIterator, Iterator
+from types import FrameType
 
 import asyncpg
 import pytest
@@ -22,10 +24,18 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
         return
     embedded = EmbeddedPostgres(tmp_path_factory.mktemp("postgres") / "data")
+    # A SIGTERM (a CI timeout, a killed terminal) would end pytest without teardown and
+    # leave the server running; as KeyboardInterrupt it unwinds like Ctrl-C, stopping it.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         yield embedded.start()
     finally:
         embedded.stop()
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 @pytest.fixture
