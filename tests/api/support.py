@@ -5,13 +5,10 @@ import asyncio
 import contextlib
 import json
 import os
-import re
-import signal
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,14 +20,13 @@ from websockets.exceptions import ConnectionClosed
 from server.app import create_app
 from server.clock import FakeClock
 from server.settings import Settings
-from tests.server.running import running
+from tests.server.running import running, serve_subprocess
 
 OPERATOR_TOKEN = "operator-token-for-the-api-tests"
 START = datetime(2030, 3, 4, 8, 0, tzinfo=UTC)
 # After a resolution, orders stay locked for a minute in fast mode: step past it.
 PAST_THE_LOCK = 120.0
 WAIT_SECONDS = 15.0
-SKIRMISH = Path(sys.executable).parent / "skirmish"
 
 Json = dict[str, Any]
 
@@ -261,37 +257,13 @@ async def serving(
         yield Server(base, Api(client), clock, app)
 
 
-@contextlib.asynccontextmanager
-async def serve_process(schema_url: str) -> AsyncIterator[str]:
-    """`skirmish serve` in a subprocess on DATABASE_URL; yields its base URL."""
+def serve_process(schema_url: str) -> AbstractAsyncContextManager[str]:
+    """`skirmish serve` in a subprocess on the schema, with the operator token; yields its
+    base URL."""
     environment = {
         **os.environ,
         "DATABASE_URL": schema_url,
         "SKIRMISH_OPERATOR_TOKEN": OPERATOR_TOKEN,
         "SKIRMISH_POOL_SIZE": "4",
     }
-    process = await asyncio.create_subprocess_exec(
-        str(SKIRMISH),
-        *("serve", "--port", "0"),
-        env=environment,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert process.stderr is not None
-    log: list[str] = []
-    try:
-        async with asyncio.timeout(60):
-            while not (match := re.search(r"Uvicorn running on (http://\S+)", "".join(log))):
-                line = await process.stderr.readline()
-                assert line, f"serve exited early:\n{''.join(log)}"
-                log.append(line.decode())
-        # The rest of its log is read on the way out; meanwhile it must not block on a pipe.
-        draining = asyncio.create_task(process.stderr.read())
-        yield match[1]
-    finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGTERM)
-        async with asyncio.timeout(30):
-            status = await process.wait()
-    log.append((await draining).decode())
-    assert status == 0, "".join(log)
-    assert "Traceback" not in "".join(log), "".join(log)
+    return serve_subprocess(environment=environment)

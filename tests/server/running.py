@@ -2,8 +2,12 @@
 
 import asyncio
 import contextlib
+import re
+import signal
 import socket
-from collections.abc import AsyncIterator
+import sys
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import uvicorn
@@ -91,3 +95,44 @@ class CuttableLink:
         finally:
             self._writers.discard(sink)
             sink.close()
+
+
+SKIRMISH = Path(sys.executable).parent / "skirmish"
+
+
+@contextlib.asynccontextmanager
+async def serve_subprocess(*options: str, environment: Mapping[str, str]) -> AsyncIterator[str]:
+    """`skirmish serve --port 0 OPTIONS` in a subprocess; yields its base URL once uvicorn
+    listens. On the way out it is stopped with SIGTERM, and must have exited cleanly: status
+    0 and no traceback in its log."""
+    process = await asyncio.create_subprocess_exec(
+        str(SKIRMISH),
+        *("serve", "--port", "0", *options),
+        env=dict(environment),
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    log: list[str] = []
+    draining: asyncio.Task[bytes] | None = None
+    try:
+        async with asyncio.timeout(60):
+            while not (match := re.search(r"Uvicorn running on (http://\S+)", "".join(log))):
+                line = await process.stderr.readline()
+                assert line, f"serve exited early:\n{''.join(log)}"
+                log.append(line.decode())
+        # The rest of its log is read on the way out; meanwhile it must not block on a pipe.
+        draining = asyncio.create_task(process.stderr.read())
+        yield match[1]
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            async with asyncio.timeout(30):
+                status = await process.wait()
+        except TimeoutError:
+            process.kill()
+            status = await process.wait()
+        if draining is not None:
+            log.append((await draining).decode())
+    assert status == 0, "".join(log)
+    assert "Traceback" not in "".join(log), "".join(log)

@@ -1,50 +1,21 @@
 """End to end: the README's `skirmish serve`, with no DATABASE_URL, in a subprocess."""
 
-import asyncio
 import os
-import re
-import signal
-import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 import httpx
 
 from eventstore.postgres import PostgresEventStore
 from server.database import create_pool, running_url
+from tests.server.running import serve_subprocess
 from tests.support import new_event
 
-SKIRMISH = Path(sys.executable).parent / "skirmish"
 
-
-@asynccontextmanager
-async def serving(data_dir: Path) -> AsyncIterator[str]:
-    """Run `skirmish serve` until the block ends, then SIGTERM it; yields its base URL."""
+def serving(data_dir: Path) -> AbstractAsyncContextManager[str]:
+    """The README's serve command, with the embedded database in `data_dir`."""
     environment = {name: value for name, value in os.environ.items() if name != "DATABASE_URL"}
-    process = await asyncio.create_subprocess_exec(
-        str(SKIRMISH),
-        *("serve", "--port", "0", "--data-dir", str(data_dir)),
-        env=environment,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    assert process.stderr is not None
-    log: list[str] = []
-    try:
-        async with asyncio.timeout(60):
-            while not (match := re.search(r"Uvicorn running on (http://\S+)", "".join(log))):
-                line = await process.stderr.readline()
-                assert line, f"serve exited early:\n{''.join(log)}"
-                log.append(line.decode())
-        yield match[1]
-    finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGTERM)
-        async with asyncio.timeout(30):
-            rest = await process.stderr.read()
-            status = await process.wait()
-        log.append(rest.decode())
-    assert status == 0, "".join(log)
+    return serve_subprocess("--data-dir", str(data_dir), environment=environment)
 
 
 async def test_serve_with_the_embedded_database_stops_it_and_finds_its_data_again(
