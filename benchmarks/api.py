@@ -27,17 +27,13 @@ import resource
 import socket
 import statistics
 import sys
-import tempfile
 import time
-import uuid
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import asyncpg
-
+from benchmarks._database import scratch_database
 from benchmarks._table import print_table
-from server.database import EmbeddedPostgres, with_search_path
 
 CLIENTS = 50
 SECONDS = 5.0
@@ -93,7 +89,7 @@ def _raise_file_limit(wanted: int) -> None:
 async def _run(
     seconds: float, spectators: Sequence[int], rounds: int, verbose: bool
 ) -> tuple[list[list[object]], list[list[object]]]:
-    async with _database() as url, _server(url) as (port, pid):
+    async with scratch_database() as url, _server(url) as (port, pid):
         orders = [
             await _orders(port, games=5, players=10, seconds=seconds),
             await _orders(port, games=1, players=20, seconds=seconds),
@@ -105,35 +101,6 @@ async def _run(
 
 
 # --- The database and the server. ------------------------------------------------------
-
-
-@contextlib.asynccontextmanager
-async def _database() -> AsyncIterator[str]:
-    """A scratch schema in DATABASE_URL, or in an embedded server that lives as long."""
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        async with _scratch_schema(url) as schema_url:
-            yield schema_url
-        return
-    with tempfile.TemporaryDirectory() as directory:
-        embedded = EmbeddedPostgres(Path(directory) / "data")
-        try:
-            async with _scratch_schema(embedded.start()) as schema_url:
-                yield schema_url
-        finally:
-            embedded.stop()
-
-
-@contextlib.asynccontextmanager
-async def _scratch_schema(url: str) -> AsyncIterator[str]:
-    schema = f"bench_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f'CREATE SCHEMA "{schema}"')
-        yield with_search_path(url, schema)
-    finally:
-        await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        await admin.close()
 
 
 def _free_port() -> int:

@@ -10,19 +10,19 @@
 
 The games are played by the pure decider and appended in batches straight to the store
 (benchmarks._games): 5 players, fast mode, votes off, every army ordered every turn with
-orders that leave the board as it is, so that nobody wins however long the game. Uses
-DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test) in a fresh schema, dropped
-at the end.
+orders that leave the board as it is, so that nobody wins however long the game. Runs in
+a scratch schema of DATABASE_URL, or of an embedded PostgreSQL when it is unset
+(benchmarks._database), dropped at the end.
 """
 
 import asyncio
-import os
 import random
 import statistics
 import time
 from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
 
+from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ADMIN, BuiltGame, append_games, count_events, save_snapshots
 from benchmarks._table import print_table
 from eventstore.base import Snapshot
@@ -31,9 +31,7 @@ from projections.runner import ReadModelRunner
 from schema.commands import RewindTurn
 from schema.game_events import Settings
 from server.handlers import GameService
-from tests.support import fresh_schema, migrated_pool
 
-DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PLAYERS = 5
 REPEATS = 5
 START = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
@@ -73,10 +71,10 @@ def _ms(seconds: list[float]) -> tuple[float, float]:
     return statistics.median(seconds) * 1000, min(seconds) * 1000
 
 
-async def _run(url: str, games: int, turns: int, long_turns: int) -> None:
+async def _run(games: int, turns: int, long_turns: int) -> None:
     async with (
-        fresh_schema(url) as schema_url,
-        migrated_pool(schema_url, max_size=10, application_name="benchmark") as pool,
+        scratch_database() as schema_url,
+        migrated_pool(schema_url) as pool,
         await PostgresEventStore.open(pool) as store,
         await SnapshotBlindStore.open(pool) as blind_store,
     ):
@@ -151,10 +149,9 @@ async def _run(url: str, games: int, turns: int, long_turns: int) -> None:
 
 
 def main(options: list[str]) -> None:
-    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
     games = _option(options, "games", 100)
     turns = _option(options, "turns", 200)
     long_turns = _option(options, "long-turns", 1000)
     started = time.perf_counter()
-    asyncio.run(_run(url, games, turns, long_turns))
+    asyncio.run(_run(games, turns, long_turns))
     print(f"\n(whole run: {time.perf_counter() - started:.0f} s)")

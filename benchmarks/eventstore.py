@@ -9,25 +9,22 @@ events against the same query fetched raw.
 """
 
 import asyncio
-import contextlib
-import os
 import statistics
-import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import asyncpg
 
+from benchmarks._database import scratch_database
 from benchmarks._table import print_table
 from eventstore.base import Checkpoint, NewEvent
 from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
 from eventstore.postgres_sql import COLUMNS
 from schema.events import Event, EventCodec
-from server.database import EmbeddedPostgres, create_pool, with_search_path
+from server.database import create_pool
 
 WRITERS = (1, 4, 16)
 READ_EVENTS = 100_000
@@ -153,37 +150,8 @@ async def _raw_read(pool: asyncpg.Pool) -> int:
     return count
 
 
-@contextlib.asynccontextmanager
-async def _database() -> AsyncIterator[str]:
-    """A scratch schema in DATABASE_URL, or in an embedded server that lives as long."""
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        async with _scratch_schema(url) as schema_url:
-            yield schema_url
-        return
-    with tempfile.TemporaryDirectory() as directory:
-        embedded = EmbeddedPostgres(Path(directory) / "data")
-        try:
-            async with _scratch_schema(embedded.start()) as schema_url:
-                yield schema_url
-        finally:
-            embedded.stop()
-
-
-@contextlib.asynccontextmanager
-async def _scratch_schema(url: str) -> AsyncIterator[str]:
-    schema = f"bench_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f'CREATE SCHEMA "{schema}"')
-        yield with_search_path(url, schema)
-    finally:
-        await admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
-        await admin.close()
-
-
 async def _run(seconds: float, rounds: int, in_flight: int) -> list[list[object]]:
-    async with _database() as url:
+    async with scratch_database() as url:
         pool = await create_pool(url, max_size=max(WRITERS) + 4)
         try:
             await migrate(pool)

@@ -12,8 +12,9 @@ resolution is one append), and until every clock call has answered (each one ste
 the minute's due moments and waits for the read models to catch up before it answers).
 
 The two groups fall due in consecutive minutes, so that each run has games nobody has
-loaded yet. DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test), in a fresh
-schema dropped at the end.
+loaded yet. Runs in a scratch
+schema of DATABASE_URL, or of an embedded PostgreSQL when it is unset (benchmarks._database),
+dropped at the end.
 """
 
 import asyncio
@@ -32,6 +33,7 @@ from pathlib import Path
 import asyncpg
 import httpx
 
+from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
 from benchmarks._table import print_table
 from eventstore.postgres import PostgresEventStore
@@ -39,9 +41,7 @@ from projections.runner import ReadModelRunner
 from projections.schedule import FAST_PERIOD, FAST_REMINDER_LEAD
 from schema.game_events import GameStarted, Settings
 from server.handlers import stream_of
-from tests.support import fresh_schema, migrated_pool
 
-DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 DEFAULT_GAMES = 10_000
 PLAYERS = 20
 # Games share this many generated maps (a map is generated once per seed; the decider is
@@ -201,7 +201,7 @@ async def _run_group(
     return resolved, answered
 
 
-async def _run(url: str, games: int) -> None:
+async def _run(games: int) -> None:
     base = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(hours=1)
     # Group "a" falls due in one minute, group "b" in the next.
     groups = {
@@ -209,8 +209,8 @@ async def _run(url: str, games: int) -> None:
         for minute, prefix in enumerate(("a", "b"))
     }
     async with (
-        fresh_schema(url) as schema_url,
-        migrated_pool(schema_url, max_size=10, application_name="benchmark") as pool,
+        scratch_database() as schema_url,
+        migrated_pool(schema_url) as pool,
         await PostgresEventStore.open(pool) as store,
     ):
         started = time.perf_counter()
@@ -262,8 +262,7 @@ async def _run(url: str, games: int) -> None:
 
 
 def main(options: list[str]) -> None:
-    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
     games = _option(options, "games", DEFAULT_GAMES)
     started = time.perf_counter()
-    asyncio.run(_run(url, games))
+    asyncio.run(_run(games))
     print(f"\n(whole run: {time.perf_counter() - started:.0f} s, on {os.cpu_count()} cores)")
