@@ -11,6 +11,7 @@ import msgspec
 
 from eventstore.base import EventStore, NewEvent, Snapshot
 from projections.game import SNAPSHOT_NAME, GameState, fold
+from projections.loading import stream_of
 from schema.commands import (
     CreateGame,
     GameCommand,
@@ -22,7 +23,6 @@ from schema.commands import (
 )
 from schema.game_events import GameEvent, GameStarted, Settings, TurnResolved, game_codec
 from server.decide import decide
-from server.handlers import stream_of
 
 ADMIN = "acct-admin"
 # Orders go in this long after a turn began, clear of the lock windows of fast mode.

@@ -37,10 +37,10 @@ from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
 from benchmarks._table import print_table
 from eventstore.postgres import PostgresEventStore
+from projections.loading import stream_of
 from projections.runner import ReadModelRunner
 from projections.schedule import FAST_PERIOD, FAST_REMINDER_LEAD
 from schema.game_events import GameStarted, Settings
-from server.handlers import stream_of
 
 DEFAULT_GAMES = 10_000
 PLAYERS = 20

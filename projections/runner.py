@@ -17,7 +17,8 @@ import asyncpg
 import msgspec
 
 from eventstore.base import Checkpoint, EventStore, RecordedEvent
-from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
+from projections.game import GameState, fold
+from projections.loading import game_of, state_until
 from projections.views import public_game
 from schema.game_events import GameStarted, TurnResolved, TurnRewound, game_codec
 
@@ -28,7 +29,6 @@ _LOCK_KEY = 0x5EAD_0001
 _BATCH = 1000
 # How soon to look again when committed events are held back by an older transaction.
 _HELD_BACK_SECONDS = 0.005
-_STREAM_PREFIX = "game-"
 _encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
 
@@ -128,9 +128,9 @@ class ReadModelRunner:
         writes: list[tuple[str, tuple[object, ...]]] = []
         changed: set[str] = set()
         for recorded in batch:
-            if not recorded.stream_id.startswith(_STREAM_PREFIX):
+            game_id = game_of(recorded.stream_id)
+            if game_id is None:
                 continue
-            game_id = recorded.stream_id.removeprefix(_STREAM_PREFIX)
             state = await self._fold_in(game_id, recorded)
             writes.extend(_turn_writes(game_id, game_codec.decode_recorded(recorded)))
             self._games[game_id] = (state, recorded.position)
@@ -158,27 +158,13 @@ class ReadModelRunner:
     async def _fold_in(self, game_id: str, recorded: RecordedEvent) -> GameState:
         event = game_codec.decode_recorded(recorded)
         if isinstance(event, TurnRewound):
-            return await self._load(game_id, up_to=recorded.version)
+            return await state_until(self._store, game_id, recorded.version)
         cached = self._games.get(game_id)
         if cached is None or cached[0].version != recorded.version - 1:
-            state = await self._load(game_id, up_to=recorded.version - 1)
+            state = await state_until(self._store, game_id, recorded.version - 1)
         else:
             state = cached[0]
         return fold(state, [(recorded.version, event)])
-
-    async def _load(self, game_id: str, *, up_to: int) -> GameState:
-        """The game as the stream holds it now, up to a version."""
-        stream = _STREAM_PREFIX + game_id
-        state = GameState()
-        snapshot = await self._store.load_snapshot(stream, SNAPSHOT_NAME, at_or_below=up_to)
-        if snapshot is not None:
-            state = decode_snapshot(snapshot.data, snapshot.version) or state
-        if up_to <= state.version:
-            return state
-        events = await self._store.read_stream(
-            stream, after_version=state.version, limit=up_to - state.version
-        )
-        return fold(state, ((e.version, game_codec.decode_recorded(e)) for e in events))
 
 
 def _turn_writes(game_id: str, event: object) -> list[tuple[str, tuple[object, ...]]]:

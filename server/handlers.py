@@ -11,6 +11,7 @@ import msgspec
 
 from eventstore.base import ConcurrencyError, EventStore, RecordedEvent, Snapshot
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
+from projections.loading import stream_of
 from schema.commands import GameCommand, RewindTurn
 from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
 from server.decide import decide, plan_rewind
@@ -37,10 +38,6 @@ class Executed(msgspec.Struct, frozen=True):
     position: int
 
 
-def stream_of(game_id: str) -> str:
-    return f"game-{game_id}"
-
-
 class GameService:
     """Runs commands against games. One per process; it caches the states it folded."""
 
@@ -64,21 +61,6 @@ class GameService:
         loaded = await self._load_from_snapshot(stream)
         events = await self.store.read_stream(stream, after_version=loaded.state.version)
         return self._remember(game_id, _folded(loaded, events))
-
-    async def load_until(self, game_id: str, version: int) -> GameState:
-        """The game as its stream holds it now, up to `version` and no further (for a
-        follower that must fold the later events itself)."""
-        stream = stream_of(game_id)
-        state = GameState()
-        snapshot = await self.store.load_snapshot(stream, SNAPSHOT_NAME, at_or_below=version)
-        if snapshot is not None:
-            state = decode_snapshot(snapshot.data, snapshot.version) or state
-        if state.version < version:
-            events = await self.store.read_stream(
-                stream, after_version=state.version, limit=version - state.version
-            )
-            state = fold(state, ((e.version, game_codec.decode_recorded(e)) for e in events))
-        return state
 
     async def execute(self, game_id: str, command: GameCommand) -> Executed:
         # Commands to one game from this process take turns: racing each other they would

@@ -17,11 +17,12 @@ import msgspec
 
 from eventstore.base import EventStore, RecordedEvent
 from projections.game import GameState, fold
+from projections.loading import state_until, stream_of
 from projections.views import PlayerView, standings
 from projections.visibility import Viewer, shown
 from schema.api import FeedEvent
 from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
-from server.handlers import GameService, stream_of
+from server.handlers import GameService
 
 QUEUE_LIMIT = 1000
 IDLE_FEED_SECONDS = 30.0
@@ -158,7 +159,7 @@ class GameFeed:
             if isinstance(event, TurnRewound):
                 # Folds cannot run backwards. Reload up to this event only: the batch may hold
                 # later events, which are folded in below as they come.
-                self.state = await self._games.load_until(self.game_id, recorded.version)
+                self.state = await state_until(self._store, self.game_id, recorded.version)
             else:
                 self.state = fold(self.state, [(recorded.version, event)])
             self.position = recorded.position

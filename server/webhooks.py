@@ -20,6 +20,7 @@ import httpx
 import msgspec
 
 from eventstore.base import Checkpoint, EventStore, RecordedEvent
+from projections.loading import game_of
 from projections.runner import Connect, leading
 from projections.visibility import Viewer, shown
 from schema.game_events import game_codec
@@ -96,15 +97,15 @@ class Webhooks:
                 await asyncio.sleep(self._poll)
 
     async def enqueue(self, batch: list[RecordedEvent]) -> None:
-        wanted = [r for r in batch if r.type in _TYPES and r.stream_id.startswith("game-")]
-        games = {r.stream_id.removeprefix("game-") for r in wanted}
+        wanted = [r for r in batch if r.type in _TYPES and game_of(r.stream_id) is not None]
+        games = {game_of(r.stream_id) for r in wanted}
         hooked = set()
         if games:
             rows = await self._pool.fetch(
                 "SELECT game_id FROM webhooks WHERE game_id = ANY($1::text[])", list(games)
             )
             hooked = {row[0] for row in rows}
-        deliveries = [await self._delivery(r) for r in wanted if r.stream_id[5:] in hooked]
+        deliveries = [await self._delivery(r) for r in wanted if game_of(r.stream_id) in hooked]
         last = batch[-1].checkpoint
         now = self._clock.now()
         async with self._pool.acquire() as connection, connection.transaction():
@@ -127,7 +128,8 @@ class Webhooks:
             )
 
     async def _delivery(self, recorded: RecordedEvent) -> Delivery:
-        game_id = recorded.stream_id.removeprefix("game-")
+        game_id = game_of(recorded.stream_id)
+        assert game_id is not None
         state = (await self._games.load(game_id)).state
         event = game_codec.decode_recorded(recorded)
         data = shown(_ADMIN, event, state.settings) or {}

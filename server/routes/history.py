@@ -8,13 +8,13 @@ from fastapi.responses import Response
 
 from eventstore.base import RecordedEvent
 from projections.game import GameState
+from projections.loading import stream_of
 from projections.visibility import Viewer, shown
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
 from schema.game_events import game_codec
 from server.accounts import Identity
 from server.api import documented, json_response
 from server.errors import ApiError
-from server.handlers import stream_of
 from server.identity import caller, required_caller
 from server.routes.games import GameId, readable
 from server.services import services

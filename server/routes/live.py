@@ -7,12 +7,12 @@ import json
 import msgspec
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from projections.loading import stream_of
 from schema.game_events import game_codec
 from server.accounts import Identity
 from server.decide.acting import existing
 from server.decide.errors import DomainError
 from server.errors import ApiError
-from server.handlers import stream_of
 from server.identity import identify
 from server.live import Client, GameFeed, LiveMessage, messages_for
 from server.routes.history import viewer_of

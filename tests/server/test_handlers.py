@@ -7,10 +7,11 @@ import pytest
 
 from eventstore.base import EventStore, Truncation
 from projections.game import SNAPSHOT_NAME
+from projections.loading import stream_of
 from schema.commands import JoinGame, ResolveTurn, RewindTurn, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnResolved, TurnRewound, game_codec
 from server.decide.errors import Conflict, NotAllowed, WrongTurn
-from server.handlers import GameService, stream_of
+from server.handlers import GameService
 from tests.server.scripted import ADMIN, ScriptedGame
 
 

@@ -1,7 +1,8 @@
 """The live feed's own state, which it folds as it dispatches (server.live.GameFeed)."""
 
 from eventstore.memory import MemoryEventStore
-from server.handlers import GameService, stream_of
+from projections.loading import stream_of
+from server.handlers import GameService
 from server.live import GameFeed
 from tests.server.scripted import ScriptedGame
 

@@ -11,6 +11,7 @@ import pytest
 from msgspec.structs import replace
 
 from eventstore.postgres import PostgresEventStore
+from projections.loading import stream_of
 from projections.runner import ReadModelRunner
 from schema.commands import (
     ChangeSettings,
@@ -23,7 +24,7 @@ from schema.commands import (
 )
 from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
 from server.clock import FakeClock
-from server.handlers import GameService, stream_of
+from server.handlers import GameService
 from server.scheduler import Scheduler, advance_clock, read_models_caught_up
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)

@@ -24,11 +24,11 @@ import httpx
 from eventstore.base import NewEvent
 from eventstore.postgres import PostgresEventStore
 from projections.game import GameState, fold
+from projections.loading import stream_of
 from projections.runner import ReadModelRunner
 from schema.commands import CreateGame, GameCommand, JoinGame, StartGame
 from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
 from server.decide import decide
-from server.handlers import stream_of
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"
 TOKEN = "operator-token-for-the-process-test"
