@@ -19,9 +19,10 @@ from eventstore.base import EventStore, RecordedEvent
 from projections.game import GameState, fold
 from projections.loading import state_until, stream_of
 from projections.views import PlayerView, standings
-from projections.visibility import Viewer, shown
+from projections.visibility import Viewer
 from schema.api import FeedEvent
 from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
+from server.feed import feed_event
 from server.handlers import GameService
 
 QUEUE_LIMIT = 1000
@@ -87,17 +88,9 @@ def messages_for(
 ) -> list[LiveMessage]:
     """What one event means to one viewer, in the order they are sent."""
     messages: list[LiveMessage] = []
-    data = shown(viewer, event, state.settings)
-    if data is not None:
-        feed_event = FeedEvent(
-            position=recorded.position,
-            version=recorded.version,
-            type=recorded.type,
-            at=recorded.occurred_at,
-            data=data,
-            actor=recorded.actor if viewer.admin else None,
-        )
-        messages.append(LiveMessage("event", recorded.position, event=feed_event))
+    shown_event = feed_event(viewer, state.settings, recorded, event)
+    if shown_event is not None:
+        messages.append(LiveMessage("event", recorded.position, event=shown_event))
     if isinstance(event, TurnResolved):
         messages.append(
             LiveMessage("resolved", recorded.position, turn=event.turn, resolution=event)

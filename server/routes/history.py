@@ -9,12 +9,13 @@ from fastapi.responses import Response
 from eventstore.base import RecordedEvent
 from projections.game import GameState
 from projections.loading import stream_of
-from projections.visibility import Viewer, shown
+from projections.visibility import Viewer
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
 from schema.game_events import game_codec
 from server.accounts import Identity
 from server.api import documented, json_response
 from server.errors import ApiError
+from server.feed import feed_event, viewer_of
 from server.identity import caller, required_caller
 from server.routes.games import GameId, readable
 from server.services import services
@@ -23,26 +24,8 @@ router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
 _decode_json = msgspec.json.Decoder(dict[str, Any]).decode
 
 
-def viewer_of(state: GameState, who: Identity | None) -> Viewer:
-    if who is None:
-        return Viewer.spectator()
-    players = frozenset(p.id for p in state.players.values() if who.account_id in p.accounts)
-    return Viewer(admin=who.operator or state.is_admin(who.account_id), players=players)
-
-
-def feed_event(viewer: Viewer, state: GameState, recorded: RecordedEvent) -> FeedEvent | None:
-    """One event as `viewer` may read it, or None."""
-    data = shown(viewer, game_codec.decode_recorded(recorded), state.settings)
-    if data is None:
-        return None
-    return FeedEvent(
-        position=recorded.position,
-        version=recorded.version,
-        type=recorded.type,
-        at=recorded.occurred_at,
-        data=data,
-        actor=recorded.actor if viewer.admin else None,
-    )
+def _feed_event(viewer: Viewer, state: GameState, recorded: RecordedEvent) -> FeedEvent | None:
+    return feed_event(viewer, state.settings, recorded, game_codec.decode_recorded(recorded))
 
 
 @router.get(
@@ -90,7 +73,7 @@ async def get_events(
     state, _ = await readable(found, game)
     viewer = viewer_of(state, await caller(request))
     recorded = await found.store.read_stream_after_position(stream_of(game), after, limit=limit)
-    events = [e for r in recorded if (e := feed_event(viewer, state, r)) is not None]
+    events = [e for r in recorded if (e := _feed_event(viewer, state, r)) is not None]
     # Hidden events advance the position too, so that a reader never asks for them again.
     return json_response(EventPage(events, recorded[-1].position if recorded else after))
 
@@ -119,7 +102,7 @@ async def get_archive(request: Request, game: GameId) -> Response:
                     truncated_by=t.truncated_by,
                     reason=t.reason,
                     truncated_at=t.truncated_at,
-                    events=[e for r in t.events if (e := feed_event(admin, state, r))],
+                    events=[e for r in t.events if (e := _feed_event(admin, state, r))],
                 )
                 for t in truncations
             ]

@@ -13,9 +13,9 @@ from server.accounts import Identity
 from server.decide.acting import existing
 from server.decide.errors import DomainError
 from server.errors import ApiError
+from server.feed import viewer_of
 from server.identity import identify
 from server.live import Client, GameFeed, LiveMessage, messages_for
-from server.routes.history import viewer_of
 from server.services import Services, services
 
 router = APIRouter()
