@@ -3,9 +3,9 @@
 
 Uses DATABASE_URL (or an embedded PostgreSQL in a temporary directory) and a scratch schema
 that it drops afterwards. Every figure is events per second; each append carries one event,
-so its ceiling is a raw asyncpg loop of single-row inserts (each its own transaction) with
-the same number of connections. Catch-up reads compare decoding into RecordedEvent and game
-events against the same query fetched raw.
+so its ceiling is a raw asyncpg loop inserting the same rows one by one (each its own
+transaction) with the same number of connections. Catch-up reads compare decoding into
+RecordedEvent and game events against the same query fetched raw.
 """
 
 import asyncio
@@ -67,21 +67,34 @@ async def _rate(writers: int, seconds: float, write: Callable[[int], Awaitable[i
 
 
 async def _raw_insert_rate(pool: asyncpg.Pool, writers: int, seconds: float) -> float:
+    """The same row as an append writes (every column, a fresh event each time), inserted
+    by a bare asyncpg loop into a table with a key and nothing else: no stream head, no
+    version check, no idempotency."""
     await pool.execute(
-        "CREATE TABLE IF NOT EXISTS raw_inserts "
-        "(id bigserial PRIMARY KEY, stream_id text NOT NULL, data bytea NOT NULL)"
+        "CREATE TABLE IF NOT EXISTS raw_inserts (position bigserial PRIMARY KEY, "
+        "stream_id text NOT NULL, version bigint NOT NULL, event_id uuid NOT NULL, "
+        "type text NOT NULL, data bytea NOT NULL, occurred_at timestamptz NOT NULL, "
+        "actor text NOT NULL, correlation_id uuid NOT NULL, causation_id uuid)"
     )
-    data = _event(1).data
+    insert = (
+        "INSERT INTO raw_inserts (stream_id, version, event_id, type, data, occurred_at, "
+        "actor, correlation_id, causation_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+    )
     connections = [await pool.acquire() for _ in range(writers)]
+    turns = [0] * writers
     try:
 
-        async def insert(writer: int) -> int:
+        async def insert_one(writer: int) -> int:
+            turns[writer] += 1
+            event = _event(turns[writer])
             await connections[writer].execute(
-                "INSERT INTO raw_inserts (stream_id, data) VALUES ($1, $2)", "raw", data
+                insert,
+                *("raw", turns[writer], event.event_id, event.type, event.data),
+                *(event.occurred_at, event.actor, event.correlation_id, event.causation_id),
             )
             return 1
 
-        return await _rate(writers, seconds, insert)
+        return await _rate(writers, seconds, insert_one)
     finally:
         for connection in connections:
             await pool.release(connection)

@@ -6,6 +6,11 @@ however many writers it has. So each stream has at most one write under way, and
 at most `max_in_flight`; an append that cannot go at once queues, and when a write finishes,
 everything queued for streams now free goes out together as one write, each caller still
 getting its own result or error. Without contention every append goes at once, alone.
+
+Queued appends go out one turn of the event loop after they could: the callers of a write
+that just finished usually append again at once, and waiting that turn lets all of them join
+the next write, instead of the first going alone and the others after it (which halves what
+several writers of one stream get through).
 """
 
 import asyncio
@@ -36,12 +41,14 @@ class AppendCombiner:
         self._queue: list[_Waiting] = []
         self._busy: set[str] = set()
         self._in_flight = 0
+        self._send_due = False
         self._batches: set[asyncio.Task[None]] = set()
 
     async def append(self, request: AppendRequest) -> AppendResult:
         stream_id = request.stream_id
         if (
             not self._queue
+            and not self._send_due
             and stream_id not in self._busy
             and self._in_flight < self._max_in_flight
         ):
@@ -50,22 +57,34 @@ class AppendCombiner:
             try:
                 [outcome] = await self._write([request])
             finally:
-                self._finish({stream_id})
+                self._finish({stream_id}, callers_waiting=False)
             if isinstance(outcome, AppendResult):
                 return outcome
             raise outcome
         future: asyncio.Future[AppendResult] = asyncio.get_running_loop().create_future()
         self._queue.append((request, future))
-        self._send_queued()
+        self._send_soon()
         return await future
 
     def _start(self, streams: set[str]) -> None:
         self._busy |= streams
         self._in_flight += 1
 
-    def _finish(self, streams: set[str]) -> None:
+    def _finish(self, streams: set[str], *, callers_waiting: bool) -> None:
+        """`callers_waiting`: the write's callers are yet to be woken (they may append again
+        before the queue goes out)."""
         self._busy -= streams
         self._in_flight -= 1
+        if self._queue or callers_waiting:
+            self._send_soon()
+
+    def _send_soon(self) -> None:
+        if not self._send_due:
+            self._send_due = True
+            asyncio.get_running_loop().call_soon(self._send_now)
+
+    def _send_now(self) -> None:
+        self._send_due = False
         self._send_queued()
 
     def _send_queued(self) -> None:
@@ -112,7 +131,7 @@ class AppendCombiner:
             if not isinstance(error, Exception):
                 raise
         finally:
-            self._finish(streams)
+            self._finish(streams, callers_waiting=True)
 
     async def close(self) -> None:
         """Wait for the batches under way."""

@@ -32,6 +32,7 @@ from eventstore.base import (
     check_truncate,
 )
 from eventstore.batching import AppendCombiner, AppendRequest, Outcome
+from eventstore.kept_connections import KeptConnections
 from eventstore.notifications import CONNECTION_ERRORS, Listener, Notifier, retrying
 from eventstore.postgres_append import NeedsJudging, append_batch, append_chain, chained
 
@@ -62,6 +63,7 @@ class PostgresEventStore(EventStore):
         self._notifier = Notifier(pool, channel)
         self._listener = Listener(pool, channel, self._wakeups)
         self._combiner = AppendCombiner(self._write, max_in_flight=max_in_flight)
+        self._writers = KeptConnections(pool)
 
     @classmethod
     async def open(cls, pool: asyncpg.Pool, **options: Any) -> Self:
@@ -91,14 +93,15 @@ class PostgresEventStore(EventStore):
         if chained(requests):
             try:
                 # Safe to retry: a re-send of the same events is recognised, not repeated.
-                return await retrying(lambda: append_chain(self._pool, requests))
+                return await retrying(
+                    lambda: self._writers.run(lambda connection: append_chain(connection, requests))
+                )
             except NeedsJudging:
                 pass
             except EventStoreError as error:
                 return [error]
         try:
-            async with self._pool.acquire() as connection:
-                return await append_batch(connection, requests)
+            return await self._writers.run(lambda connection: append_batch(connection, requests))
         except Exception:
             # Rolled back, or lost with its outcome unknown: each append again on its own is
             # safe (re-sends are recognised) and gives each caller its own answer.
@@ -265,5 +268,6 @@ class PostgresEventStore(EventStore):
     async def close(self) -> None:
         await super().close()
         await self._combiner.close()
+        await self._writers.close()
         await self._notifier.close()
         await self._listener.close()

@@ -5,6 +5,7 @@ import uuid
 import msgspec
 import pytest
 
+from eventstore.base import RecordedEvent
 from eventstore.memory import MemoryEventStore
 from schema.events import (
     Event,
@@ -63,24 +64,43 @@ def test_two_classes_cannot_share_a_tag() -> None:
         EventCodec(ThingHappened, Twin)
 
 
-@pytest.mark.parametrize(
-    ("event_type_name", "data", "error"),
-    [
-        ("other_thing.v1", b'{"type":"other_thing.v1","count":1}', UnknownEventTypeError),
-        ("thing_happened.v1", b'{"type":"thing_happened.v1"}', MalformedEventError),
-        ("thing_happened.v1", b"not json", MalformedEventError),
-        (
-            "thing_happened.v1",
-            b'{"type":"thing_happened.v2","what":"a","where":"b"}',
-            MalformedEventError,
-        ),
-    ],
-)
+UNDECODABLE = [
+    ("other_thing.v1", b'{"type":"other_thing.v1","count":1}', UnknownEventTypeError),
+    ("thing_happened.v1", b'{"type":"thing_happened.v1"}', MalformedEventError),
+    ("thing_happened.v1", b"not json", MalformedEventError),
+    (
+        "thing_happened.v1",
+        b'{"type":"thing_happened.v2","what":"a","where":"b"}',
+        MalformedEventError,
+    ),
+    # Decodes as an event of the codec, but not of the type it was stored as.
+    ("other_thing.v1", b'{"type":"thing_happened.v1","what":"a"}', UnknownEventTypeError),
+]
+
+
+@pytest.mark.parametrize(("event_type_name", "data", "error"), UNDECODABLE)
 def test_what_does_not_decode_raises_a_typed_error(
     event_type_name: str, data: bytes, error: type[Exception]
 ) -> None:
     with pytest.raises(error):
         CODEC.decode(event_type_name, data)
+
+
+@pytest.mark.parametrize(("event_type_name", "data", "error"), UNDECODABLE)
+def test_a_batch_with_one_bad_event_raises_as_decoding_it_alone_would(
+    event_type_name: str, data: bytes, error: type[Exception]
+) -> None:
+    good = _recorded("thing_happened.v1", CODEC.encode(ThingHappened(what="sun")), version=1)
+    bad = _recorded(event_type_name, data, version=2)
+    assert CODEC.decode_all([good]) == [ThingHappened(what="sun")]
+    with pytest.raises(error):
+        CODEC.decode_all([good, bad, good])
+
+
+def _recorded(type_: str, data: bytes, *, version: int) -> RecordedEvent:
+    return RecordedEvent(
+        "g", version, version, 1, uuid.uuid4(), type_, data, FIXED_TIME, "p1", uuid.uuid4(), None
+    )
 
 
 def test_encoding_an_event_outside_the_union_is_refused() -> None:
