@@ -134,6 +134,9 @@ class AppendCombiner:
             self._finish(streams, callers_waiting=True)
 
     async def close(self) -> None:
-        """Wait for the batches under way."""
-        while self._batches:
-            await asyncio.gather(*self._batches, return_exceptions=True)
+        """Wait for the batches under way, and for those queued to leave on this turn."""
+        while self._batches or self._send_due:
+            if self._batches:
+                await asyncio.gather(*self._batches, return_exceptions=True)
+            else:
+                await asyncio.sleep(0)  # lets the queued appends leave

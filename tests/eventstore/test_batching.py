@@ -120,3 +120,19 @@ async def test_a_caller_who_gives_up_before_its_batch_leaves_is_not_written() ->
         await stayer
         await combiner.close()
     assert writer.writes == [["a"], ["s"]]
+
+
+async def test_closing_waits_for_appends_still_queued() -> None:
+    writer = RecordingWriter()
+    combiner = AppendCombiner(writer, max_in_flight=1)
+    first = asyncio.create_task(combiner.append(_request("a")))
+    queued = asyncio.create_task(combiner.append(_request("b")))
+    async with asyncio.timeout(5):
+        await writer.wait_for_writes(1)
+        # The first write ends and the store closes in the same turn of the event loop,
+        # before the queued append has left.
+        writer.release.set()
+        await combiner.close()
+        assert queued.done()
+        await first
+    assert writer.writes == [["a"], ["b"]]
