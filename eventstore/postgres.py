@@ -63,7 +63,10 @@ class PostgresEventStore(EventStore):
         self._notifier = Notifier(pool, channel)
         self._listener = Listener(pool, channel, self._wakeups)
         self._combiner = AppendCombiner(self._write, max_in_flight=max_in_flight)
-        self._writers = KeptConnections(pool)
+        # Half the pool at most (less the listener's), so that reads always find one.
+        self._writers = KeptConnections(
+            pool, limit=max(0, min(max_in_flight, pool.get_max_size() // 2 - 1))
+        )
 
     @classmethod
     async def open(cls, pool: asyncpg.Pool, **options: Any) -> Self:
