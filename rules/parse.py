@@ -56,17 +56,17 @@ def read_order(text: str, board: Board) -> Order | str:
     # board's spellings, a known form. The words are those that the general way below
     # splits the text into, each a keyword or a name, so that it would find the same.
     words = (_ARROWS.sub(_spaced, text) if ">" in text else text).split()
-    if len(words) > 1:  # (itemgetter of one word gives the value, not a tuple)
-        # All words looked up at once in each of the board's word tables; a word in
-        # neither (a longer name, another spelling, a typo) raises KeyError and the
-        # general way decides.
+    # All words looked up at once in each of the board's word tables; a word in neither (a
+    # longer name, another spelling, a typo) raises KeyError and the general way decides.
+    # So does an order of one word, of which itemgetter gives the value rather than a
+    # tuple, a key of no form (and of no word, for which itemgetter raises TypeError).
+    try:
         look_up = itemgetter(*words)
-        try:
-            build = _ONE_WORD_FORMS.get(look_up(board.word_kinds))
-            if build is not None:
-                return build(look_up(board.word_ids))
-        except KeyError:
-            pass
+        build = _ONE_WORD_FORMS.get(look_up(board.word_kinds))
+        if build is not None:
+            return build(look_up(board.word_ids))
+    except (KeyError, TypeError):
+        pass
     segments = _segments(text)
     build = _FORMS.get(tuple(kind for kind, _ in segments))
     if build is None:

@@ -24,6 +24,27 @@ _Supporter = tuple[str, list[int] | None]
 class Resolution:
     """The decisions of one turn. Answers the `Verdicts` questions of the order kinds."""
 
+    __slots__ = (
+        "_cycle",
+        "_entrench",
+        "_in_cycle",
+        "_result",
+        "_state",
+        "_supports_of_move",
+        "armies",
+        "cut_by",
+        "dislodged_territories",
+        "head_to_head",
+        "hold_supports",
+        "matched",
+        "move_from",
+        "moves_into",
+        "player",
+        "ref_into",
+        "source",
+        "target",
+    )
+
     def __init__(
         self,
         armies: Mapping[str, str],
@@ -32,7 +53,8 @@ class Resolution:
         effect: Effect | None = None,
     ) -> None:
         self.armies = armies
-        self._entrench = 1 if effect is Effect.ENTRENCH else 0
+        # (`effect is not None` first: naming an Enum member is slow in Python 3.11.)
+        self._entrench = 1 if effect is not None and effect is Effect.ENTRENCH else 0
         # Moves, REF ones included: index -> player, source (None for REF), target, and the
         # move coming the other way (-1 for none).
         self.player: list[str] = []
@@ -79,7 +101,8 @@ class Resolution:
             head_to_head.append(-1)
             moves_into.setdefault(target, []).append(index)
         count = len(target_of)
-        self._supports_of_move: list[list[_Supporter]] = [[] for _ in range(count)]
+        # Per move, its supports; None until it has one, as most moves never do.
+        self._supports_of_move: list[list[_Supporter] | None] = [None] * count
         self.hold_supports: dict[str, list[_Supporter]] = {}
         self.matched: set[str] = set()
         self.cut_by: dict[str, str] = {}
@@ -92,11 +115,12 @@ class Resolution:
         self._resolve_dependencies_first()
         # An army is dislodged when a move into its territory arrived and it did not leave.
         result = self._result
-        self.dislodged_territories = {
-            target
-            for i, target in enumerate(target_of)
-            if result[i] and target in armies and not self.moved(target)
-        }
+        self.dislodged_territories: set[str] = set()
+        for i, target in enumerate(target_of):
+            if result[i] and target in armies:
+                leaving = move_from.get(target, -1)  # self.moved(target), inlined
+                if leaving < 0 or not result[leaving]:
+                    self.dislodged_territories.add(target)
 
     def _add_support(self, unit: str, support: Support, army_orders: Mapping[str, Order]) -> None:
         """Files the support with what it supports, or as cut. A cut support is filed
@@ -129,15 +153,31 @@ class Resolution:
                 move = -1
         if move >= 0:
             self.matched.add(unit)
-            self._supports_of_move[move].append(supporter)
+            supporters = self._supports_of_move[move]
+            if supporters is None:
+                self._supports_of_move[move] = [supporter]
+            else:
+                supporters.append(supporter)
 
     def _resolve_dependencies_first(self) -> None:
         """Resolves every move, each after the move out of its target, which keeps the
         guess-and-check recursion shallow along long chains."""
-        target, move_from = self.target, self.move_from
+        target, move_from, moves_into, armies = (
+            self.target,
+            self.move_from,
+            self.moves_into,
+            self.armies,
+        )
         seen = [False] * len(target)
         for start in range(len(target)):
             if seen[start]:
+                continue
+            into = target[start]
+            if into not in armies and len(moves_into[into]) == 1:
+                # Nothing stands in the way of a move into an empty territory that no
+                # other move contests, whatever the supports: it arrives, and depends on
+                # no other decision (so it is never part of a cycle).
+                self._state[start], self._result[start] = _RESOLVED, True
                 continue
             chain = []
             i = start
@@ -151,23 +191,24 @@ class Resolution:
     # The decision, with guess-and-check for cycles.
 
     def resolve(self, i: int) -> bool:
-        state = self._state[i]
+        states, results, cycle = self._state, self._result, self._cycle
+        state = states[i]
         if state == _RESOLVED:
-            return self._result[i]
+            return results[i]
         if state == _GUESSING:
             if not self._in_cycle[i]:
                 self._in_cycle[i] = True
-                self._cycle.append(i)
-            return self._result[i]
-        mark = len(self._cycle)
-        self._result[i], self._state[i] = False, _GUESSING
+                cycle.append(i)
+            return results[i]
+        mark = len(cycle)
+        results[i], states[i] = False, _GUESSING
         first = self._arrives(i)
-        if len(self._cycle) == mark:
+        if len(cycle) == mark:
             # A cycle settled further down may already have decided this move.
-            if self._state[i] != _RESOLVED:
-                self._result[i], self._state[i] = first, _RESOLVED
-            return self._result[i]
-        if self._cycle[mark] != i:
+            if states[i] != _RESOLVED:
+                results[i], states[i] = first, _RESOLVED
+            return results[i]
+        if cycle[mark] != i:
             # Part of a cycle that a decision further up started; it will settle us.
             self._in_cycle[i] = True
             self._cycle.append(i)

@@ -25,10 +25,12 @@ def is_out(player: str, position: Position, barracks: frozenset[str]) -> bool:
     """Out of the game: no army and no barracks (farms are not barracks)."""
     if player in position.armies.values():
         return False
-    return not any(
-        owner == player and territory in barracks and territory not in position.farms
-        for territory, owner in position.control.items()
-    )
+    # A loop rather than any() over a generator, which is slower per territory.
+    farms = position.farms
+    for territory, owner in position.control.items():
+        if owner == player and territory in barracks and territory not in farms:
+            return False
+    return True
 
 
 def players_out(
@@ -63,7 +65,8 @@ def score_turn(
     farm_value = _FARM_VP.get(effect, 1) if effect is not None else 1
     for player in farmed:
         gained[player] = gained.get(player, 0) + farm_value
-    if effect is Effect.HARVEST:
+    # (`effect is not None` first: naming an Enum member is slow in Python 3.11.)
+    if effect is not None and effect is Effect.HARVEST:
         for player in built:
             gained[player] = gained.get(player, 0) + 1
     # Expansion: whoever controls the most territories, at least EXPANSION_MINIMUM; all of
@@ -76,8 +79,9 @@ def score_turn(
             most, expanders = count, [player]
         elif count == most:
             expanders.append(player)
+    expansion_value = 2 if effect is not None and effect is Effect.LAND_GRAB else 1
     for player in expanders:
-        gained[player] += 2 if effect is Effect.LAND_GRAB else 1
+        gained[player] += expansion_value
     vp_gained: dict[str, int] = {}
     vp: dict[str, int] = {}
     for player, before in vp_before.items():

@@ -88,13 +88,15 @@ def resolve_turn(turn: TurnInput, *, explain: bool = False) -> TurnOutcome:
     farms = start.farms.union(built) if built else start.farms
     end = Position(armies=armies, control=control, farms=farms)
 
+    # (`map` rather than comprehensions: both are nearly always empty.)
+    player_of = start.armies.__getitem__
     scores = score_turn(
         vp_before=turn.vp,
         start=start,
         end=end,
         barracks=board.barracks,
-        farmed=[start.armies[unit] for unit in farmed],
-        built=[start.armies[unit] for unit in built],
+        farmed=map(player_of, farmed),
+        built=map(player_of, built),
         effect=turn.effect,
         joins=turn.joins,
         resigned=turn.resigned,

@@ -11,10 +11,11 @@ class Move(msgspec.Struct, frozen=True, tag="move", gc=False):
     target: str
 
     def problem(self, player: str, situation: Situation) -> str | None:
+        unit, target = self.unit, self.target
         return (
-            situation.army_problem(player, self.unit)
-            or situation.link_problem(self.unit, self.target)
-            or situation.truce_problem(player, self.target)
+            situation.army_problem(player, unit)
+            or situation.link_problem(unit, target)
+            or (situation.truce_problem(player, target) if situation.truce else None)
         )
 
     def result(self, verdicts: Verdicts) -> Result:
