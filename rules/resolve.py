@@ -24,27 +24,6 @@ _Supporter = tuple[str, list[int] | None]
 class Resolution:
     """The decisions of one turn. Answers the `Verdicts` questions of the order kinds."""
 
-    __slots__ = (
-        "_cycle",
-        "_entrench",
-        "_in_cycle",
-        "_result",
-        "_state",
-        "_supports_of_move",
-        "armies",
-        "cut_by",
-        "dislodged_territories",
-        "head_to_head",
-        "hold_supports",
-        "matched",
-        "move_from",
-        "moves_into",
-        "player",
-        "ref_into",
-        "source",
-        "target",
-    )
-
     def __init__(
         self,
         armies: Mapping[str, str],
