@@ -48,6 +48,9 @@ class PublicGame(msgspec.Struct, frozen=True):
     next_resolution_at: datetime | None
     last_turn: TurnResolved | None
     position: int
+    # The server's clock as it answered (the operator's under --fake-clock): count down to
+    # next_resolution_at from it, not from the reader's own clock.
+    now: datetime | None = None
 
 
 class MyOrders(msgspec.Struct, frozen=True):
@@ -83,7 +86,7 @@ def _player_view(player: Player, territories: int, armies: int) -> PlayerView:
     )
 
 
-def public_game(state: GameState, position: int) -> PublicGame:
+def public_game(state: GameState, position: int, now: datetime | None = None) -> PublicGame:
     assert state.phase != "new"
     vote = None
     if state.vote is not None and state.vote.turn == state.turn:
@@ -108,6 +111,7 @@ def public_game(state: GameState, position: int) -> PublicGame:
         next_resolution_at=state.next_resolution_at(),
         last_turn=state.last_turn,
         position=position,
+        now=now,
     )
 
 

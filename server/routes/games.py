@@ -79,8 +79,9 @@ async def readable(found: Services, game: str) -> tuple[GameState, int]:
 async def create_game(request: Request) -> Response:
     who = await required_caller(request)
     body = await read_body(request, NewGame)
-    executed = await set_up(services(request), who, body)
-    return json_response(public_game(executed.state, executed.position), 201)
+    found = services(request)
+    executed = await set_up(found, who, body)
+    return json_response(public_game(executed.state, executed.position, found.clock.now()), 201)
 
 
 async def set_up(found: Services, who: Identity, body: NewGame) -> Executed:
@@ -138,8 +139,9 @@ async def list_games(
     **documented(responses={200: PublicGame}, errors=(404, 410), summary="A game's public state"),
 )
 async def get_game(request: Request, game: GameId) -> Response:
-    state, position = await readable(services(request), game)
-    return json_response(public_game(state, position))
+    found = services(request)
+    state, position = await readable(found, game)
+    return json_response(public_game(state, position, found.clock.now()))
 
 
 @router.post(

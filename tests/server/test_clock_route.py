@@ -56,6 +56,8 @@ async def test_a_fast_game_resolves_when_the_operator_moves_the_clock(
     state = (await http.get(f"/v1/games/{game}")).json()
     assert state["turn"] == 2
     assert state["last_turn"]["at"] == moved.json()["now"]
+    # The game's own view of the time is the operator's clock, for countdowns.
+    assert state["now"] == moved.json()["now"]
 
     later = (START + timedelta(hours=1)).isoformat()
     moved = await http.post("/v1/admin/clock", json={"set": later}, headers=_bearer(OPERATOR))

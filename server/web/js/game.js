@@ -14,6 +14,7 @@ const page = {
   game: null, // GET /v1/games/{game}
   drawn: null, // the game's map with outlines
   position: 0, // the last position seen, from the API or the websocket
+  clockOffset: 0, // the server's clock less ours, in milliseconds
   viewTurn: null, // null: live; else the turn shown from history
   turns: new Map(), // turn -> GET /turns/{n}
   effects: new Map(), // effect name -> what it does
@@ -92,6 +93,8 @@ async function loadGame() {
   if (page.game && game.position < page.game.position) return; // an older answer
   page.game = game;
   page.position = Math.max(page.position, game.position);
+  // The countdown follows the server's clock (a fake one, or ours set wrong), not ours.
+  if (game.now) page.clockOffset = Date.parse(game.now) - Date.now();
   if (game.map) {
     try {
       page.drawn = await drawableMap(game.map);
@@ -314,7 +317,7 @@ function tick() {
     return;
   }
   const at = new Date(next);
-  const left = at.getTime() - Date.now();
+  const left = at.getTime() - (Date.now() + page.clockOffset);
   const clock = at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
   countdown.replaceChildren(
     left > 0 ? "Next resolution in " : "Resolving now",
