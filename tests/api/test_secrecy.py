@@ -72,14 +72,16 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
         # Cy and Di order and vote; Bob orders and votes too, with nothing secret in it.
         await api.orders(game_id, cy, holds("p3", SECRET_WORDS[0]))
         await api.orders(game_id, di, holds("p4", SECRET_WORDS[1]))
-        mine = await api.orders(game_id, bob, holds("p2", "bobs own words"))
+        await api.orders(game_id, bob, holds("p2", "bobs own words"))
         for voter, effect in ((cy, first), (di, second), (bob, first)):
-            await api.call("POST", f"/v1/games/{game_id}/votes", voter, {"effect": effect})
-        # The read models have caught up with everything (the list shows the position).
+            voted = await api.call("POST", f"/v1/games/{game_id}/votes", voter, {"effect": effect})
+        # The read models have caught up with everything (the list shows the position), and
+        # so has the live feed: Bob's socket has his ballot, the last event.
         await until(
-            lambda: _listed_position(api, game_id, mine["position"]),
+            lambda: _listed_position(api, game_id, voted["position"]),
             what="the read models to catch up",
         )
+        await bobs.wait_for_position(voted["position"])
 
         for reader in (bob, None):
             answers = await _read_everything(api, game_id, reader)
@@ -112,6 +114,9 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
         await api.admin(game_id, ann, "resolve")
         for live in (bobs, spectators):
             await live.wait_for(lambda ms: any(m["type"] == "resolved" for m in ms))
+    # Everything before the resolution has reached the sockets by now.
+    assert {e["data"]["player_id"] for e in bobs.events if e["type"] in _PRIVATE} == {"p2"}
+    assert not [e for e in spectators.events if e["type"] in _PRIVATE]
     resolved = next(m for m in spectators.messages if m["type"] == "resolved")["resolution"]
     texts = {o["text"] for o in resolved["orders"]}
     assert set(SECRET_WORDS) <= texts
