@@ -30,10 +30,10 @@ class Situation:
         "_barracks_per_player",
         "_neighbours",
         "_storm",
+        "_truce",
         "board",
         "effect",
         "position",
-        "truce",
     )
 
     def __init__(self, board: Board, position: Position, effect: Effect | None) -> None:
@@ -43,10 +43,8 @@ class Situation:
         # Every order of a turn asks these: looked up once.
         self._armies = position.armies
         self._neighbours = board.neighbours
-        # Most turns have no effect, and naming an Enum member is slow (Python 3.11).
-        self._storm = effect is not None and effect is Effect.STORM
-        # Whether moves must ask `truce_problem` at all.
-        self.truce = effect is not None and effect is Effect.TRUCE
+        self._storm = effect is Effect.STORM
+        self._truce = effect is Effect.TRUCE
         # Counted when first asked (only reinforcements ask).
         self._armies_per_player: Counter[str] | None = None
         self._barracks_per_player: Counter[str] | None = None
@@ -85,7 +83,7 @@ class Situation:
         return None
 
     def truce_problem(self, player: str, target: str) -> str | None:
-        if not self.truce:
+        if not self._truce:
             return None
         occupant = self._armies.get(target)
         if occupant is not None and occupant != player:

@@ -32,8 +32,7 @@ class Resolution:
         effect: Effect | None = None,
     ) -> None:
         self.armies = armies
-        # (`effect is not None` first: naming an Enum member is slow in Python 3.11.)
-        self._entrench = 1 if effect is not None and effect is Effect.ENTRENCH else 0
+        self._entrench = 1 if effect is Effect.ENTRENCH else 0
         # Moves, REF ones included: index -> player, source (None for REF), target, and the
         # move coming the other way (-1 for none).
         self.player: list[str] = []

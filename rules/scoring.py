@@ -65,8 +65,7 @@ def score_turn(
     farm_value = _FARM_VP.get(effect, 1) if effect is not None else 1
     for player in farmed:
         gained[player] = gained.get(player, 0) + farm_value
-    # (`effect is not None` first: naming an Enum member is slow in Python 3.11.)
-    if effect is not None and effect is Effect.HARVEST:
+    if effect is Effect.HARVEST:
         for player in built:
             gained[player] = gained.get(player, 0) + 1
     # Expansion: whoever controls the most territories, at least EXPANSION_MINIMUM; all of
@@ -79,7 +78,7 @@ def score_turn(
             most, expanders = count, [player]
         elif count == most:
             expanders.append(player)
-    expansion_value = 2 if effect is not None and effect is Effect.LAND_GRAB else 1
+    expansion_value = 2 if effect is Effect.LAND_GRAB else 1
     for player in expanders:
         gained[player] += expansion_value
     vp_gained: dict[str, int] = {}

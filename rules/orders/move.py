@@ -15,7 +15,7 @@ class Move(msgspec.Struct, frozen=True, tag="move", gc=False):
         return (
             situation.army_problem(player, unit)
             or situation.link_problem(unit, target)
-            or (situation.truce_problem(player, target) if situation.truce else None)
+            or situation.truce_problem(player, target)
         )
 
     def result(self, verdicts: Verdicts) -> Result:
