@@ -25,6 +25,8 @@ from schema.game_events import GameEvent, GameStarted, Settings, TurnResolved, g
 from server.decide import decide
 
 ADMIN = "acct-admin"
+# Every game's secret: the benchmarks replay the same draws run after run.
+SECRET = bytes(32)
 # Orders go in this long after a turn began, clear of the lock windows of fast mode.
 ORDERS_AFTER = timedelta(minutes=5)
 # Events per append request, and append requests under way at once.
@@ -75,7 +77,7 @@ class BuiltGame:
         )
         for i in range(1, players + 1):
             self.run(JoinGame(actor=f"acct-{i}", now=at, name=f"Player {i}"))
-        start = StartGame(actor=ADMIN, now=at)
+        start = StartGame(actor=ADMIN, now=at, secret=SECRET)
         cached = None if starts is None else starts.get((seed, players))
         if cached is not None:
             self.run(start, [msgspec.structs.replace(cached, at=at)])

@@ -23,7 +23,7 @@ from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
 
 from benchmarks._database import migrated_pool, scratch_database
-from benchmarks._games import ADMIN, BuiltGame, append_games, count_events, save_snapshots
+from benchmarks._games import ADMIN, SECRET, BuiltGame, append_games, count_events, save_snapshots
 from benchmarks._table import print_table
 from eventstore.base import Snapshot
 from eventstore.postgres import PostgresEventStore
@@ -130,7 +130,8 @@ async def _run(games: int, turns: int, long_turns: int) -> None:
         rewinds: list[float] = []
         turn = loaded.turn
         for n in range(REPEATS):
-            command = RewindTurn(actor=ADMIN, now=START + timedelta(days=30, minutes=n))
+            later = START + timedelta(days=30, minutes=n)
+            command = RewindTurn(actor=ADMIN, now=later, secret=SECRET)
             await _timed(rewinds, GameService(store).rewind("long", command))
             turn -= 1
             assert (await GameService(store).load("long")).state.turn == turn

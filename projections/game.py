@@ -11,10 +11,18 @@ from typing import Literal
 import msgspec
 from msgspec.structs import replace
 
-from projections.schedule import next_resolution_after, reminder_lead
+from projections.schedule import (
+    earliest_after_unpause,
+    earliest_resolution,
+    reminder_lead,
+    resolution_from,
+    resolution_hour_utc,
+)
 from rules.board import GameMap
 from rules.turn import OrderReport
 from schema.game_events import (
+    AdminAdded,
+    AdminRemoved,
     Board,
     GameCreated,
     GameEvent,
@@ -34,6 +42,7 @@ from schema.game_events import (
     PlayerNotified,
     PlayerResigned,
     PlayerUnbanned,
+    PrivateEventsRead,
     Settings,
     SettingsChanged,
     TurnResolved,
@@ -44,7 +53,7 @@ from schema.game_events import (
 
 PlayerStatus = Literal["active", "resigned", "eliminated"]
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
-SNAPSHOT_NAME = "game-state.v1"
+SNAPSHOT_NAME = "game-state.v2"
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -70,7 +79,12 @@ class GameState(msgspec.Struct, frozen=True):
     phase: Phase | Literal["new"] = "new"
     settings: Settings = Settings(name="")
     admins: tuple[str, ...] = ()
+    # The trusted client the game was set up through (it may vouch for admins).
+    client_id: str | None = None
     seed: int = 0
+    # The game's secret randomness (hex) and its published SHA-256 (hex), from the start.
+    secret: str | None = None
+    commitment: str | None = None
     created_at: datetime | None = None
     players: dict[str, Player] = {}
     banned_accounts: frozenset[str] = frozenset()
@@ -80,9 +94,9 @@ class GameState(msgspec.Struct, frozen=True):
     turn: int = 0
     # When the current turn period began: the start, or the last resolution.
     turn_began_at: datetime | None = None
-    # The next resolution is reckoned from here: the start, the last resolution, an
-    # unpause or a change of the schedule's settings.
-    schedule_from: datetime | None = None
+    # The next resolution is the first one at or after this moment (projections.schedule),
+    # set by the start, a resolution, a rewind, an unpause or a change of schedule.
+    earliest_resolution: datetime | None = None
     paused_at: datetime | None = None
     # This turn's submissions, per player, oldest first.
     submissions: dict[str, tuple[OrdersSubmitted, ...]] = {}
@@ -94,6 +108,8 @@ class GameState(msgspec.Struct, frozen=True):
     winner: str | None = None
     # The last turn whose players were reminded that it resolves soon.
     reminded_turn: int = 0
+    # The moderators whose read of this turn's private events is in the log already.
+    private_readers: frozenset[str] = frozenset()
     # Where this state stands in its stream, and the versions of the resolutions in it
     # (a rewind truncates before the last one); set by `fold`, not by `evolve`.
     version: int = 0
@@ -105,8 +121,24 @@ class GameState(msgspec.Struct, frozen=True):
                 return player
         return None
 
-    def is_admin(self, account_id: str) -> bool:
-        return account_id in self.admins
+    def is_admin(self, account_id: str, *, vouched_by: str | None = None) -> bool:
+        """An admin of the list, or a user whom the trusted client the game was set up
+        through vouches for (a Discord bot, for a member with the admin role)."""
+        return account_id in self.admins or (
+            vouched_by is not None and vouched_by == self.client_id
+        )
+
+    def plays(self, account_id: str) -> bool:
+        """Whether the account acts for a seat of this game (eliminated or not)."""
+        return any(account_id in p.accounts for p in self.players.values())
+
+    @property
+    def randomness(self) -> bytes:
+        """What every draw after the map derives from: the game's secret, or, for a game
+        started before secrets existed, its seed."""
+        if self.secret is not None:
+            return bytes.fromhex(self.secret)
+        return self.seed.to_bytes(8, "big")
 
     def last_turn_orders(self, player_id: str) -> list[OrderReport]:
         if self.last_turn is None:
@@ -114,9 +146,9 @@ class GameState(msgspec.Struct, frozen=True):
         return [o for o in self.last_turn.orders if o.player == player_id]
 
     def next_resolution_at(self) -> datetime | None:
-        if self.phase != "running" or self.schedule_from is None:
+        if self.phase != "running" or self.earliest_resolution is None:
             return None
-        return next_resolution_after(self.schedule_from, self.settings)
+        return resolution_from(self.earliest_resolution, self.settings)
 
     def next_reminder_at(self) -> datetime | None:
         """When this turn's reminders are due; None once sent, or if nobody wants one."""
@@ -146,6 +178,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 phase="joining",
                 settings=event.settings,
                 admins=(event.admin,),
+                client_id=event.client_id,
                 seed=event.seed,
                 created_at=event.at,
             )
@@ -170,8 +203,10 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 board=event.board,
                 turn=1,
                 turn_began_at=event.at,
-                schedule_from=event.at,
+                earliest_resolution=earliest_resolution(event.at, state.settings),
                 vote=event.vote,
+                secret=event.secret,
+                commitment=event.commitment,
             )
         case OrdersSubmitted():
             mine = (*state.submissions.get(event.player_id, ()), event)
@@ -187,14 +222,23 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             # The resolution itself is gone from the stream; what remains is to forget the
             # votes of the turn, as rules.md says, and to reckon the next resolution from
             # now rather than from a resolution long past.
-            return replace(state, ballots={}, schedule_from=event.at)
+            state = replace(
+                state,
+                ballots={},
+                earliest_resolution=earliest_resolution(event.at, state.settings),
+            )
+            if event.secret is None:
+                return state
+            return replace(state, secret=event.secret, commitment=event.commitment)
         case PlayerResigned():
             return _update_player(state, event.player_id, status="resigned", notifications=False)
         case PlayerBanned():
             state = replace(state, banned_accounts=state.banned_accounts | {event.account_id})
             if event.player_id is None:
                 return state
-            return _update_player(state, event.player_id, banned=True)
+            return _void_turn_of(
+                _update_player(state, event.player_id, banned=True), event.player_id
+            )
         case PlayerUnbanned():
             state = replace(state, banned_accounts=state.banned_accounts - {event.account_id})
             players = {
@@ -205,18 +249,26 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case GamePaused():
             return replace(state, phase="paused", paused_at=event.at)
         case GameUnpaused():
-            return replace(state, phase="running", paused_at=None, schedule_from=event.at)
+            return replace(
+                state,
+                phase="running",
+                paused_at=None,
+                earliest_resolution=earliest_after_unpause(event.at, state.settings),
+            )
         case GameKilled():
             return replace(state, phase="killed")
         case SettingsChanged():
             old, new = state.settings, event.settings
-            moved = (old.fast_mode, old.resolution_hour, old.utc_offset) != (
+            # Local time only names the hour: a new time zone that keeps the resolution's
+            # hour in UTC keeps the next resolution where it was (rules.md).
+            moved = (old.fast_mode, resolution_hour_utc(old)) != (
                 new.fast_mode,
-                new.resolution_hour,
-                new.utc_offset,
+                resolution_hour_utc(new),
             )
-            if moved and state.schedule_from is not None:
-                return replace(state, settings=new, schedule_from=event.at)
+            if moved and state.earliest_resolution is not None:
+                return replace(
+                    state, settings=new, earliest_resolution=earliest_resolution(event.at, new)
+                )
             return replace(state, settings=new)
         case PlayerLookChanged():
             return _update_player(
@@ -230,11 +282,30 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return state
         case MessageBroadcast():
             return state
+        case AdminAdded():
+            return replace(state, admins=(*state.admins, event.account_id))
+        case AdminRemoved():
+            return replace(state, admins=tuple(a for a in state.admins if a != event.account_id))
+        case PrivateEventsRead():
+            return replace(state, private_readers=state.private_readers | {event.reader})
 
 
 def _update_player(state: GameState, player_id: str, **changes: object) -> GameState:
     player = replace(state.players[player_id], **changes)
     return replace(state, players={**state.players, player_id: player})
+
+
+def _void_turn_of(state: GameState, player_id: str) -> GameState:
+    """A ban voids what the player sent this turn that is not resolved yet (rules.md):
+    their orders, their vote, and join-forces requests from or to them."""
+    return replace(
+        state,
+        submissions={p: s for p, s in state.submissions.items() if p != player_id},
+        ballots={p: b for p, b in state.ballots.items() if p != player_id},
+        join_requests={
+            p: other for p, other in state.join_requests.items() if player_id not in (p, other)
+        },
+    )
 
 
 def _resolved(state: GameState, event: TurnResolved) -> GameState:
@@ -262,7 +333,7 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         board=event.board,
         turn=event.turn + 1,
         turn_began_at=event.at,
-        schedule_from=event.at,
+        earliest_resolution=earliest_resolution(event.at, state.settings),
         submissions={},
         vote=event.next_vote,
         ballots={},
@@ -270,6 +341,7 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         join_requests={},
         last_turn=event,
         winner=event.winner,
+        private_readers=frozenset(),
     )
 
 

@@ -12,6 +12,7 @@ SHORTEST_OPEN = timedelta(hours=1)
 # How long before a resolution the players who want it are reminded.
 REMINDER_LEAD = timedelta(hours=1)
 FAST_REMINDER_LEAD = timedelta(minutes=3)
+_INSTANT = timedelta(microseconds=1)
 
 
 def lock_length(settings: Settings) -> timedelta:
@@ -22,19 +23,40 @@ def reminder_lead(settings: Settings) -> timedelta:
     return FAST_REMINDER_LEAD if settings.fast_mode else REMINDER_LEAD
 
 
-def next_resolution_after(anchor: datetime, settings: Settings) -> datetime:
-    """The resolution that follows `anchor` (a start, a resolution, an unpause or a change
-    of schedule). Fast mode: 15 minutes later. Otherwise the first time the local clock
-    shows the resolution hour, leaving both lock windows and at least an hour of open orders
-    in between, so that no turn is over before it began."""
+def earliest_resolution(began: datetime, settings: Settings) -> datetime:
+    """The earliest a turn period that began at `began` (a start, a resolution, a rewind or
+    a change of schedule) may end: 15 minutes later in fast mode; otherwise after both lock
+    windows and at least an hour of open orders, so that no turn is over before it began."""
     if settings.fast_mode:
-        return anchor + FAST_PERIOD
-    earliest = anchor + 2 * LOCK + SHORTEST_OPEN
+        return began + FAST_PERIOD
+    return began + 2 * LOCK + SHORTEST_OPEN
+
+
+def earliest_after_unpause(unpaused: datetime, settings: Settings) -> datetime:
+    """After an unpause the game resolves at the next resolution hour whose lock window has
+    not yet begun (rules.md), so an unpause at 11:00 for a 12:00 hour resolves at 12:00 the
+    same day. Fast mode gives a whole period."""
+    if settings.fast_mode:
+        return unpaused + FAST_PERIOD
+    # Strictly after: a lock window that begins at the very moment of unpausing has begun.
+    return unpaused + LOCK + _INSTANT
+
+
+def resolution_from(earliest: datetime, settings: Settings) -> datetime:
+    """The first resolution at or after `earliest`: that moment in fast mode, otherwise the
+    first time the game's local clock shows the resolution hour."""
+    if settings.fast_mode:
+        return earliest
     local = earliest + timedelta(hours=settings.utc_offset)
     candidate = local.replace(hour=settings.resolution_hour, minute=0, second=0, microsecond=0)
     if candidate < local:
         candidate += timedelta(days=1)
     return candidate - timedelta(hours=settings.utc_offset)
+
+
+def resolution_hour_utc(settings: Settings) -> int:
+    """The hour of the day, in UTC, at which the game resolves (local time only names it)."""
+    return (settings.resolution_hour - settings.utc_offset) % 24
 
 
 def locked_until(

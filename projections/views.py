@@ -7,6 +7,7 @@ from datetime import datetime
 import msgspec
 
 from projections.game import GameState, Player, PlayerStatus
+from projections.visibility import secret_revealed
 from rules.board import GameMap
 from rules.turn import OrderReport
 from schema.game_events import Board, CheckedOrder, Phase, Settings, TurnResolved
@@ -51,6 +52,10 @@ class PublicGame(msgspec.Struct, frozen=True):
     # The server's clock as it answered (the operator's under --fake-clock): count down to
     # next_resolution_at from it, not from the reader's own clock.
     now: datetime | None = None
+    # The SHA-256 (hex) of the game's secret, published when it starts; the secret itself
+    # (hex) once the game has ended, so that anyone can check every draw.
+    commitment: str | None = None
+    secret: str | None = None
 
 
 class MyOrders(msgspec.Struct, frozen=True):
@@ -112,6 +117,8 @@ def public_game(state: GameState, position: int, now: datetime | None = None) ->
         last_turn=state.last_turn,
         position=position,
         now=now,
+        commitment=state.commitment,
+        secret=state.secret if secret_revealed(state.secret, state) else None,
     )
 
 

@@ -1,61 +1,95 @@
-"""Who may see each event: decided here and nowhere else.
+"""Who may see each event: decided here and nowhere else (rules.md, "Who sees what").
 
-- A player's submitted orders are theirs alone until the turn resolves; `turn_resolved`
-  then shows everyone's. A player's notifications are theirs alone.
-- In same-day voting a ballot is secret until resolution; the tally comes with it.
-- The game's seed predicts every future vote draw, so only admins see it.
+- A player's submitted orders and notifications are theirs alone; in same-day voting so is
+  their ballot. `turn_resolved` then shows everyone's orders and the tally.
+- An admin who plays a seat sees exactly what any player sees. A moderator (an admin who
+  plays no seat, or the operator) may read every private event; a read of a turn that has
+  not resolved yet is recorded in the log first (`private_events_read`), and that record is
+  shown to everyone once the turn resolves. In a sandbox, its admin plays every seat.
+- The game's secret, from which every draw after the map comes, is shown to nobody while it
+  is in use and the game goes on; its commitment is public. A sandbox hides nothing.
 - Everything else is public. Who sent an anonymous broadcast is in the store's metadata,
-  which only admins read.
+  which only the operator reads (server.feed).
 """
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
+from projections.game import GameState
 from schema.game_events import (
-    GameCreated,
     GameEvent,
+    GameStarted,
     OrdersSubmitted,
     PlayerNotified,
-    Settings,
+    PrivateEventsRead,
+    TurnRewound,
     VoteCast,
 )
 
-Audience = Literal["public", "owner", "admin"]
-
 
 class Viewer(msgspec.Struct, frozen=True):
-    """Someone reading a game: an admin, the players they act for, or nobody in particular."""
+    """Someone reading a game: the seats they play, whether they moderate, or nobody in
+    particular (a spectator)."""
 
-    admin: bool = False
+    # The seats the viewer plays: their own, or in a sandbox, its admin's, every seat.
     players: frozenset[str] = frozenset()
+    # An admin who plays no seat, or the operator: may read players' private events.
+    moderator: bool = False
+    # The server's operator, the only one who learns who sent an anonymous broadcast.
+    operator: bool = False
 
     @classmethod
     def spectator(cls) -> "Viewer":
         return cls()
 
+    def without_moderation(self) -> "Viewer":
+        """The same reader where a read of secrets could not be recorded before it happens
+        (a websocket, the archive): only their own seats' private events."""
+        return Viewer(players=self.players)
 
-def audience(event: GameEvent, settings: Settings) -> tuple[Audience, str | None]:
-    """Who sees the event before resolution: everyone, its owner (a player id), or admins."""
+
+def owner_of(event: GameEvent, state: GameState) -> str | None:
+    """The one player who may see a private event, or None for a public one."""
     if isinstance(event, OrdersSubmitted | PlayerNotified):
-        return "owner", event.player_id
-    if isinstance(event, VoteCast) and settings.voting_mode == "same_day":
-        return "owner", event.player_id
-    return "public", None
+        return event.player_id
+    if isinstance(event, VoteCast) and state.settings.voting_mode == "same_day":
+        return event.player_id
+    return None
 
 
-def can_see(viewer: Viewer, event: GameEvent, settings: Settings) -> bool:
-    if viewer.admin:
-        return True
-    who, owner = audience(event, settings)
-    return who == "public" or owner in viewer.players
+def is_pending_secret(event: GameEvent, state: GameState) -> bool:
+    """A player's private event of a turn that has not resolved yet: reading it is what a
+    moderator's read records."""
+    if owner_of(event, state) is None:
+        return False
+    assert isinstance(event, OrdersSubmitted | PlayerNotified | VoteCast)
+    return event.turn >= state.turn
 
 
-def shown(viewer: Viewer, event: GameEvent, settings: Settings) -> dict[str, Any] | None:
+def can_see(viewer: Viewer, event: GameEvent, state: GameState) -> bool:
+    if isinstance(event, PrivateEventsRead):
+        return viewer.moderator or event.turn < state.turn
+    owner = owner_of(event, state)
+    return owner is None or viewer.moderator or owner in viewer.players
+
+
+def shown(viewer: Viewer, event: GameEvent, state: GameState) -> dict[str, Any] | None:
     """The event as `viewer` may read it, or None when it is hidden from them."""
-    if not can_see(viewer, event, settings):
+    if not can_see(viewer, event, state):
         return None
     data: dict[str, Any] = msgspec.to_builtins(event)
-    if isinstance(event, GameCreated) and not viewer.admin:
-        del data["seed"]
+    if isinstance(event, GameStarted | TurnRewound) and not secret_revealed(event.secret, state):
+        data.pop("secret", None)
     return data
+
+
+def secret_revealed(secret: str | None, state: GameState) -> bool:
+    """A secret is shown once the game is over, in a sandbox, or when it is no longer the
+    one the game draws from (a rewind of a finished game replaced it)."""
+    return (
+        secret is None
+        or state.phase == "finished"
+        or state.settings.sandbox
+        or secret != state.secret
+    )

@@ -4,6 +4,7 @@ Python's `random` is avoided on purpose: the rules engine must not import it, an
 higher-level helpers (shuffle, choice) are free to change between Python versions.
 """
 
+import hashlib
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -64,3 +65,18 @@ class SeededRandom:
     def fork(self) -> "SeededRandom":
         """An independent stream, so that adding draws in one place leaves the others alone."""
         return SeededRandom(self.next_u64())
+
+
+def derived(key: bytes, *labels: str | int) -> SeededRandom:
+    """A stream of its own for one purpose (`"votes", 7`), derived one way from `key`:
+    SplitMix64 seeded with the first 8 bytes (big-endian) of SHA-256(key, "|", the labels
+    joined by "|"). Draws published from one stream never reveal the key, nor any other
+    stream."""
+    text = "|".join(str(label) for label in labels)
+    digest = hashlib.sha256(key + b"|" + text.encode()).digest()
+    return SeededRandom(int.from_bytes(digest[:8], "big"))
+
+
+def commitment(secret: bytes) -> str:
+    """What a game publishes of its secret before revealing it: its SHA-256, in hex."""
+    return hashlib.sha256(secret).hexdigest()

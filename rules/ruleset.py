@@ -10,13 +10,9 @@ from rules.effects import Effect, parse_effect
 from rules.mapgen import MapType, generate
 from rules.maps import builtin_map
 from rules.position import Position, Situation
-from rules.prng import SeededRandom
+from rules.prng import derived
 from rules.turn import TurnInput, TurnOutcome, resolve_turn
 from rules.validate import CheckedOrder, check_submission
-
-# Draws of one game come from independent streams, so that adding a draw in one place
-# never changes another.
-_SEATS, _VOTES = 1, 2
 
 
 class Ruleset(Protocol):
@@ -25,7 +21,7 @@ class Ruleset(Protocol):
     ) -> GameMap: ...
 
     def starting_board(
-        self, game_map: GameMap, players: Sequence[str], seed: int
+        self, game_map: GameMap, players: Sequence[str], randomness: bytes
     ) -> tuple[Position, dict[str, tuple[str, ...]]]: ...
 
     def check_submission(
@@ -34,7 +30,7 @@ class Ruleset(Protocol):
 
     def resolve(self, turn: TurnInput) -> TurnOutcome: ...
 
-    def draw_vote(self, seed: int, turn: int) -> tuple[tuple[str, str], str]: ...
+    def draw_vote(self, randomness: bytes, turn: int) -> tuple[tuple[str, str], str]: ...
 
 
 class SkirmishSociety:
@@ -52,10 +48,11 @@ class SkirmishSociety:
         return game_map
 
     def starting_board(
-        self, game_map: GameMap, players: Sequence[str], seed: int
+        self, game_map: GameMap, players: Sequence[str], randomness: bytes
     ) -> tuple[Position, dict[str, tuple[str, ...]]]:
-        """Each player gets a home, drawn from the seed, with an army on its barracks."""
-        seats = _stream(seed, _SEATS).sample(game_map.homes, len(players))
+        """Each player gets a home, drawn from the game's randomness, with an army on each
+        of its barracks."""
+        seats = derived(randomness, "seats").sample(game_map.homes, len(players))
         homes = dict(zip(players, seats, strict=True))
         barracks = game_map.board.barracks
         armies = {t: p for p, home in homes.items() for t in home if t in barracks}
@@ -72,15 +69,11 @@ class SkirmishSociety:
     def resolve(self, turn: TurnInput) -> TurnOutcome:
         return resolve_turn(turn)
 
-    def draw_vote(self, seed: int, turn: int) -> tuple[tuple[str, str], str]:
+    def draw_vote(self, randomness: bytes, turn: int) -> tuple[tuple[str, str], str]:
         """Two distinct effects for the vote held during `turn`, and the one that wins a tie."""
-        rng = _stream(seed, _VOTES * 1_000_003 + turn)
+        rng = derived(randomness, "votes", turn)
         first, second = rng.sample([e.value for e in Effect], 2)
         return (first, second), rng.choice((first, second))
-
-
-def _stream(seed: int, label: int) -> SeededRandom:
-    return SeededRandom(seed ^ (label * 0x9E3779B97F4A7C15))
 
 
 SKIRMISH_SOCIETY = SkirmishSociety()

@@ -121,6 +121,13 @@ class AdminBody(Body, frozen=True):
     reason: str | None = None
 
 
+class NewAdmin(Body, frozen=True):
+    """Give exactly one: a player of the game (all its accounts), or an account id."""
+
+    player: str | None = None
+    account: str | None = None
+
+
 AdminAction = Literal["pause", "unpause", "resolve", "rewind", "ban", "unban", "kill"]
 
 

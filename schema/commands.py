@@ -13,12 +13,17 @@ class Command(msgspec.Struct, frozen=True, kw_only=True):
     now: datetime
     # The server operator may act as admin on any game.
     operator: bool = False
+    # A trusted client that vouches for the actor as an admin (a Discord bot, for a member
+    # with the admin role): it counts for the games set up through that client.
+    vouched_by: str | None = None
 
 
 class CreateGame(Command, frozen=True, kw_only=True):
     game_id: str
     settings: Settings
     seed: int
+    # The trusted client the game is set up through, if any.
+    client_id: str | None = None
 
 
 class JoinGame(Command, frozen=True, kw_only=True):
@@ -26,7 +31,8 @@ class JoinGame(Command, frozen=True, kw_only=True):
 
 
 class StartGame(Command, frozen=True, kw_only=True):
-    pass
+    # Fresh randomness from the server's edge (secrets.token_bytes): the game's secret.
+    secret: bytes
 
 
 class SubmitOrders(Command, frozen=True, kw_only=True):
@@ -59,6 +65,8 @@ class RemindPlayers(Command, frozen=True, kw_only=True):
 
 class RewindTurn(Command, frozen=True, kw_only=True):
     reason: str = "admin rewind"
+    # Fresh randomness, used only when the game had ended and revealed its secret.
+    secret: bytes
 
 
 class Resign(Command, frozen=True, kw_only=True):
@@ -109,6 +117,20 @@ class Broadcast(Command, frozen=True, kw_only=True):
     message: str
 
 
+class AddAdmin(Command, frozen=True, kw_only=True):
+    # One account, or both of a joint player's.
+    accounts: tuple[str, ...]
+
+
+class RemoveAdmin(Command, frozen=True, kw_only=True):
+    accounts: tuple[str, ...]
+
+
+class RecordPrivateRead(Command, frozen=True, kw_only=True):
+    """The actor, a moderator, is about to read players' private events of the current
+    turn: say so in the game's log first."""
+
+
 GameCommand = (
     CreateGame
     | JoinGame
@@ -129,4 +151,7 @@ GameCommand = (
     | ChangeLook
     | SetNotifications
     | Broadcast
+    | AddAdmin
+    | RemoveAdmin
+    | RecordPrivateRead
 )

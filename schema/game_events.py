@@ -77,9 +77,13 @@ class GameCreated(Event, frozen=True, tag="game_created.v1"):
     game_id: str
     settings: Settings
     admin: str
-    # Every random draw of the game (map, seats, votes) derives from this seed.
+    # Picks the generated map, nothing else: every other draw comes from the secret that
+    # `game_started` commits to. (Games started before the secret existed draw from it.)
     seed: int
     at: datetime
+    # The trusted client (a Discord bot) the game was set up through: it may vouch for
+    # its users as admins of this game.
+    client_id: str | None = None
 
 
 class PlayerJoined(Event, frozen=True, tag="player_joined.v1"):
@@ -105,6 +109,10 @@ class GameStarted(Event, frozen=True, tag="game_started.v1"):
     homes: dict[str, tuple[str, ...]]
     at: datetime
     vote: Vote | None = None
+    # The game's randomness (hex): every draw after the map comes from it. Hidden while
+    # the game runs, revealed when it ends; `commitment` (its SHA-256, hex) is public.
+    secret: str | None = None
+    commitment: str | None = None
 
 
 class OrdersSubmitted(Event, frozen=True, tag="orders_submitted.v1"):
@@ -151,10 +159,15 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
 
 
 class TurnRewound(Event, frozen=True, tag="turn_rewound.v1"):
-    """An admin undid the resolution of `turn`; the events it removed are archived."""
+    """An admin undid the resolution of `turn`; the events it removed are archived.
+
+    Rewinding a finished game, whose secret was revealed, gives it a new secret (and its
+    commitment): the draws still to come must stay unknown."""
 
     turn: int
     at: datetime
+    secret: str | None = None
+    commitment: str | None = None
 
 
 class PlayerResigned(Event, frozen=True, tag="player_resigned.v1"):
@@ -215,6 +228,22 @@ class MessageBroadcast(Event, frozen=True, tag="message_broadcast.v1"):
     message: str
 
 
+class AdminAdded(Event, frozen=True, tag="admin_added.v1"):
+    account_id: str
+
+
+class AdminRemoved(Event, frozen=True, tag="admin_removed.v1"):
+    account_id: str
+
+
+class PrivateEventsRead(Event, frozen=True, tag="private_events_read.v1"):
+    """A moderator (an admin who plays no seat, or the operator) read players' private
+    events of `turn` before it resolved. Shown to everyone once the turn has resolved."""
+
+    reader: str
+    turn: int
+
+
 GameEvent = (
     GameCreated
     | PlayerJoined
@@ -236,6 +265,9 @@ GameEvent = (
     | NotificationsChanged
     | PlayerNotified
     | MessageBroadcast
+    | AdminAdded
+    | AdminRemoved
+    | PrivateEventsRead
 )
 
 game_codec: EventCodec[GameEvent] = EventCodec(
@@ -259,4 +291,7 @@ game_codec: EventCodec[GameEvent] = EventCodec(
     NotificationsChanged,
     PlayerNotified,
     MessageBroadcast,
+    AdminAdded,
+    AdminRemoved,
+    PrivateEventsRead,
 )

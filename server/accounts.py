@@ -22,6 +22,13 @@ class Identity(msgspec.Struct, frozen=True):
     name: str
     operator: bool = False
     client_id: str | None = None
+    # The trusted client says its user is an admin (X-Acting-User-Admin: true).
+    vouched_admin: bool = False
+
+    @property
+    def vouched_by(self) -> str | None:
+        """The client that vouches for this user as an admin, if any."""
+        return self.client_id if self.vouched_admin else None
 
 
 def new_token() -> str:

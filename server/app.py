@@ -20,7 +20,18 @@ from server.errors import install_error_handlers
 from server.handlers import GameService
 from server.limits import BodyLimit
 from server.live import LiveHub
-from server.routes import accounts, adjudicate, commands, health, history, live, maps, play, web
+from server.routes import (
+    accounts,
+    adjudicate,
+    admins,
+    commands,
+    health,
+    history,
+    live,
+    maps,
+    play,
+    web,
+)
 from server.routes import clock as clock_routes
 from server.routes import games as games_routes
 from server.routes import webhooks as webhooks_routes
@@ -101,6 +112,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         health,
         accounts,
         games_routes,
+        admins,
         play,
         history,
         live,

@@ -4,29 +4,39 @@ from eventstore.base import RecordedEvent
 from projections.game import GameState
 from projections.visibility import Viewer, shown
 from schema.api import FeedEvent
-from schema.game_events import GameEvent, Settings
+from schema.game_events import GameEvent, MessageBroadcast
 from server.accounts import Identity
 
 
 def viewer_of(state: GameState, who: Identity | None) -> Viewer:
+    """How `who` sees the game: an admin who plays a seat sees what any player sees."""
     if who is None:
         return Viewer.spectator()
+    if state.settings.sandbox and is_admin(state, who):
+        return Viewer(players=frozenset(state.players), moderator=True, operator=who.operator)
     players = frozenset(p.id for p in state.players.values() if who.account_id in p.accounts)
-    return Viewer(admin=who.operator or state.is_admin(who.account_id), players=players)
+    moderator = who.operator or (not players and is_admin(state, who))
+    return Viewer(players=players, moderator=moderator, operator=who.operator)
+
+
+def is_admin(state: GameState, who: Identity) -> bool:
+    return who.operator or state.is_admin(who.account_id, vouched_by=who.vouched_by)
 
 
 def feed_event(
-    viewer: Viewer, settings: Settings, recorded: RecordedEvent, event: GameEvent
+    viewer: Viewer, state: GameState, recorded: RecordedEvent, event: GameEvent
 ) -> FeedEvent | None:
-    """One event as `viewer` may read it (who acted only for admins), or None."""
-    data = shown(viewer, event, settings)
+    """One event as `viewer` may read it, or None. Moderators see who acted, except who
+    sent an anonymous broadcast, which only the operator sees."""
+    data = shown(viewer, event, state)
     if data is None:
         return None
+    sees_actor = viewer.operator or (viewer.moderator and not isinstance(event, MessageBroadcast))
     return FeedEvent(
         position=recorded.position,
         version=recorded.version,
         type=recorded.type,
         at=recorded.occurred_at,
         data=data,
-        actor=recorded.actor if viewer.admin else None,
+        actor=recorded.actor if sees_actor else None,
     )

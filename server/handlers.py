@@ -13,8 +13,8 @@ from eventstore.base import ConcurrencyError, EventStore, RecordedEvent, Snapsho
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
 from projections.loading import stream_of
 from schema.commands import GameCommand, RewindTurn
-from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
-from server.decide import decide, plan_rewind
+from schema.game_events import GameEvent, TurnResolved, game_codec
+from server.decide import RewindPlan, decide, plan_rewind
 from server.decide.errors import Conflict, DomainError
 
 _PAGE = 1000
@@ -63,14 +63,17 @@ class GameService:
         return self._remember(game_id, _folded(loaded, events))
 
     async def execute(self, game_id: str, command: GameCommand) -> Executed:
+        async with self._lock_of(game_id):
+            return await self._execute(game_id, command)
+
+    def _lock_of(self, game_id: str) -> asyncio.Lock:
         # Commands to one game from this process take turns: racing each other they would
         # mostly lose (one append per version wins), and each lost race costs two round
-        # trips. Other processes' writers are still met by the expected version below.
+        # trips. Other processes' writers are still met by the expected version.
         lock = self._writing.get(game_id)
         if lock is None:
             lock = self._writing[game_id] = asyncio.Lock()
-        async with lock:
-            return await self._execute(game_id, command)
+        return lock
 
     async def _execute(self, game_id: str, command: GameCommand) -> Executed:
         correlation = uuid.uuid4()
@@ -94,8 +97,7 @@ class GameService:
                 # the snapshot only if the stream no longer follows on (a rewind). Dropping
                 # it made every lost race fold the whole turn again from the last snapshot,
                 # which under contention cost more than all the rest.
-                # Spread the retries of many writers racing for one game.
-                await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                await _spread(attempt)
                 continue
             first = loaded.state.version + 1
             state = fold(loaded.state, enumerate(events, start=first))
@@ -109,36 +111,46 @@ class GameService:
         """Undo the last resolution: its events and everything after go to the archive, and
         a `TurnRewound` takes their place, in one transaction. The truncation expects the
         stream at the version the plan was made from, so two admins rewinding at once (in
-        any processes) undo one turn, and the second is told the game changed."""
-        loaded = await self.load(game_id)
-        plan = plan_rewind(loaded.state, command)
-        marker = TurnRewound(turn=plan.turn, at=command.now)
-        try:
-            await self.store.truncate(
-                stream_of(game_id),
-                plan.after_version,
-                truncated_by=command.actor,
-                reason=command.reason,
-                truncated_at=command.now,
-                then_append=[
-                    game_codec.new_event(
-                        marker,
-                        occurred_at=command.now,
-                        actor=command.actor,
-                        correlation_id=uuid.uuid4(),
+        any processes) undo one turn, and the second is told the game changed. Players
+        writing meanwhile only move the stream on: the rewind plans again and retries, as
+        long as it still undoes the same resolution."""
+        async with self._lock_of(game_id):
+            first_plan: RewindPlan | None = None
+            for attempt in range(self._attempts):
+                loaded = await self.load(game_id)
+                plan = plan_rewind(loaded.state, command)
+                if first_plan is not None and plan.after_version != first_plan.after_version:
+                    raise Conflict(
+                        "the game changed while you were rewinding (another admin may have "
+                        "rewound it already): nothing was undone; look at the game again"
                     )
-                ],
-                expected_version=loaded.state.version,
-            )
-        except ConcurrencyError:
-            raise Conflict(
-                "the game changed while you were rewinding (another admin may have rewound "
-                "it already): nothing was undone; look at the game again"
-            ) from None
-        finally:
-            self._cache.pop(game_id, None)
-        reloaded = await self.load(game_id)
-        return Executed([marker], reloaded.state, reloaded.position)
+                first_plan = first_plan or plan
+                try:
+                    await self._truncate(game_id, plan, command, loaded.state.version)
+                except ConcurrencyError:
+                    await _spread(attempt)
+                    continue
+                finally:
+                    self._cache.pop(game_id, None)
+                reloaded = await self.load(game_id)
+                return Executed([plan.rewound], reloaded.state, reloaded.position)
+        raise Busy("the game is too busy to rewind right now; try again")
+
+    async def _truncate(
+        self, game_id: str, plan: RewindPlan, command: RewindTurn, expected_version: int
+    ) -> None:
+        marker = game_codec.new_event(
+            plan.rewound, occurred_at=command.now, actor=command.actor, correlation_id=uuid.uuid4()
+        )
+        await self.store.truncate(
+            stream_of(game_id),
+            plan.after_version,
+            truncated_by=command.actor,
+            reason=command.reason,
+            truncated_at=command.now,
+            then_append=[marker],
+            expected_version=expected_version,
+        )
 
     async def _read_after_position(self, stream: str, position: int) -> list[RecordedEvent]:
         events: list[RecordedEvent] = []
@@ -174,6 +186,11 @@ class GameService:
         while len(self._cache) > self._cached_games:
             self._cache.popitem(last=False)
         return loaded
+
+
+async def _spread(attempt: int) -> None:
+    """Spread the retries of many writers racing for one game."""
+    await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
 
 
 def _continues(version: int, events: list[RecordedEvent]) -> bool:

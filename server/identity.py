@@ -1,5 +1,6 @@
 """Who is calling, from the request's headers (docs/api.md, "Identity")."""
 
+import msgspec
 from starlette.requests import HTTPConnection
 
 from server.accounts import Identity
@@ -43,7 +44,11 @@ async def identify(request: HTTPConnection, token: str) -> Identity:
             401, "acting_user_required", "a client token acts for a user: send X-Acting-User"
         )
     name = request.headers.get("x-acting-user-name", "").strip()[:32] or external_id[:32]
-    return await accounts.acting_user(client_id, external_id, name, found.clock.now())
+    vouched = request.headers.get("x-acting-user-admin", "false").strip().lower()
+    if vouched not in ("true", "false"):
+        raise ApiError(400, "bad_acting_user_admin", "X-Acting-User-Admin is true or false")
+    identity = await accounts.acting_user(client_id, external_id, name, found.clock.now())
+    return msgspec.structs.replace(identity, vouched_admin=vouched == "true")
 
 
 async def required_caller(request: HTTPConnection) -> Identity:

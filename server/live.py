@@ -88,7 +88,7 @@ def messages_for(
 ) -> list[LiveMessage]:
     """What one event means to one viewer, in the order they are sent."""
     messages: list[LiveMessage] = []
-    shown_event = feed_event(viewer, state.settings, recorded, event)
+    shown_event = feed_event(viewer, state, recorded, event)
     if shown_event is not None:
         messages.append(LiveMessage("event", recorded.position, event=shown_event))
     if isinstance(event, TurnResolved):

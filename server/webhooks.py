@@ -35,7 +35,7 @@ LONGEST_RETRY = timedelta(hours=1)
 # With the schema's hash (see projections.runner).
 _LOCK_KEY = 0x5EAD_0002
 _TYPES = ("player_notified.v1", "turn_resolved.v1")
-_ADMIN = Viewer(admin=True)
+_ADMIN = Viewer(moderator=True)
 _encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ class Webhooks:
         assert game_id is not None
         state = (await self._games.load(game_id)).state
         event = game_codec.decode_recorded(recorded)
-        data = shown(_ADMIN, event, state.settings) or {}
+        data = shown(_ADMIN, event, state) or {}
         recipients: list[Recipient] = []
         player = state.players.get(str(data.get("player_id", "")))
         if player is not None:

@@ -6,6 +6,7 @@ truncate, and the shell truncates, then appends `TurnRewound`.
 
 from projections.game import GameState
 from schema.commands import (
+    AddAdmin,
     BanPlayer,
     Broadcast,
     CastVote,
@@ -16,7 +17,9 @@ from schema.commands import (
     JoinGame,
     KillGame,
     PauseGame,
+    RecordPrivateRead,
     RemindPlayers,
+    RemoveAdmin,
     RequestJoinForces,
     Resign,
     ResolveTurn,
@@ -28,7 +31,7 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import GameEvent
-from server.decide import lifecycle, notices, play, resolution, votes
+from server.decide import admins, lifecycle, notices, play, resolution, votes
 from server.decide.errors import DomainError
 from server.decide.resolution import RewindPlan, plan_rewind
 
@@ -73,5 +76,11 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return resolution.resolve_turn(state, command)
         case RemindPlayers():
             return notices.remind_players(state, command)
+        case AddAdmin():
+            return admins.add_admin(state, command)
+        case RemoveAdmin():
+            return admins.remove_admin(state, command)
+        case RecordPrivateRead():
+            return admins.record_private_read(state, command)
         case RewindTurn():
             raise DomainError("a rewind is planned with plan_rewind, not decided")

@@ -25,9 +25,14 @@ def existing(state: GameState) -> GameState:
     return state
 
 
+def is_admin(state: GameState, command: Command) -> bool:
+    """The operator, an admin of the game, or a user its trusted client vouches for."""
+    return command.operator or state.is_admin(command.actor, vouched_by=command.vouched_by)
+
+
 def require_admin(state: GameState, command: Command) -> None:
     existing(state)
-    if not (command.operator or state.is_admin(command.actor)):
+    if not is_admin(state, command):
         raise NotAllowed("only an admin of this game can do that")
 
 
@@ -38,8 +43,11 @@ def require_phase(state: GameState, *phases: str) -> None:
         raise WrongPhase(f"the game is {state.phase}; this needs it {wanted}")
 
 
-def acting_player(state: GameState, actor: str, as_player: str | None = None) -> Player:
-    """The player an account acts for. In a sandbox, its admin may act for anyone."""
+def acting_player(
+    state: GameState, actor: str, as_player: str | None = None, *, admin: bool = False
+) -> Player:
+    """The player an account acts for. In a sandbox, its admin (`admin`: the actor is an
+    admin of the game) may act for anyone."""
     existing(state)
     if as_player is not None:
         player = state.players.get(as_player)
@@ -47,7 +55,7 @@ def acting_player(state: GameState, actor: str, as_player: str | None = None) ->
             raise InvalidCommand(f"no such player: {as_player}")
         if actor in player.accounts:
             return player
-        if not (state.settings.sandbox and state.is_admin(actor)):
+        if not (state.settings.sandbox and admin):
             raise NotAllowed("only a sandbox's admin may act for another player")
         return player
     player = state.player_of(actor)
@@ -56,8 +64,9 @@ def acting_player(state: GameState, actor: str, as_player: str | None = None) ->
     return player
 
 
-def active_player(state: GameState, actor: str, as_player: str | None = None) -> Player:
-    player = acting_player(state, actor, as_player)
+def active_player(state: GameState, command: Command, as_player: str | None = None) -> Player:
+    """The player the command's actor acts for, who must still give orders."""
+    player = acting_player(state, command.actor, as_player, admin=is_admin(state, command))
     if player.status != "active":
         state_of = "has resigned" if player.status == "resigned" else "is out of the game"
         raise NotAllowed(f"{player.name} {state_of} and gives no more orders")
@@ -87,6 +96,7 @@ def require_unlocked(state: GameState, now: datetime) -> None:
 
 
 def check_text(label: str, text: str, longest: int) -> str:
+    """Text of several lines (orders, a message): printable, tabs and line breaks allowed."""
     text = text.strip()
     if not text:
         raise InvalidCommand(f"{label} is empty")
@@ -95,6 +105,20 @@ def check_text(label: str, text: str, longest: int) -> str:
     if not all(ch.isprintable() or ch in "\n\t" for ch in text):
         raise InvalidCommand(f"{label} holds unprintable characters")
     return text
+
+
+def check_name(label: str, name: str) -> str:
+    """A name (a player's, a game's, an account's): one line of printable text of at most
+    MAX_NAME characters, surrounding spaces trimmed. A line break or a control character is
+    refused, never stripped: a name shows in lists of other lines, which it must not forge."""
+    name = name.strip(" ")
+    if not name:
+        raise InvalidCommand(f"{label} is empty")
+    if not name.isprintable():
+        raise InvalidCommand(f"{label} must be one line of printable text")
+    if len(name) > MAX_NAME:
+        raise InvalidCommand(f"{label} is too long: at most {MAX_NAME} characters")
+    return name
 
 
 def check_range(label: str, value: int, low: int, high: int) -> int:

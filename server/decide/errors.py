@@ -8,9 +8,11 @@ class DomainError(Exception):
     code = "refused"
     status = 409
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.message = message
+        # Seconds after which the same command may succeed (a Retry-After header).
+        self.retry_after = retry_after
 
 
 class GameNotFound(DomainError):
@@ -51,3 +53,10 @@ class InvalidCommand(DomainError):
 class Conflict(DomainError):
     code = "conflict"
     status = 409
+
+
+class QuotaExceeded(DomainError):
+    """A player sent more this turn than rules.md allows; it resets when the turn resolves."""
+
+    code = "turn_quota"
+    status = 429

@@ -7,6 +7,7 @@ from projections.schedule import utc_offset_for
 from rules.board import MapError
 from rules.mapgen import MapGenerationError
 from rules.maps import builtin_map
+from rules.prng import commitment
 from rules.ruleset import SKIRMISH_SOCIETY
 from schema.commands import (
     BanPlayer,
@@ -35,26 +36,26 @@ from schema.game_events import (
     PlayerUnbanned,
     Settings,
     SettingsChanged,
-    Vote,
 )
 from server.decide.acting import (
-    MAX_NAME,
     acting_player,
+    check_name,
     check_range,
-    check_text,
+    is_admin,
     require_admin,
     require_phase,
 )
 from server.decide.errors import Conflict, InvalidCommand, NotAllowed
-from server.decide.votes import vote_held_during
+from server.decide.votes import vote_for
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 20
 COLORS, PATTERNS = 20, 16
 MAX_VP_TARGET = 50
+MIN_SECRET_BYTES = 16
 
 
 def check_settings(settings: Settings) -> Settings:
-    name = check_text("the game's name", settings.name, 80)
+    name = check_name("the game's name", settings.name)
     check_range("vp_target", settings.vp_target, 1, MAX_VP_TARGET)
     check_range("resolution_hour", settings.resolution_hour, 0, 23)
     check_range("utc_offset", settings.utc_offset, -11, 12)
@@ -78,17 +79,20 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
             admin=command.actor,
             seed=command.seed,
             at=command.now,
+            client_id=command.client_id,
         )
     ]
 
 
 def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
     require_phase(state, "joining")
-    name = check_text("a player's name", command.name, MAX_NAME)
+    name = check_name("a player's name", command.name)
     if command.actor in state.banned_accounts:
         raise NotAllowed("you are banned from this game")
-    sandbox_admin = state.settings.sandbox and state.is_admin(command.actor)
-    if state.player_of(command.actor) is not None and not sandbox_admin:
+    sandbox = state.settings.sandbox
+    if sandbox and not is_admin(state, command):
+        raise NotAllowed("a sandbox has no real players: its admin plays every seat")
+    if state.player_of(command.actor) is not None and not sandbox:
         raise Conflict("you have already joined this game")
     if len(state.players) >= MAX_PLAYERS:
         raise Conflict(f"the game is full ({MAX_PLAYERS} players)")
@@ -120,21 +124,30 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
         )
     except (MapError, MapGenerationError) as error:
         raise InvalidCommand(str(error)) from error
-    position, homes = SKIRMISH_SOCIETY.starting_board(game_map, list(state.players), state.seed)
-    vote = None
-    if vote_held_during(1, settings):
-        candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(state.seed, 1)
-        vote = Vote(turn=1, candidates=candidates, tie_break=tie_break)
+    randomness = command.secret
+    if len(randomness) < MIN_SECRET_BYTES:
+        raise InvalidCommand(f"a game's secret is at least {MIN_SECRET_BYTES} random bytes")
+    position, homes = SKIRMISH_SOCIETY.starting_board(game_map, list(state.players), randomness)
+    vote = vote_for(1, settings, randomness)
     if settings.map is None:
-        # The generator names its map after the seed, which only admins may know: it
-        # predicts every vote the game will draw.
+        # The generator names its map after the seed; a plainer name says what it is.
         game_map = replace(
             game_map,
             name=f"generated-{settings.map_type}-{count}p",
             description=f"Generated {settings.map_type} map for {count} players.",
         )
     board = Board(armies=position.armies, control=position.control, farms=[])
-    return [GameStarted(map=game_map, board=board, homes=homes, at=command.now, vote=vote)]
+    return [
+        GameStarted(
+            map=game_map,
+            board=board,
+            homes=homes,
+            at=command.now,
+            vote=vote,
+            secret=randomness.hex(),
+            commitment=commitment(randomness),
+        )
+    ]
 
 
 def resign(state: GameState, command: Resign) -> list[GameEvent]:

@@ -4,10 +4,12 @@ from datetime import datetime, timedelta
 
 from projections.game import GameState, Player
 from projections.views import my_orders
+from rules.prng import derived
 from schema.commands import RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified, TurnResolved
 from server.decide.acting import require_admin, require_phase
 from server.decide.errors import WrongTurn
+from server.words import HINTS
 
 _MARKS = {"succeeded": "✓", "failed": "✗", "cut": "✗", "invalid": "✗", "replaced": "·"}
 
@@ -36,11 +38,16 @@ def reminder_text(state: GameState, player: Player, resolves_at: datetime) -> st
     local = resolves_at + timedelta(hours=state.settings.utc_offset)
     armies = sum(1 for owner in state.board.armies.values() if owner == player.id)
     ordered = len(my_orders(state, player.id).current)
-    return (
+    text = (
         f"{state.settings.name}: turn {state.turn} resolves at {local:%H:%M} local time "
         f"({resolves_at:%H:%M} UTC). You have orders for {ordered} of your {armies} armies; "
         "the others will hold. Orders lock a few minutes before."
     )
+    if not state.settings.hints:
+        return text
+    # Drawn from the game's randomness, so that the log says which hint each player got.
+    hint = derived(state.randomness, "hints", state.turn, player.id).choice(HINTS)
+    return f"{text}\nHint: {hint}"
 
 
 def results_notices(state: GameState, resolved: TurnResolved) -> list[PlayerNotified]:

@@ -19,17 +19,21 @@ from schema.game_events import (
     PlayerLookChanged,
 )
 from server.decide.acting import (
-    MAX_NAME,
     acting_player,
     active_player,
+    check_name,
     check_range,
     check_text,
+    is_admin,
     require_phase,
     require_unlocked,
 )
-from server.decide.errors import Conflict, InvalidCommand, NotAllowed, WrongTurn
+from server.decide.errors import Conflict, InvalidCommand, NotAllowed, QuotaExceeded, WrongTurn
 
+# rules.md, "Resubmissions are bounded": per player (each seat of a sandbox) and turn.
 MAX_ORDER_TEXT = 4000
+MAX_SUBMISSIONS = 100
+MAX_ORDER_LINES = 1000
 MAX_MESSAGE = 1000
 COLORS, PATTERNS = 20, 16
 
@@ -41,11 +45,14 @@ def position_of(state: GameState) -> Position:
 
 def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
     require_phase(state, "running", "paused")
-    player = active_player(state, command.actor, command.as_player)
+    player = active_player(state, command, command.as_player)
     if command.turn is not None and command.turn != state.turn:
         raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
     require_unlocked(state, command.now)
     text = check_text("the orders", command.text, MAX_ORDER_TEXT)
+    sent = state.submissions.get(player.id, ())
+    if len(sent) >= MAX_SUBMISSIONS:
+        raise _quota(state, command, f"{MAX_SUBMISSIONS} submissions")
     assert state.map is not None
     # In same-day voting the effect is not known yet: orders are checked without one now,
     # and checked again under the effect when the turn resolves.
@@ -53,6 +60,8 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
     checked = SKIRMISH_SOCIETY.check_submission(
         state.map, position_of(state), player.id, text, effect
     )
+    if sum(len(s.checked) for s in sent) + len(checked) > MAX_ORDER_LINES:
+        raise _quota(state, command, f"{MAX_ORDER_LINES} order lines")
     return [
         OrdersSubmitted(
             player_id=player.id,
@@ -62,6 +71,18 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
             checked=[_checked(c) for c in checked],
         )
     ]
+
+
+def _quota(state: GameState, command: SubmitOrders, bound: str) -> QuotaExceeded:
+    """The refusal past a quota; orders already in stay, and the quota resets when the turn
+    resolves, which is when to come back."""
+    resolves_at = state.next_resolution_at()
+    wait = None if resolves_at is None else max(1, int((resolves_at - command.now).total_seconds()))
+    return QuotaExceeded(
+        f"a player may send at most {bound} in a turn; your orders so far stand, the newest "
+        "valid one for each army; the quota resets when the turn resolves",
+        retry_after=wait,
+    )
 
 
 def _checked(checked: ValidatedOrder) -> CheckedOrder:
@@ -81,11 +102,13 @@ def _checked(checked: ValidatedOrder) -> CheckedOrder:
 
 def request_join_forces(state: GameState, command: RequestJoinForces) -> list[GameEvent]:
     require_phase(state, "running", "paused")
-    player = active_player(state, command.actor)
+    player = active_player(state, command)
     require_unlocked(state, command.now)
     other = state.players.get(command.with_player)
     if other is None or other.status != "active":
         raise InvalidCommand(f"no such player in the game: {command.with_player}")
+    if other.banned:
+        raise NotAllowed(f"{other.name} is banned from this game and cannot join forces")
     in_game = [p for p in state.players.values() if p.status == "active"]
     counts = Counter(state.board.control.values())
     problem = join_forces_problem(
@@ -102,10 +125,10 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
 
 
 def change_look(state: GameState, command: ChangeLook) -> list[GameEvent]:
-    player = acting_player(state, command.actor, command.as_player)
+    player = acting_player(state, command.actor, command.as_player, admin=is_admin(state, command))
     if player.status == "eliminated":
         raise NotAllowed(f"{player.name} is out of the game")
-    name = player.name if command.name is None else check_text("the name", command.name, MAX_NAME)
+    name = player.name if command.name is None else check_name("the name", command.name)
     color = player.color if command.color is None else command.color
     pattern = player.pattern if command.pattern is None else command.pattern
     check_range("color", color, 1, COLORS)

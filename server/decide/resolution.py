@@ -4,10 +4,11 @@ import msgspec
 
 from projections.game import GameState
 from rules.effects import parse_effect
+from rules.prng import commitment
 from rules.ruleset import SKIRMISH_SOCIETY
 from rules.turn import TurnInput
 from schema.commands import ResolveTurn, RewindTurn
-from schema.game_events import Board, GameEvent, TurnResolved
+from schema.game_events import Board, GameEvent, TurnResolved, TurnRewound
 from server.decide.acting import require_admin, require_phase
 from server.decide.errors import Conflict, WrongTurn
 from server.decide.notices import results_notices
@@ -16,10 +17,11 @@ from server.decide.votes import outcome, vote_for
 
 
 class RewindPlan(msgspec.Struct, frozen=True):
-    """Undo the resolution of `turn`: truncate the stream after `after_version`."""
+    """Undo the resolution of `rewound.turn`: truncate the stream after `after_version`,
+    then append `rewound` in its place."""
 
-    turn: int
     after_version: int
+    rewound: TurnRewound
 
 
 def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
@@ -64,7 +66,11 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         winner=resolved.winner,
         joined=resolved.joined,
         vote_outcome=vote_outcome,
-        next_vote=vote_for(state.turn + 1, state) if resolved.winner is None else None,
+        next_vote=(
+            vote_for(state.turn + 1, state.settings, state.randomness)
+            if resolved.winner is None
+            else None
+        ),
         next_effect=vote_outcome.winner if vote_outcome is not None and not same_day else None,
     )
     return [turn_resolved, *results_notices(state, turn_resolved)]
@@ -77,11 +83,14 @@ def _mutual_requests(state: GameState) -> tuple[tuple[str, str], ...]:
     pairs = {
         tuple(sorted((a, b), key=order.__getitem__))
         for a, b in requests.items()
-        if requests.get(b) == a
-        and state.players[a].status == "active"
-        and state.players[b].status == "active"
+        if requests.get(b) == a and _can_join(state, a) and _can_join(state, b)
     }
     return tuple(sorted((a, b) for a, b in pairs))
+
+
+def _can_join(state: GameState, player_id: str) -> bool:
+    player = state.players[player_id]
+    return player.status == "active" and not player.banned
 
 
 def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
@@ -89,4 +98,13 @@ def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
     require_phase(state, "running", "paused", "finished")
     if not state.resolved_versions:
         raise Conflict("there is no resolution to undo")
-    return RewindPlan(turn=state.turn - 1, after_version=state.resolved_versions[-1] - 1)
+    rewound = TurnRewound(turn=state.turn - 1, at=command.now)
+    if state.phase == "finished" and state.secret is not None:
+        # The end revealed the secret; the game goes on, and its draws must stay unknown.
+        rewound = TurnRewound(
+            turn=rewound.turn,
+            at=command.now,
+            secret=command.secret.hex(),
+            commitment=commitment(command.secret),
+        )
+    return RewindPlan(after_version=state.resolved_versions[-1] - 1, rewound=rewound)

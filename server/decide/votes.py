@@ -19,11 +19,11 @@ def vote_held_during(turn: int, settings: Settings) -> bool:
     return True
 
 
-def vote_for(turn: int, state: GameState) -> Vote | None:
-    """The vote held during `turn`, drawn from the game's seed, if one is due."""
-    if not vote_held_during(turn, state.settings):
+def vote_for(turn: int, settings: Settings, randomness: bytes) -> Vote | None:
+    """The vote held during `turn`, drawn from the game's randomness, if one is due."""
+    if not vote_held_during(turn, settings):
         return None
-    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(state.seed, turn)
+    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(randomness, turn)
     return Vote(turn=turn, candidates=candidates, tie_break=tie_break)
 
 
@@ -50,7 +50,7 @@ def outcome(state: GameState) -> VoteOutcome | None:
 
 def cast_vote(state: GameState, command: CastVote) -> list[GameEvent]:
     require_phase(state, "running", "paused")
-    player = active_player(state, command.actor, command.as_player)
+    player = active_player(state, command, command.as_player)
     vote = state.vote
     if vote is None or vote.turn != state.turn:
         raise Conflict("there is no vote this turn")

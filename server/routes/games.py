@@ -48,11 +48,21 @@ _MAX_SEED = 2**63 - 1
 
 def act(who: Identity, found: Services) -> dict[str, Any]:
     """The fields every command carries: who acts, when, and as what."""
-    return {"actor": who.account_id, "now": found.clock.now(), "operator": who.operator}
+    return {
+        "actor": who.account_id,
+        "now": found.clock.now(),
+        "operator": who.operator,
+        "vouched_by": who.vouched_by,
+    }
 
 
 async def run(found: Services, game: str, command: GameCommand) -> Executed:
     return await found.games.execute(game, command)
+
+
+def new_secret() -> bytes:
+    """Fresh randomness for a game's secret (rules.md: nobody's to know in advance)."""
+    return secrets.token_bytes(32)
 
 
 def done(executed: Executed) -> Response:
@@ -111,7 +121,13 @@ async def set_up(found: Services, who: Identity, body: NewGame) -> Executed:
     return await run(
         found,
         game_id,
-        CreateGame(**act(who, found), game_id=game_id, settings=settings, seed=seed),
+        CreateGame(
+            **act(who, found),
+            game_id=game_id,
+            settings=settings,
+            seed=seed,
+            client_id=who.client_id,
+        ),
     )
 
 
@@ -165,7 +181,7 @@ async def join_game(request: Request, game: GameId) -> Response:
 async def start_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, StartGame(**act(who, found))))
+    return done(await run(found, game, StartGame(**act(who, found), secret=new_secret())))
 
 
 @router.patch(
@@ -208,11 +224,8 @@ async def admin_action(request: Request, game: GameId, action: AdminAction) -> R
     found = services(request)
     common = act(who, found)
     if action == "rewind":
-        return done(
-            await found.games.rewind(
-                game, RewindTurn(**common, reason=body.reason or "admin rewind")
-            )
-        )
+        rewind = RewindTurn(**common, reason=body.reason or "admin rewind", secret=new_secret())
+        return done(await found.games.rewind(game, rewind))
     if action in ("ban", "unban"):
         if body.player is None:
             raise ApiError(422, "invalid", f'{action} needs {{"player": <player id>}}')

@@ -1,4 +1,4 @@
-"""A game's past: turns, the event feed (public, or all of it for admins), the archive."""
+"""A game's past: turns, the event feed (as each reader may see it), the archive."""
 
 from typing import Annotated, Any
 
@@ -9,15 +9,16 @@ from fastapi.responses import Response
 from eventstore.base import RecordedEvent
 from projections.game import GameState
 from projections.loading import stream_of
-from projections.visibility import Viewer
+from projections.visibility import Viewer, is_pending_secret
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
+from schema.commands import RecordPrivateRead
 from schema.game_events import game_codec
 from server.accounts import Identity
 from server.api import documented, json_response
 from server.errors import ApiError
-from server.feed import feed_event, viewer_of
+from server.feed import feed_event, is_admin, viewer_of
 from server.identity import caller, required_caller
-from server.routes.games import GameId, readable
+from server.routes.games import GameId, act, readable, run
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
@@ -25,7 +26,7 @@ _decode_json = msgspec.json.Decoder(dict[str, Any]).decode
 
 
 def _feed_event(viewer: Viewer, state: GameState, recorded: RecordedEvent) -> FeedEvent | None:
-    return feed_event(viewer, state.settings, recorded, game_codec.decode_recorded(recorded))
+    return feed_event(viewer, state, recorded, game_codec.decode_recorded(recorded))
 
 
 @router.get(
@@ -71,9 +72,20 @@ async def get_events(
 ) -> Response:
     found = services(request)
     state, _ = await readable(found, game)
-    viewer = viewer_of(state, await caller(request))
+    who = await caller(request)
+    viewer = viewer_of(state, who)
     recorded = await found.store.read_stream_after_position(stream_of(game), after, limit=limit)
-    events = [e for r in recorded if (e := _feed_event(viewer, state, r)) is not None]
+    decoded = [(r, game_codec.decode_recorded(r)) for r in recorded]
+    if (
+        who is not None
+        and viewer.moderator
+        and not state.settings.sandbox
+        and any(is_pending_secret(event, state) for _, event in decoded)
+    ):
+        # rules.md: a moderator's read of secrets before resolution is in the log, for every
+        # player to see after the turn; it is written before anything is read.
+        await run(found, game, RecordPrivateRead(**act(who, found)))
+    events = [e for r, event in decoded if (e := feed_event(viewer, state, r, event)) is not None]
     # Hidden events advance the position too, so that a reader never asks for them again.
     return json_response(EventPage(events, recorded[-1].position if recorded else after))
 
@@ -91,7 +103,8 @@ async def get_archive(request: Request, game: GameId) -> Response:
     found = services(request)
     state, _ = await readable(found, game)
     require_admin_identity(state, who)
-    admin = Viewer(admin=True)
+    # What a rewind removed is never resolved: nobody reads another player's secrets there.
+    viewer = viewer_of(state, who).without_moderation()
     truncations = await found.store.read_archive(stream_of(game))
     return json_response(
         Archive(
@@ -102,7 +115,7 @@ async def get_archive(request: Request, game: GameId) -> Response:
                     truncated_by=t.truncated_by,
                     reason=t.reason,
                     truncated_at=t.truncated_at,
-                    events=[e for r in t.events if (e := _feed_event(admin, state, r))],
+                    events=[e for r in t.events if (e := _feed_event(viewer, state, r))],
                 )
                 for t in truncations
             ]
@@ -111,5 +124,5 @@ async def get_archive(request: Request, game: GameId) -> Response:
 
 
 def require_admin_identity(state: GameState, who: Identity) -> None:
-    if not (who.operator or state.is_admin(who.account_id)):
+    if not is_admin(state, who):
         raise ApiError(403, "not_allowed", "only an admin of this game can do that")

@@ -44,7 +44,10 @@ async def live(websocket: WebSocket, game: str, after: int = 0, token: str | Non
     assert handler is not None
     # A client that falls too far behind is dropped at once, even if this handler is stuck
     # writing to a socket that nobody reads: the feed cancels it.
-    client = Client(viewer_of(loaded.state, identity), on_drop=handler.cancel)
+    # A moderator's read of secrets is recorded before it happens; a socket cannot do
+    # that, so it carries only the reader's own seats' private events.
+    viewer = viewer_of(loaded.state, identity).without_moderation()
+    client = Client(viewer, on_drop=handler.cancel)
     hub = found.live
     # Nobody has seen beyond the game's last event, which `loaded` read from the database
     # (a client coming from another process may be ahead of this process's feed, never of

@@ -26,6 +26,7 @@ from schema.game_events import OrdersSubmitted, game_codec
 from server.api import documented, json_response, read_body
 from server.decide.acting import acting_player
 from server.errors import ApiError
+from server.feed import is_admin
 from server.identity import required_caller
 from server.routes.games import GameId, act, done, readable, run
 from server.services import services
@@ -71,7 +72,7 @@ async def list_orders(
     found = services(request)
     state, _ = await readable(found, game)
     # The same rule as for acting: one's own player, or anyone's in one's sandbox.
-    me = acting_player(state, who.account_id, player)
+    me = acting_player(state, who.account_id, player, admin=is_admin(state, who))
     return json_response(my_orders(state, me.id))
 
 

@@ -5,11 +5,13 @@ from projections.game import GameState, Player
 from projections.views import public_game
 from schema.api import CommandReply, NewGame
 from schema.commands import (
+    AddAdmin,
     BanPlayer,
     ChangeSettings,
     Command,
     KillGame,
     PauseGame,
+    RemoveAdmin,
     ResolveTurn,
     RewindTurn,
     StartGame,
@@ -19,7 +21,7 @@ from schema.commands import (
 from schema.game_events import PlayerLeft, TurnResolved
 from server.decide.acting import check_text, require_admin
 from server.decide.errors import InvalidCommand
-from server.routes.games import set_up
+from server.routes.games import new_secret, set_up
 from server.textcommands import announcements
 from server.textcommands.context import Context, answer, done_of, the
 from server.textcommands.lookup import find_player, mentioned_user
@@ -37,7 +39,7 @@ async def setup(ctx: Context, request: Request) -> CommandReply:
 
 
 async def start(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(StartGame(**ctx.act()))
+    executed = await ctx.run(StartGame(**ctx.act(), secret=new_secret()))
     game = public_game(executed.state, executed.position)
     return answer(announcements.started(game, ctx.found.clock.now()), done_of(executed))
 
@@ -131,6 +133,35 @@ async def _unban_target(ctx: Context, state: GameState, reference: str) -> tuple
     return found.id, found.name
 
 
+async def _accounts_named(
+    ctx: Context, state: GameState, reference: str
+) -> tuple[tuple[str, ...], str]:
+    """The accounts a reference names, and a name to say: a Discord mention names its user
+    (who need not play), anything else a player (both accounts of a joint one)."""
+    user = mentioned_user(reference)
+    if user is not None:
+        account = await ctx.account_of(user)
+        if account is None:
+            raise InvalidCommand("the member you mentioned has not used this game's bot yet")
+        return (account,), (await ctx.found.accounts.name_of(account)) or account
+    player = find_player(state.players.values(), reference)
+    return player.accounts, player.name
+
+
+async def add_admin(ctx: Context, request: Request) -> CommandReply:
+    assert request.text is not None
+    accounts, name = await _accounts_named(ctx, await _admin_state(ctx), request.text)
+    executed = await ctx.run(AddAdmin(**ctx.act(), accounts=accounts))
+    return answer(announcements.admin_added(name), done_of(executed))
+
+
+async def remove_admin(ctx: Context, request: Request) -> CommandReply:
+    assert request.text is not None
+    accounts, name = await _accounts_named(ctx, await _admin_state(ctx), request.text)
+    executed = await ctx.run(RemoveAdmin(**ctx.act(), accounts=accounts))
+    return answer(announcements.admin_removed(name), done_of(executed))
+
+
 async def kill_room(ctx: Context, request: Request) -> CommandReply:
     state = await ctx.state()
     executed = await ctx.run(KillGame(**ctx.act()))
@@ -141,7 +172,8 @@ async def rewind(ctx: Context, request: Request) -> CommandReply:
     reason = "admin rewind"
     if request.text is not None:
         reason = check_text("the reason", request.text, MAX_REASON)
-    executed = await ctx.found.games.rewind(ctx.game_id, RewindTurn(**ctx.act(), reason=reason))
+    rewind = RewindTurn(**ctx.act(), reason=reason, secret=new_secret())
+    executed = await ctx.found.games.rewind(ctx.game_id, rewind)
     game = public_game(executed.state, executed.position)
     return answer(announcements.rewound(game, ctx.found.clock.now()), done_of(executed))
 
@@ -169,6 +201,8 @@ HANDLERS: dict[str, Handler] = {
     "local_time": local_time,
     "ban": ban,
     "unban": unban,
+    "add_admin": add_admin,
+    "remove_admin": remove_admin,
     "kill_room": kill_room,
     "rewind": rewind,
     "resolve": resolve,

@@ -106,6 +106,17 @@ def unbanned(name: str) -> str:
     return f"{name} is no longer banned."
 
 
+def admin_added(name: str) -> str:
+    return (
+        f"{name} is now an admin of this game. An admin who also plays sees only what every "
+        "player sees."
+    )
+
+
+def admin_removed(name: str) -> str:
+    return f"{name} is no longer an admin of this game."
+
+
 def resolution_time(game: PublicGame, now: datetime, changed: bool) -> str:
     hour = hour_label(game.settings.resolution_hour)
     if not changed:

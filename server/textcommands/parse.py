@@ -70,6 +70,15 @@ COMMANDS: dict[str, Spec] = {
     ),
     "ban": Spec("/ban <@name>", "ban a player", "player", admin=True),
     "unban": Spec("/unban <@name>", "lift a ban", "player", admin=True),
+    "add_admin": Spec(
+        "/add_admin <@name>", "make a member an admin of the game", "player", admin=True
+    ),
+    "remove_admin": Spec(
+        "/remove_admin <@name>",
+        "stop a member being an admin (one always stays)",
+        "player",
+        admin=True,
+    ),
     "resolution_time": Spec(
         "/resolution_time <HOUR> (0-23, or with AM/PM: 6AM, 2PM)",
         "the local hour at which turns resolve",

@@ -24,9 +24,11 @@ from schema.game_events import (
     PlayerLeft,
     VoteCast,
 )
+from server import words
 from server.decide.acting import MAX_NAME, acting_player
+from server.feed import is_admin
 from server.routes.games import readable
-from server.textcommands import replies, status, words
+from server.textcommands import replies, status
 from server.textcommands.context import Context, answer, done_of, the
 from server.textcommands.parse import Request
 
@@ -159,7 +161,7 @@ async def help_(ctx: Context, request: Request) -> CommandReply:
     # Eliminated players still see their standing.
     me = next((p for p in state.players.values() if account in p.accounts), None)
     armies = [] if me is None else armies_of(state, me.id)
-    admin = ctx.who.operator or state.is_admin(account)
+    admin = is_admin(state, ctx.who)
     text = status.summary(
         game,
         ctx.found.clock.now(),

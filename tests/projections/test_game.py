@@ -123,7 +123,8 @@ def test_the_start_sets_the_map_the_board_turn_one_and_the_clock() -> None:
     assert state.phase == "running"
     assert state.map == builtin_map("rulebook")
     assert state.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
-    assert (state.turn, state.turn_began_at, state.schedule_from) == (1, T0, T0)
+    assert (state.turn, state.turn_began_at) == (1, T0)
+    assert state.earliest_resolution == T0 + timedelta(hours=1, minutes=10)
     assert state.vote == VOTE
     assert state.next_resolution_at() == NOON
 
@@ -163,7 +164,7 @@ def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> 
         JoinForcesRequested(player_id="p2", with_player="p3", turn=1),
         resolution,
     )
-    assert (state.turn, state.turn_began_at, state.schedule_from) == (2, NOON, NOON)
+    assert (state.turn, state.turn_began_at, state.next_resolution_at()) == (2, NOON, noon(2))
     assert state.board == resolution.board
     assert (state.submissions, state.ballots, state.join_requests) == ({}, {}, {})
     assert (state.vote, state.effect) == (next_vote, "FEAST")
@@ -249,7 +250,7 @@ def test_the_rewind_marker_forgets_the_turns_votes_but_keeps_its_orders() -> Non
     assert state.ballots == {}
     assert [s.text for s in state.submissions["p1"]] == ["EH H"]
     assert state.vote == VOTE
-    assert state.schedule_from == rewound_at
+    assert state.earliest_resolution == rewound_at + timedelta(hours=1, minutes=10)
     assert state.next_resolution_at() == noon(2)
 
 
@@ -279,16 +280,17 @@ def test_a_ban_in_the_join_phase_marks_only_the_account() -> None:
     assert list(state.players) == ["p2"]
 
 
-def test_pause_stops_the_clock_and_unpause_restarts_it_from_then() -> None:
+def test_pause_stops_the_clock_and_unpause_resolves_at_the_normal_time() -> None:
     paused = _fold(*_started("Ann", "Bob", "Cy"), GamePaused(at=at(30)))
     assert (paused.phase, paused.paused_at, paused.next_resolution_at()) == ("paused", at(30), None)
-    unpaused = evolve(paused, GameUnpaused(at=at(235)))
-    assert (unpaused.phase, unpaused.paused_at, unpaused.schedule_from) == (
-        "running",
-        None,
-        at(235),
-    )
-    assert unpaused.next_resolution_at() == noon(2)
+    # rules.md: the next resolution hour whose lock window has not yet begun. Unpausing at
+    # 11:00 for a 12:00 hour resolves at 12:00 the same day...
+    unpaused = evolve(paused, GameUnpaused(at=at(180)))
+    assert (unpaused.phase, unpaused.paused_at) == ("running", None)
+    assert unpaused.next_resolution_at() == NOON
+    # ... inside the lock window (from 11:55), the next day.
+    assert evolve(paused, GameUnpaused(at=at(234))).next_resolution_at() == NOON
+    assert evolve(paused, GameUnpaused(at=at(235))).next_resolution_at() == noon(2)
 
 
 def test_a_killed_game_is_killed() -> None:
@@ -298,7 +300,7 @@ def test_a_killed_game_is_killed() -> None:
 def test_a_change_of_schedule_reckons_the_next_resolution_from_the_change() -> None:
     start = _fold(*_started("Ann", "Bob", "Cy"))
     fast = evolve(start, SettingsChanged(settings=replace(SETTINGS, fast_mode=True), at=at(60)))
-    assert (fast.schedule_from, fast.next_resolution_at()) == (at(60), at(75))
+    assert fast.next_resolution_at() == at(75)
     later = evolve(
         start, SettingsChanged(settings=replace(SETTINGS, resolution_hour=18), at=at(60))
     )
@@ -311,7 +313,7 @@ def test_a_change_outside_the_schedule_leaves_the_clock_alone() -> None:
         start, SettingsChanged(settings=replace(SETTINGS, broadcasting=False), at=at(60))
     )
     assert quiet.settings.broadcasting is False
-    assert quiet.schedule_from == T0
+    assert quiet.earliest_resolution == start.earliest_resolution
 
 
 def test_a_change_in_the_join_phase_sets_no_clock() -> None:
@@ -319,8 +321,17 @@ def test_a_change_in_the_join_phase_sets_no_clock() -> None:
         *_joined("Ann"), SettingsChanged(settings=replace(SETTINGS, fast_mode=True), at=at(5))
     )
     assert state.settings.fast_mode
-    assert state.schedule_from is None
+    assert state.earliest_resolution is None
     assert state.next_resolution_at() is None
+
+
+def test_a_new_time_zone_keeps_the_next_resolution_at_the_same_instant() -> None:
+    """/local_time moves the resolution hour with the time zone: the same instant."""
+    start = _fold(*_started("Ann", "Bob", "Cy"))
+    for utc_offset in range(-11, 13):
+        zone = replace(SETTINGS, utc_offset=utc_offset, resolution_hour=(12 + utc_offset) % 24)
+        moved = evolve(start, SettingsChanged(settings=zone, at=at(60)))
+        assert moved.next_resolution_at() == start.next_resolution_at() == NOON
 
 
 def test_look_and_notifications_change_the_player() -> None:

@@ -5,7 +5,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from msgspec.structs import replace
 
-from projections.schedule import lock_length, locked_until, next_resolution_after, utc_offset_for
+from projections.schedule import (
+    earliest_after_unpause,
+    earliest_resolution,
+    lock_length,
+    locked_until,
+    resolution_from,
+    utc_offset_for,
+)
 from schema.game_events import Settings
 
 MORNING = datetime(2026, 3, 10, 8, 0, tzinfo=UTC)
@@ -17,6 +24,11 @@ def _settings(**options: object) -> Settings:
 
 def _utc(day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 3, day, hour, minute, tzinfo=UTC)
+
+
+def next_resolution_after(began: datetime, settings: Settings) -> datetime:
+    """The resolution that ends a turn period that began at `began`."""
+    return resolution_from(earliest_resolution(began, settings), settings)
 
 
 @pytest.mark.parametrize(
@@ -61,6 +73,33 @@ def test_the_next_resolution_leaves_both_lock_windows_and_an_hour_of_orders() ->
 def test_fast_mode_resolves_every_fifteen_minutes_whatever_the_hour(anchor: datetime) -> None:
     settings = _settings(fast_mode=True, resolution_hour=3, utc_offset=4)
     assert next_resolution_after(anchor, settings) == anchor + timedelta(minutes=15)
+
+
+@pytest.mark.parametrize(
+    ("unpaused", "resolves"),
+    [
+        # rules.md: the next resolution hour whose lock window has not yet begun.
+        (_utc(10, 11), _utc(10, 12)),
+        (_utc(10, 11, 54), _utc(10, 12)),
+        (_utc(10, 11, 55), _utc(11, 12)),  # the window of 12:00 begins at 11:55
+        (_utc(10, 11, 59), _utc(11, 12)),
+        (_utc(10, 12, 30), _utc(11, 12)),
+        (_utc(10, 0), _utc(10, 12)),
+    ],
+)
+def test_after_unpause_the_game_resolves_at_the_next_hour_whose_lock_has_not_begun(
+    unpaused: datetime, resolves: datetime
+) -> None:
+    settings = _settings()
+    assert resolution_from(earliest_after_unpause(unpaused, settings), settings) == resolves
+
+
+def test_after_unpause_in_fast_mode_a_whole_period_follows() -> None:
+    settings = _settings(fast_mode=True)
+    unpaused = _utc(10, 11, 58)
+    assert resolution_from(earliest_after_unpause(unpaused, settings), settings) == (
+        unpaused + timedelta(minutes=15)
+    )
 
 
 def test_the_lock_lasts_five_minutes_or_one_in_fast_mode() -> None:

@@ -1,32 +1,55 @@
-"""Who may see each event."""
+"""Who may see each event (rules.md, "Who sees what before a turn resolves")."""
 
 import pytest
 
-from projections.visibility import Viewer, audience, can_see, shown
+from projections.game import GameState
+from projections.visibility import Viewer, can_see, is_pending_secret, owner_of, shown
+from rules.maps import builtin_map
+from rules.prng import commitment
 from schema.game_events import (
     Board,
     GameCreated,
     GameEvent,
+    GameStarted,
     MessageBroadcast,
     OrdersSubmitted,
     PlayerJoined,
+    PlayerNotified,
+    PrivateEventsRead,
     Settings,
     TurnResolved,
+    TurnRewound,
     VoteCast,
 )
 from tests.server.decide.given import ADMIN, NOON, T0
 
 NORMAL = Settings(name="Seen")
 SAME_DAY = Settings(name="Seen", voting_mode="same_day")
+SECRET = bytes(range(32))
+# A game at turn 1, and the same game once turn 1 has resolved.
+AT_TURN_1 = GameState(phase="running", settings=NORMAL, turn=1, secret=SECRET.hex())
+AT_TURN_2 = GameState(phase="running", settings=NORMAL, turn=2, secret=SECRET.hex())
+SAME_DAY_GAME = GameState(phase="running", settings=SAME_DAY, turn=1)
 
 OWNER = Viewer(players=frozenset({"p1"}))
 OTHER = Viewer(players=frozenset({"p2"}))
-ADMIN_VIEW = Viewer(admin=True)
+# An admin who plays p2 sees what p2 sees: that is OTHER.
+MODERATOR = Viewer(moderator=True)
 SPECTATOR = Viewer.spectator()
 
 ORDERS = OrdersSubmitted(player_id="p1", turn=1, text="AB to CD", account_id="acct-1", checked=[])
 BALLOT = VoteCast(player_id="p1", turn=1, effect="FEAST")
+REMINDER = PlayerNotified(player_id="p1", kind="reminder", turn=1, text="soon")
 CREATED = GameCreated(game_id="g1", settings=NORMAL, admin=ADMIN, seed=982_451_653, at=T0)
+STARTED = GameStarted(
+    map=builtin_map("rulebook"),
+    board=Board(armies={}, control={}, farms=[]),
+    homes={},
+    at=T0,
+    secret=SECRET.hex(),
+    commitment=commitment(SECRET),
+)
+READ = PrivateEventsRead(reader=ADMIN, turn=1)
 RESOLVED = TurnResolved(
     turn=1,
     at=NOON,
@@ -46,8 +69,8 @@ RESOLVED = TurnResolved(
 
 
 def test_orders_are_their_owners_alone() -> None:
-    assert audience(ORDERS, NORMAL) == ("owner", "p1")
-    assert shown(OWNER, ORDERS, NORMAL) == {
+    assert owner_of(ORDERS, AT_TURN_1) == "p1"
+    assert shown(OWNER, ORDERS, AT_TURN_1) == {
         "type": "orders_submitted.v1",
         "player_id": "p1",
         "turn": 1,
@@ -56,26 +79,26 @@ def test_orders_are_their_owners_alone() -> None:
         "checked": [],
     }
     for viewer in (OTHER, SPECTATOR):
-        assert not can_see(viewer, ORDERS, NORMAL)
-        assert shown(viewer, ORDERS, NORMAL) is None
+        assert not can_see(viewer, ORDERS, AT_TURN_1)
+        assert shown(viewer, ORDERS, AT_TURN_1) is None
 
 
 def test_a_joint_viewer_sees_the_orders_of_every_player_it_acts_for() -> None:
     both = Viewer(players=frozenset({"p1", "p3"}))
-    assert can_see(both, ORDERS, NORMAL)
+    assert can_see(both, ORDERS, AT_TURN_1)
 
 
 def test_same_day_votes_are_secret_to_all_but_the_voter() -> None:
-    assert audience(BALLOT, SAME_DAY) == ("owner", "p1")
-    assert can_see(OWNER, BALLOT, SAME_DAY)
-    assert not can_see(OTHER, BALLOT, SAME_DAY)
-    assert shown(SPECTATOR, BALLOT, SAME_DAY) is None
+    assert owner_of(BALLOT, SAME_DAY_GAME) == "p1"
+    assert can_see(OWNER, BALLOT, SAME_DAY_GAME)
+    assert not can_see(OTHER, BALLOT, SAME_DAY_GAME)
+    assert shown(SPECTATOR, BALLOT, SAME_DAY_GAME) is None
 
 
 def test_normal_votes_are_public() -> None:
-    assert audience(BALLOT, NORMAL) == ("public", None)
+    assert owner_of(BALLOT, AT_TURN_1) is None
     for viewer in (OWNER, OTHER, SPECTATOR):
-        assert shown(viewer, BALLOT, NORMAL) == {
+        assert shown(viewer, BALLOT, AT_TURN_1) == {
             "type": "vote_cast.v1",
             "player_id": "p1",
             "turn": 1,
@@ -83,20 +106,70 @@ def test_normal_votes_are_public() -> None:
         }
 
 
-@pytest.mark.parametrize("viewer", [OWNER, SPECTATOR])
-def test_the_seed_is_hidden_from_everyone_but_admins(viewer: Viewer) -> None:
-    data = shown(viewer, CREATED, NORMAL)
-    assert data is not None
-    assert "seed" not in data
-    assert data["game_id"] == "g1"
+def test_a_moderator_sees_every_private_event() -> None:
+    for event, state in ((ORDERS, AT_TURN_1), (BALLOT, SAME_DAY_GAME), (REMINDER, AT_TURN_1)):
+        assert can_see(MODERATOR, event, state)
 
 
-def test_admins_see_everything_including_the_seed() -> None:
-    for event in (ORDERS, BALLOT, RESOLVED):
-        assert shown(ADMIN_VIEW, event, SAME_DAY) is not None
-    data = shown(ADMIN_VIEW, CREATED, NORMAL)
+@pytest.mark.parametrize(
+    ("event", "state", "pending"),
+    [
+        (ORDERS, AT_TURN_1, True),
+        (ORDERS, AT_TURN_2, False),
+        (BALLOT, SAME_DAY_GAME, True),
+        (BALLOT, AT_TURN_1, False),  # a public ballot
+        (REMINDER, AT_TURN_1, True),
+        (RESOLVED, AT_TURN_2, False),
+    ],
+)
+def test_a_pending_secret_is_a_private_event_of_a_turn_not_resolved_yet(
+    event: GameEvent, state: GameState, pending: bool
+) -> None:
+    assert is_pending_secret(event, state) is pending
+
+
+def test_a_moderators_read_shows_to_moderators_at_once_and_to_all_after_the_turn() -> None:
+    for viewer in (OWNER, OTHER, SPECTATOR):
+        assert not can_see(viewer, READ, AT_TURN_1)
+        assert can_see(viewer, READ, AT_TURN_2)
+    assert can_see(MODERATOR, READ, AT_TURN_1)
+
+
+def test_the_seed_is_public_it_only_picks_the_map() -> None:
+    data = shown(SPECTATOR, CREATED, AT_TURN_1)
     assert data is not None
     assert data["seed"] == 982_451_653
+
+
+@pytest.mark.parametrize("viewer", [OWNER, SPECTATOR, MODERATOR])
+def test_the_secret_in_use_is_shown_to_nobody_while_the_game_goes_on(viewer: Viewer) -> None:
+    data = shown(viewer, STARTED, AT_TURN_2)
+    assert data is not None
+    assert "secret" not in data
+    assert data["commitment"] == commitment(SECRET)
+
+
+def test_the_secret_is_revealed_when_the_game_ends_or_in_a_sandbox() -> None:
+    finished = GameState(phase="finished", settings=NORMAL, turn=5, secret=SECRET.hex())
+    sandbox = GameState(
+        phase="running", settings=Settings(name="S", sandbox=True), turn=1, secret=SECRET.hex()
+    )
+    for state in (finished, sandbox):
+        data = shown(SPECTATOR, STARTED, state)
+        assert data is not None
+        assert data["secret"] == SECRET.hex()
+
+
+def test_a_secret_replaced_by_a_rewind_is_revealed_and_the_new_one_hidden() -> None:
+    new = bytes(32)
+    rewound = TurnRewound(turn=4, at=NOON, secret=new.hex(), commitment=commitment(new))
+    state = GameState(phase="running", settings=NORMAL, turn=4, secret=new.hex())
+    old = shown(SPECTATOR, STARTED, state)
+    assert old is not None
+    assert old["secret"] == SECRET.hex()
+    current = shown(SPECTATOR, rewound, state)
+    assert current is not None
+    assert "secret" not in current
 
 
 @pytest.mark.parametrize(
@@ -108,6 +181,6 @@ def test_admins_see_everything_including_the_seed() -> None:
     ],
 )
 def test_everything_else_is_public(event: GameEvent) -> None:
-    for settings in (NORMAL, SAME_DAY):
-        assert audience(event, settings) == ("public", None)
-        assert shown(SPECTATOR, event, settings) is not None
+    for state in (AT_TURN_1, SAME_DAY_GAME):
+        assert owner_of(event, state) is None
+        assert shown(SPECTATOR, event, state) is not None

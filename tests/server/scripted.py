@@ -17,6 +17,8 @@ from schema.game_events import Settings
 from server.handlers import Executed, GameService
 
 ADMIN = "acct-admin"
+# The secret of every scripted game (the server draws a fresh one for each).
+SECRET = bytes(range(32))
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 
 
@@ -49,7 +51,7 @@ class ScriptedGame:
         )
         for i, account in enumerate(self.accounts(), start=1):
             await self.run(JoinGame(actor=account, now=self.now, name=f"Player {i}"))
-        await self.run(StartGame(actor=ADMIN, now=self.now))
+        await self.run(StartGame(actor=ADMIN, now=self.now, secret=SECRET))
 
     async def play_turn(self) -> Executed:
         """Orders for the current turn from every player, then the resolution."""
@@ -66,7 +68,8 @@ class ScriptedGame:
 
     async def rewind(self) -> Executed:
         self.tick(0.01)
-        return await self.service.rewind(self.game_id, RewindTurn(actor=ADMIN, now=self.now))
+        rewind = RewindTurn(actor=ADMIN, now=self.now, secret=SECRET)
+        return await self.service.rewind(self.game_id, rewind)
 
 
 def _verb(player_id: str, turn: int) -> str:

@@ -12,7 +12,7 @@ from schema.commands import JoinGame, ResolveTurn, RewindTurn, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnResolved, TurnRewound, game_codec
 from server.decide.errors import Conflict, NotAllowed, WrongTurn
 from server.handlers import GameService
-from tests.server.scripted import ADMIN, ScriptedGame
+from tests.server.scripted import ADMIN, SECRET, ScriptedGame
 
 
 async def test_a_five_player_game_is_played_to_a_winner(store: EventStore) -> None:
@@ -169,7 +169,7 @@ async def test_two_admins_rewinding_at_once_undo_one_turn(store: EventStore) -> 
     services = [GameService(racing), GameService(racing)]
     now = game.tick(0.01)
     outcomes = await asyncio.gather(
-        *(s.rewind("g1", RewindTurn(actor=ADMIN, now=now)) for s in services),
+        *(s.rewind("g1", RewindTurn(actor=ADMIN, now=now, secret=SECRET)) for s in services),
         return_exceptions=True,
     )
     refused = [o for o in outcomes if isinstance(o, BaseException)]

@@ -26,6 +26,7 @@ from schema.game_events import PlayerNotified, Settings, TurnResolved, game_code
 from server.clock import FakeClock
 from server.handlers import GameService
 from server.scheduler import Scheduler, advance_clock, read_models_caught_up
+from tests.server.scripted import SECRET
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN = "acct-admin"
@@ -52,7 +53,7 @@ class World:
         )
         for i in range(1, 4):
             await self.games.execute(game_id, JoinGame(actor=f"acct-{i}", now=now, name=f"P{i}"))
-        await self.games.execute(game_id, StartGame(actor=ADMIN, now=now))
+        await self.games.execute(game_id, StartGame(actor=ADMIN, now=now, secret=SECRET))
 
     async def resolutions(self, game_id: str) -> list[TurnResolved]:
         events = await self.store.read_stream(stream_of(game_id))

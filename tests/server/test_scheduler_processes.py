@@ -29,6 +29,7 @@ from projections.runner import ReadModelRunner
 from schema.commands import CreateGame, GameCommand, JoinGame, StartGame
 from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
 from server.decide import decide
+from tests.server.scripted import SECRET
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"
 TOKEN = "operator-token-for-the-process-test"
@@ -65,7 +66,7 @@ async def create_games(store: PostgresEventStore, started: dict[str, datetime]) 
         commands: list[GameCommand] = [
             CreateGame(actor=ADMIN, now=at, game_id=game_id, settings=settings, seed=n),
             *(JoinGame(actor=f"acct-{i}", now=at, name=f"P{i}") for i in range(PLAYERS)),
-            StartGame(actor=ADMIN, now=at),
+            StartGame(actor=ADMIN, now=at, secret=SECRET),
         ]
         state, events = GameState(), list[NewEvent]()
         for command in commands:

@@ -8,6 +8,7 @@ import msgspec
 
 from projections.game import GameState, fold
 from rules.maps import builtin_map
+from rules.prng import commitment
 from schema.commands import (
     CreateGame,
     GameCommand,
@@ -32,6 +33,8 @@ T0 = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN = "acct-admin"
 # With the default settings (resolution hour 12, UTC), turn 1 resolves at noon of T0's day.
 NOON = T0.replace(hour=12)
+# The secret of every game started through `started` (the server draws a fresh one).
+SECRET = bytes(range(32))
 
 
 class Game:
@@ -78,17 +81,24 @@ def account(player: int) -> str:
     return f"acct-{player}"
 
 
-def created(*, seed: int = 7, **settings: Any) -> Game:
+def created(*, seed: int = 7, client_id: str | None = None, **settings: Any) -> Game:
+    """A game set up by ADMIN (through the trusted client `client_id`, if given)."""
     game = Game()
     options = msgspec.convert({"name": "Test game", **settings}, Settings)
-    game.run(CreateGame(actor=ADMIN, now=T0, game_id="g1", settings=options, seed=seed))
+    game.run(
+        CreateGame(
+            actor=ADMIN, now=T0, game_id="g1", settings=options, seed=seed, client_id=client_id
+        )
+    )
     return game
 
 
-def joined(players: int = 3, *, seed: int = 7, **settings: Any) -> Game:
+def joined(
+    players: int = 3, *, seed: int = 7, client_id: str | None = None, **settings: Any
+) -> Game:
     """A game in its join phase; player i (from 1) is account `acct-i` named `Player i`.
     The admin is a separate account that does not play."""
-    game = created(seed=seed, **settings)
+    game = created(seed=seed, client_id=client_id, **settings)
     for i in range(1, players + 1):
         game.run(JoinGame(actor=account(i), now=T0, name=f"Player {i}"))
     return game
@@ -96,7 +106,7 @@ def joined(players: int = 3, *, seed: int = 7, **settings: Any) -> Game:
 
 def started(players: int = 3, *, seed: int = 7, **settings: Any) -> Game:
     game = joined(players, seed=seed, **settings)
-    game.run(StartGame(actor=ADMIN, now=T0))
+    game.run(StartGame(actor=ADMIN, now=T0, secret=SECRET))
     return game
 
 
@@ -112,15 +122,23 @@ def on_board(
     game_map: str = "rulebook",
     farms: Iterable[str] = (),
     vote: Vote | None = None,
+    secret: bytes = SECRET,
     **settings: Any,
 ) -> Game:
     """A game started by hand on a built-in map with a scripted position. Every army's
     territory is controlled by its owner; `control` adds territories without armies."""
     game = joined(players, **settings)
     board = Board(armies=armies, control={**(control or {}), **armies}, farms=sorted(farms))
-    return game.given(
-        GameStarted(map=builtin_map(game_map), board=board, homes={}, at=T0, vote=vote)
+    started = GameStarted(
+        map=builtin_map(game_map),
+        board=board,
+        homes={},
+        at=T0,
+        vote=vote,
+        secret=secret.hex(),
+        commitment=commitment(secret),
     )
+    return game.given(started)
 
 
 def scored(game: Game, vp: dict[str, int], *, board: Board | None = None) -> Game:

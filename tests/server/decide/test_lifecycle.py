@@ -1,15 +1,18 @@
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import msgspec
 import pytest
 
+from projections.game import evolve
 from schema.commands import (
     BanPlayer,
+    CastVote,
     ChangeSettings,
     CreateGame,
     JoinGame,
     KillGame,
     PauseGame,
+    RequestJoinForces,
     Resign,
     ResolveTurn,
     StartGame,
@@ -32,6 +35,7 @@ from schema.game_events import (
     Settings,
     SettingsChanged,
 )
+from server.decide import decide
 from server.decide.errors import (
     Conflict,
     GameGone,
@@ -43,13 +47,17 @@ from server.decide.errors import (
 from tests.server.decide.given import (
     ADMIN,
     NOON,
+    SECRET,
     T0,
     Game,
     account,
     at,
     created,
     during,
+    join_forces_example,
     joined,
+    joint_players,
+    noon,
     on_board,
     resolve,
     start_event,
@@ -134,7 +142,19 @@ def test_a_name_is_taken_whatever_its_case() -> None:
         joined(1).when(JoinGame(actor="acct-new", now=T0, name="PLAYER 1"))
 
 
-@pytest.mark.parametrize(("name", "problem"), [(" ", "empty"), ("x" * 33, "too long")])
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        (" ", "empty"),
+        ("x" * 33, "too long"),
+        # rules.md: one line of printable text; refused, never stripped.
+        ("Zed\n1. Mallory: 99 VP", "one line of printable text"),
+        ("Zed\r", "one line"),
+        ("Tab\there", "one line"),
+        ("Bell\x07", "one line"),
+        ("Mark\u202eRight", "one line"),
+    ],
+)
 def test_a_player_needs_a_sensible_name(name: str, problem: str) -> None:
     with pytest.raises(InvalidCommand, match=problem):
         joined(1).when(JoinGame(actor="acct-new", now=T0, name=name))
@@ -190,17 +210,19 @@ def test_outside_a_sandbox_the_admin_joins_once_like_anyone() -> None:
 
 def test_only_an_admin_starts() -> None:
     with pytest.raises(NotAllowed, match="admin"):
-        joined(3).when(StartGame(actor=account(1), now=T0))
+        joined(3).when(StartGame(actor=account(1), now=T0, secret=SECRET))
 
 
 def test_the_server_operator_may_start_any_game() -> None:
-    (event,) = joined(3).when(StartGame(actor="acct-operator", now=T0, operator=True))
+    (event,) = joined(3).when(
+        StartGame(actor="acct-operator", now=T0, operator=True, secret=SECRET)
+    )
     assert isinstance(event, GameStarted)
 
 
 def test_a_game_needs_three_players() -> None:
     with pytest.raises(Conflict, match="at least 3 players; 2 joined"):
-        joined(2).when(StartGame(actor=ADMIN, now=T0))
+        joined(2).when(StartGame(actor=ADMIN, now=T0, secret=SECRET))
 
 
 def test_a_game_of_twenty_players_starts_with_a_home_for_each() -> None:
@@ -211,7 +233,7 @@ def test_a_game_of_twenty_players_starts_with_a_home_for_each() -> None:
 
 def test_a_game_starts_only_once() -> None:
     with pytest.raises(WrongPhase, match="the game is running"):
-        started(3).when(StartGame(actor=ADMIN, now=T0))
+        started(3).when(StartGame(actor=ADMIN, now=T0, secret=SECRET))
 
 
 def test_start_gives_each_player_a_home_with_an_army_on_each_barracks() -> None:
@@ -255,7 +277,7 @@ def test_a_spacious_map_has_more_territories_than_a_normal_one() -> None:
 def test_a_built_in_map_without_homes_is_refused_with_the_reason() -> None:
     game = joined(3, map="rulebook")
     with pytest.raises(InvalidCommand, match="map 'rulebook' has starting homes for 0 players"):
-        game.when(StartGame(actor=ADMIN, now=T0))
+        game.when(StartGame(actor=ADMIN, now=T0, secret=SECRET))
 
 
 # --- resign -------------------------------------------------------------------------
@@ -302,6 +324,44 @@ def test_a_ban_in_the_join_phase_removes_the_player_until_unbanned() -> None:
     ]
     (back,) = game.run(JoinGame(actor=account(2), now=T0, name="Player 2"))
     assert isinstance(back, PlayerJoined)
+
+
+def test_a_ban_voids_the_orders_and_join_requests_of_this_turn_for_good() -> None:
+    """rules.md: a ban voids the banned player's pending orders and join-forces requests
+    from or to them; unbanning restores only what is sent afterwards."""
+    game = joint_players()
+    assert "p2" in game.state.submissions
+    assert game.state.join_requests == {"p2": "p4", "p4": "p2"}
+    game.run(BanPlayer(actor=ADMIN, now=during(2), player_id="p2"))
+    assert "p2" not in game.state.submissions
+    assert game.state.join_requests == {}
+    game.run(UnbanPlayer(actor=ADMIN, now=during(2), player_id="p2"))
+    resolved = resolve(game)
+    assert resolved.joined == {}
+    assert [o for o in resolved.orders if o.player == "p2"] == []
+
+
+def test_a_ban_voids_the_vote_of_this_turn() -> None:
+    game = started(3, votes="every_turn", vote_start_turn=1)
+    vote = game.state.vote
+    assert vote is not None
+    for player in (1, 2):
+        game.run(CastVote(actor=account(player), now=during(1), effect=vote.candidates[0]))
+    game.run(BanPlayer(actor=ADMIN, now=during(1), player_id="p2"))
+    assert game.state.ballots == {"p1": vote.candidates[0]}
+    game.run(UnbanPlayer(actor=ADMIN, now=during(1), player_id="p2"))
+    outcome = resolve(game).vote_outcome
+    assert outcome is not None
+    assert sum(outcome.tally.values()) == 1
+
+
+def test_a_banned_player_cannot_join_forces_nor_be_asked_to() -> None:
+    game = join_forces_example({"p1": 7, "p2": 4, "p3": 0, "p4": 3})
+    game.run(BanPlayer(actor=ADMIN, now=during(2), player_id="p4"))
+    with pytest.raises(NotAllowed, match="Player 4 is banned from this game"):
+        game.when(RequestJoinForces(actor=account(2), now=during(2), with_player="p4"))
+    with pytest.raises(NotAllowed, match="Player 4 is banned from this game"):
+        game.when(RequestJoinForces(actor=account(4), now=during(2), with_player="p2"))
 
 
 def test_a_ban_in_a_running_game_keeps_the_player_but_refuses_its_orders() -> None:
@@ -370,15 +430,26 @@ def test_pausing_stops_the_clock_and_refuses_resolution() -> None:
         game.when(ResolveTurn(actor="scheduler", operator=True, now=NOON, turn=1))
 
 
-def test_unpausing_reckons_the_next_resolution_from_the_unpause() -> None:
+@pytest.mark.parametrize(
+    ("minutes_before_noon", "resolves"),
+    [
+        # rules.md: the next resolution hour whose lock window has not yet begun.
+        (60, NOON),
+        (6, NOON),
+        (5, NOON + timedelta(days=1)),
+        (2, NOON + timedelta(days=1)),
+    ],
+)
+def test_unpausing_resolves_at_the_next_hour_whose_lock_window_has_not_begun(
+    minutes_before_noon: int, resolves: datetime
+) -> None:
     game = started(3)
     assert game.state.next_resolution_at() == NOON
-    game.run(PauseGame(actor=ADMIN, now=at(60)))
-    unpaused = NOON - timedelta(minutes=2)
+    game.run(PauseGame(actor=ADMIN, now=at(30)))
+    unpaused = NOON - timedelta(minutes=minutes_before_noon)
     assert game.run(UnpauseGame(actor=ADMIN, now=unpaused)) == [GameUnpaused(at=unpaused)]
     assert game.state.phase == "running"
-    # Too close to today's noon for both lock windows: the next noon.
-    assert game.state.next_resolution_at() == NOON + timedelta(days=1)
+    assert game.state.next_resolution_at() == resolves
 
 
 def test_pause_and_unpause_need_an_admin() -> None:
@@ -517,6 +588,22 @@ def test_setting_the_local_time_does_not_move_the_resolution() -> None:
     assert event.settings.utc_offset == 2
     assert event.settings.resolution_hour == 14
     assert game.state.next_resolution_at() == before
+
+
+def test_local_time_at_any_minute_of_the_turn_keeps_the_same_resolution() -> None:
+    """/local_time, sent at every minute from 13:00 to 11:59 of a turn that resolves at
+    12:00, keeps that very instant (it used to skip a day)."""
+    game = started(3, resolution_hour=12, utc_offset=0)
+    resolve(game)
+    state = game.state
+    assert state.next_resolution_at() == noon(2)
+    moment = NOON + timedelta(hours=1)
+    while moment < noon(2):
+        # A new time zone every minute (never UTC, the one the game is in).
+        hour = (moment.hour + 1 + moment.minute % 23) % 24
+        (event,) = decide(state, ChangeSettings(actor=ADMIN, now=moment, current_hour=hour))
+        assert evolve(state, event).next_resolution_at() == noon(2), moment
+        moment += timedelta(minutes=1)
 
 
 def test_setting_both_local_time_and_hour_takes_the_hour_given() -> None:

@@ -34,12 +34,15 @@ from server.decide.errors import (
     InvalidCommand,
     NotAllowed,
     OrdersLocked,
+    QuotaExceeded,
     WrongPhase,
     WrongTurn,
 )
+from server.decide.play import MAX_SUBMISSIONS
 from tests.server.decide.given import (
     ADMIN,
     NOON,
+    SECRET,
     T0,
     account,
     armies_of,
@@ -180,6 +183,54 @@ def test_orders_need_some_text_and_not_too_much(text: str, problem: str) -> None
         started(3).when(_orders(during(1), text))
 
 
+def test_a_player_sends_at_most_a_hundred_submissions_a_turn() -> None:
+    """rules.md: past the bound the submission is refused; the orders already in stay."""
+    game = started(3)
+    (army,) = armies_of(game.state, "p1")[:1]
+    for n in range(MAX_SUBMISSIONS):
+        submit(game, 1, f"{army} H" if n % 2 else f"{army} hold")
+    with pytest.raises(QuotaExceeded, match="at most 100 submissions in a turn") as refused:
+        submit(game, 1, f"{army} H")
+    assert (refused.value.status, refused.value.code) == (429, "turn_quota")
+    # It comes back when the turn resolves: at noon, four hours after 08:00.
+    assert refused.value.retry_after == 4 * 3600
+    assert len(game.state.submissions["p1"]) == MAX_SUBMISSIONS
+    # Other players and the next turn are not touched by p1's quota.
+    submit(game, 2, "anything")
+    resolve(game)
+    submit(game, 1, f"{army} H")
+
+
+def test_a_player_sends_at_most_a_thousand_order_lines_a_turn() -> None:
+    game = started(3)
+    (army,) = armies_of(game.state, "p1")[:1]
+    line = f"{army} H"
+    for _ in range(9):
+        submit(game, 1, ", ".join([line] * 100))
+    submit(game, 1, ", ".join([line] * 99))
+    with pytest.raises(QuotaExceeded, match="at most 1000 order lines in a turn"):
+        submit(game, 1, f"{line}, {line}")
+    (last,) = submit(game, 1, line)
+    assert isinstance(last, OrdersSubmitted)
+    with pytest.raises(QuotaExceeded):
+        submit(game, 1, line)
+    # Nonsense counts as lines too: it is what a flood would send.
+    with pytest.raises(QuotaExceeded):
+        submit(started(3), 1, "x," * 1001)
+
+
+def test_each_seat_of_a_sandbox_has_its_own_quota() -> None:
+    game = created(sandbox=True)
+    for name in ("Red", "Blue", "Green"):
+        game.run(JoinGame(actor=ADMIN, now=T0, name=name))
+    game.run(StartGame(actor=ADMIN, now=T0, secret=SECRET))
+    for _ in range(MAX_SUBMISSIONS):
+        game.run(SubmitOrders(actor=ADMIN, now=during(1), text="x", as_player="p1"))
+    with pytest.raises(QuotaExceeded):
+        game.when(SubmitOrders(actor=ADMIN, now=during(1), text="x", as_player="p1"))
+    game.run(SubmitOrders(actor=ADMIN, now=during(1), text="x", as_player="p2"))
+
+
 def test_outside_a_sandbox_nobody_sends_orders_for_another_player() -> None:
     game = started(3)
     for actor in (ADMIN, account(2)):
@@ -191,7 +242,7 @@ def test_a_sandbox_admin_sends_orders_for_any_player() -> None:
     game = created(sandbox=True)
     for name in ("Red", "Blue", "Green"):
         game.run(JoinGame(actor=ADMIN, now=T0, name=name))
-    game.run(StartGame(actor=ADMIN, now=T0))
+    game.run(StartGame(actor=ADMIN, now=T0, secret=SECRET))
     army = armies_of(game.state, "p2")[0]
     (event,) = game.when(SubmitOrders(actor=ADMIN, now=during(1), text=f"{army} H", as_player="p2"))
     assert isinstance(event, OrdersSubmitted)
@@ -357,6 +408,7 @@ def test_the_look_can_change_in_the_join_phase() -> None:
         ({"pattern": 17}, "pattern must be between 1 and 16, not 17"),
         ({"name": ""}, "the name is empty"),
         ({"name": "x" * 33}, "the name is too long"),
+        ({"name": "Zed\n1. Mallory: 99 VP"}, "the name must be one line of printable text"),
     ],
 )
 def test_a_look_stays_in_range(change: dict[str, object], problem: str) -> None:

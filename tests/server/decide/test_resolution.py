@@ -5,6 +5,7 @@ from datetime import datetime
 import pytest
 
 from projections.game import GameState, fold
+from rules.prng import commitment
 from rules.turn import Death, OrderReport
 from schema.commands import (
     BanPlayer,
@@ -200,8 +201,12 @@ def test_a_paused_or_unstarted_game_does_not_resolve() -> None:
 # --- rewind planning ----------------------------------------------------------------
 
 
+# Fresh randomness for a rewind; used only when the game had ended and revealed its secret.
+NEW_SECRET = bytes(range(100, 132))
+
+
 def _rewind(now: datetime = T0) -> RewindTurn:
-    return RewindTurn(actor=ADMIN, now=now)
+    return RewindTurn(actor=ADMIN, now=now, secret=NEW_SECRET)
 
 
 def _versions(game: Game) -> list[int]:
@@ -218,7 +223,7 @@ def test_only_an_admin_rewinds() -> None:
     game = started(3)
     resolve(game)
     with pytest.raises(NotAllowed, match="admin"):
-        plan_rewind(game.state, RewindTurn(actor=account(1), now=during(2)))
+        plan_rewind(game.state, RewindTurn(actor=account(1), now=during(2), secret=NEW_SECRET))
 
 
 def test_there_must_be_a_resolution_to_undo() -> None:
@@ -236,7 +241,7 @@ def test_the_plan_truncates_just_before_the_last_resolution() -> None:
     game.run(Resign(actor=account(3), now=during(3)))
     last = _versions(game)[-1]
     plan = plan_rewind(game.state, _rewind(noon(2)))
-    assert plan == RewindPlan(turn=2, after_version=last - 1)
+    assert plan == RewindPlan(after_version=last - 1, rewound=TurnRewound(turn=2, at=noon(2)))
     # What goes is the resolution of turn 2 and everything recorded after it: the players'
     # results notices and the resignation.
     gone = game.events[plan.after_version :]
@@ -264,9 +269,11 @@ def test_rewinding_again_goes_one_more_turn_back() -> None:
     resolve(game)
     resolve(game)
     plan = plan_rewind(game.state, _rewind(noon(2)))
-    game = Game(*game.events[: plan.after_version], TurnRewound(turn=plan.turn, at=noon(2)))
+    game = Game(*game.events[: plan.after_version], plan.rewound)
     again = plan_rewind(game.state, _rewind(noon(2)))
-    assert again == RewindPlan(turn=1, after_version=_versions(game)[0] - 1)
+    assert again == RewindPlan(
+        after_version=_versions(game)[0] - 1, rewound=TurnRewound(turn=1, at=noon(2))
+    )
     game = Game(*game.events[: again.after_version], TurnRewound(turn=1, at=noon(2)))
     assert game.state.turn == 1
     with pytest.raises(Conflict, match="no resolution to undo"):
@@ -281,9 +288,16 @@ def test_a_finished_game_can_be_rewound() -> None:
     )
     resolve(game)
     plan = plan_rewind(game.state, _rewind(noon(1)))
-    assert plan == RewindPlan(turn=1, after_version=_versions(game)[0] - 1)
-    rewound = Game(*game.events[: plan.after_version], TurnRewound(turn=1, at=noon(1)))
+    # The end revealed the game's secret: the game goes on with a new one.
+    assert plan == RewindPlan(
+        after_version=_versions(game)[0] - 1,
+        rewound=TurnRewound(
+            turn=1, at=noon(1), secret=NEW_SECRET.hex(), commitment=commitment(NEW_SECRET)
+        ),
+    )
+    rewound = Game(*game.events[: plan.after_version], plan.rewound)
     assert (rewound.state.phase, rewound.state.winner) == ("running", None)
+    assert rewound.state.randomness == NEW_SECRET
 
 
 def test_only_an_admin_or_the_operator_resolves_now() -> None:

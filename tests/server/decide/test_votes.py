@@ -4,6 +4,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
+import msgspec
 import pytest
 
 from rules.ruleset import SKIRMISH_SOCIETY
@@ -20,6 +21,7 @@ from server.decide.errors import Conflict, InvalidCommand, NotAllowed, OrdersLoc
 from tests.server.decide.given import (
     ADMIN,
     NOON,
+    SECRET,
     T0,
     Game,
     account,
@@ -79,7 +81,7 @@ def _announced(game: Game, turns: int) -> list[int | None]:
 
 def test_a_vote_starting_at_turn_one_is_announced_at_the_start() -> None:
     game = started(3, **EVERY_TURN)
-    (candidates, tie_break) = SKIRMISH_SOCIETY.draw_vote(7, 1)
+    (candidates, tie_break) = SKIRMISH_SOCIETY.draw_vote(SECRET, 1)
     assert start_event(game).vote == Vote(turn=1, candidates=candidates, tie_break=tie_break)
 
 
@@ -111,7 +113,7 @@ def test_disabled_votes_are_never_held() -> None:
     assert _announced(started(3, votes="disabled", vote_start_turn=1), 3) == [None] * 4
 
 
-def test_the_draw_is_seeded_two_distinct_effects_and_a_tie_break_among_them() -> None:
+def test_the_draw_comes_from_the_secret_two_distinct_effects_and_a_tie_break() -> None:
     first, second = started(3, seed=41, **EVERY_TURN), started(3, seed=41, **EVERY_TURN)
     votes_of_first, votes_of_second = [_vote(first)], [_vote(second)]
     for _ in range(4):
@@ -121,15 +123,39 @@ def test_the_draw_is_seeded_two_distinct_effects_and_a_tie_break_among_them() ->
         votes_of_second.append(_vote(second))
     assert votes_of_first == votes_of_second
     for turn, vote in enumerate(votes_of_first, start=1):
-        assert (vote.candidates, vote.tie_break) == SKIRMISH_SOCIETY.draw_vote(41, turn)
+        assert (vote.candidates, vote.tie_break) == SKIRMISH_SOCIETY.draw_vote(SECRET, turn)
         assert vote.candidates[0] != vote.candidates[1]
         assert vote.tie_break in vote.candidates
     assert len({v.candidates for v in votes_of_first}) > 1
 
 
-def test_another_seed_draws_other_votes() -> None:
-    draws = {SKIRMISH_SOCIETY.draw_vote(seed, 1) for seed in range(1, 9)}
+def test_another_secret_draws_other_votes() -> None:
+    draws = {SKIRMISH_SOCIETY.draw_vote(bytes([n]) * 32, 1) for n in range(1, 9)}
     assert len(draws) > 1
+
+
+def test_two_games_with_the_same_seed_draw_different_votes() -> None:
+    """The creator's seed picks the map only; the draws come from each game's secret."""
+    first = started(3, seed=41, **EVERY_TURN)
+    second = joined(3, seed=41, **EVERY_TURN)
+    second.run(StartGame(actor=ADMIN, now=T0, secret=bytes([5]) * 32))
+    assert start_event(first).map == start_event(second).map
+    first_votes: list[Vote | None] = [_vote(first)]
+    second_votes: list[Vote | None] = [_vote(second)]
+    for _ in range(4):
+        first_votes.append(resolve(first).next_vote)
+        second_votes.append(resolve(second).next_vote)
+    assert first_votes != second_votes
+
+
+def test_a_game_started_before_secrets_existed_draws_from_its_seed() -> None:
+    game = on_board({"AE": "p1", "MA": "p2", "MJ": "p3"}, seed=41, **EVERY_TURN)
+    game.events[-1] = msgspec.structs.replace(start_event(game), secret=None, commitment=None)
+    vote = resolve(game).next_vote
+    assert vote is not None
+    assert (vote.candidates, vote.tie_break) == SKIRMISH_SOCIETY.draw_vote(
+        (41).to_bytes(8, "big"), 2
+    )
 
 
 # --- casting a vote -----------------------------------------------------------------
@@ -170,7 +196,7 @@ def test_one_vote_per_player() -> None:
 
 
 def test_a_player_without_armies_cannot_vote() -> None:
-    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(7, 1)
+    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(SECRET, 1)
     vote = Vote(turn=1, candidates=candidates, tie_break=tie_break)
     # p3 holds a barracks but has no army.
     game = on_board({"EH": "p1", "MA": "p2"}, {"MJ": "p3"}, vote=vote, **EVERY_TURN)
@@ -219,7 +245,7 @@ def test_a_sandbox_admin_votes_for_each_player() -> None:
     game = created(sandbox=True, **EVERY_TURN)
     for name in ("Red", "Blue", "Green"):
         game.run(JoinGame(actor=ADMIN, now=T0, name=name))
-    game.run(StartGame(actor=ADMIN, now=T0))
+    game.run(StartGame(actor=ADMIN, now=T0, secret=SECRET))
     effect = _vote(game).candidates[0]
     for player in ("p1", "p2"):
         game.run(CastVote(actor=ADMIN, now=during(1), effect=effect, as_player=player))
@@ -284,7 +310,9 @@ def test_in_same_day_mode_the_winner_applies_to_the_same_turn() -> None:
 
 
 # The rulebook's map, where p1 controls five territories (the most) and so earns the
-# expansion award each turn. The seed's first vote offers LAND GRAB, which doubles it.
+# expansion award each turn. This secret's first vote offers LAND GRAB, which doubles it;
+# its second is FEAST or TRUCE, TRUCE on a tie.
+LAND_GRAB_THEN_TRUCE = bytes([11]) * 32
 FIVE_TERRITORIES = (
     {"EH": "p1", "MA": "p2", "MJ": "p3"},
     {"SG": "p1", "OG": "p1", "BF": "p1", "VW": "p1"},
@@ -292,7 +320,7 @@ FIVE_TERRITORIES = (
 
 
 def _first_vote() -> Vote:
-    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(7, 1)
+    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(LAND_GRAB_THEN_TRUCE, 1)
     assert "LAND GRAB" in candidates
     return Vote(turn=1, candidates=candidates, tie_break=tie_break)
 
@@ -313,9 +341,14 @@ def test_an_effect_won_in_same_day_mode_changes_that_turns_scoring() -> None:
 
 
 def test_same_day_orders_are_checked_again_under_the_effect_at_resolution() -> None:
-    # Seed 7's second vote is TRUCE or MOBILIZE, TRUCE on a tie: nobody votes, so TRUCE
-    # forbids p1's attack on p2's army, although the order was valid when sent.
-    game = on_board({"AE": "p1", "MA": "p2", "MJ": "p3"}, voting_mode="same_day", **EVERY_TURN)
+    # The second vote is FEAST or TRUCE, TRUCE on a tie: nobody votes, so TRUCE forbids
+    # p1's attack on p2's army, although the order was valid when sent.
+    game = on_board(
+        {"AE": "p1", "MA": "p2", "MJ": "p3"},
+        voting_mode="same_day",
+        secret=LAND_GRAB_THEN_TRUCE,
+        **EVERY_TURN,
+    )
     resolve(game)
     assert _vote(game).tie_break == "TRUCE"
     assert _checked(submit(game, 1, "AE to MA")).valid
@@ -325,7 +358,12 @@ def test_same_day_orders_are_checked_again_under_the_effect_at_resolution() -> N
 
 
 def test_normal_mode_orders_are_checked_under_the_effect_in_force() -> None:
-    game = on_board({"AE": "p1", "MA": "p2", "MJ": "p3"}, votes="every_turn", vote_start_turn=2)
+    game = on_board(
+        {"AE": "p1", "MA": "p2", "MJ": "p3"},
+        votes="every_turn",
+        vote_start_turn=2,
+        secret=LAND_GRAB_THEN_TRUCE,
+    )
     resolve(game)
     assert _vote(game).tie_break == "TRUCE"
     resolve(game)

@@ -2,7 +2,7 @@
 
 from datetime import timedelta
 
-from server.textcommands.words import HINTS, QUOTES
+from server.words import HINTS, QUOTES
 from tests.server.textcommands.bot import Person, Table, armies, neighbours, table
 
 SETUP = '/advanced_setup name="Friday Night" votes=disabled seed=3'

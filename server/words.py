@@ -13,8 +13,8 @@ HINTS: tuple[str, ...] = (
     "unless it comes from the territory the support is directed into.",
     "Your own moves never cut your own supports, and a move never kills your own army.",
     "An army with no order holds. You never have to send hold orders, but you may.",
-    "Newer orders replace older ones for the same army; send early and change your mind "
-    "later. /list shows what stands.",
+    "The newest valid order for an army is the one it carries out; send early and change "
+    "your mind later. /list shows what stands.",
     "Orders close about 5 minutes before the turn resolves and open again about 5 minutes "
     "after. Do not wait for the last second.",
     "Hold more barracks than you have armies and you can send a new army: REF to <barracks>.",
@@ -74,7 +74,7 @@ and go several to a /submit, separated by commas or new lines:
 - Farm a farm for 1 VP: EH F  or  EH farm
 - New army on a barracks of yours (more barracks than armies): REF to MA  or  REF MA
 Example: /submit BL S CR to SL, TR H, REF to MA
-An army without an order holds. A newer order for an army replaces the older one.
+An army without an order holds. Each army carries out its newest valid order.
 Other commands: /list, /vote EFFECT, /join_forces @name, /color 1-20, /pattern 1-16,
 /notifications true|false, /refresh_name [name], /broadcast message, /resign, /help,
 /hint, /call_of_duty_loading_screen."""

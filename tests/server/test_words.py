@@ -5,7 +5,7 @@ import random
 import pytest
 
 from server.textcommands.text import DISCORD_LIMIT
-from server.textcommands.words import CHEAT_SHEET, HINTS, QUOTES, pick
+from server.words import CHEAT_SHEET, HINTS, QUOTES, pick
 
 
 @pytest.mark.parametrize("words", [HINTS, QUOTES])

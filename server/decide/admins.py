@@ -1,0 +1,44 @@
+"""A game's admins: the list, and what a moderator's reading of secrets leaves in the log."""
+
+from projections.game import GameState
+from schema.commands import AddAdmin, RecordPrivateRead, RemoveAdmin
+from schema.game_events import AdminAdded, AdminRemoved, GameEvent, PrivateEventsRead
+from server.decide.acting import existing, is_admin, require_admin
+from server.decide.errors import Conflict, InvalidCommand, NotAllowed
+
+MAX_ADMINS = 20
+
+
+def add_admin(state: GameState, command: AddAdmin) -> list[GameEvent]:
+    require_admin(state, command)
+    if not command.accounts:
+        raise InvalidCommand("name the account to make an admin")
+    new = [a for a in dict.fromkeys(command.accounts) if a not in state.admins]
+    if not new:
+        raise Conflict("already an admin of this game")
+    if len(state.admins) + len(new) > MAX_ADMINS:
+        raise Conflict(f"a game has at most {MAX_ADMINS} admins")
+    return [AdminAdded(account_id=account) for account in new]
+
+
+def remove_admin(state: GameState, command: RemoveAdmin) -> list[GameEvent]:
+    require_admin(state, command)
+    gone = [a for a in dict.fromkeys(command.accounts) if a in state.admins]
+    if not gone:
+        raise Conflict("not an admin of this game")
+    if len(gone) == len(state.admins):
+        raise Conflict("a game keeps at least one admin: add another before removing this one")
+    return [AdminRemoved(account_id=account) for account in gone]
+
+
+def record_private_read(state: GameState, command: RecordPrivateRead) -> list[GameEvent]:
+    """rules.md: a moderator's read of private events before resolution is recorded in the
+    log, once per moderator and turn. An admin who plays a seat may not read them at all."""
+    existing(state)
+    if not is_admin(state, command) or (state.plays(command.actor) and not command.operator):
+        raise NotAllowed("only an admin who plays no seat, or the operator, reads secrets")
+    if state.settings.sandbox or state.phase not in ("running", "paused"):
+        return []
+    if command.actor in state.private_readers:
+        return []
+    return [PrivateEventsRead(reader=command.actor, turn=state.turn)]

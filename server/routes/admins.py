@@ -1,0 +1,61 @@
+"""A game's admins: an admin adds and removes others; at least one always remains."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+
+from schema.api import Done, NewAdmin
+from schema.commands import AddAdmin, RemoveAdmin
+from server.api import documented, read_body
+from server.errors import ApiError
+from server.identity import required_caller
+from server.routes.games import GameId, act, done, readable, run
+from server.services import services
+
+router = APIRouter(prefix="/v1/games/{game}", tags=["games"])
+_ERRORS = (401, 403, 404, 409, 410)
+AccountId = Annotated[str, Path(min_length=1, max_length=64)]
+
+
+@router.post(
+    "/admins",
+    **documented(
+        body=NewAdmin,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Make a player or an account an admin of the game (admin)",
+    ),
+)
+async def add_admin(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, NewAdmin)
+    found = services(request)
+    if (body.player is None) == (body.account is None):
+        raise ApiError(422, "invalid", 'give exactly one of "player" and "account"')
+    if body.player is not None:
+        state, _ = await readable(found, game)
+        player = state.players.get(body.player)
+        if player is None:
+            raise ApiError(404, "player_not_found", f"no such player: {body.player}")
+        accounts = player.accounts
+    else:
+        assert body.account is not None
+        if await found.accounts.name_of(body.account) is None:
+            raise ApiError(404, "account_not_found", f"no such account: {body.account}")
+        accounts = (body.account,)
+    return done(await run(found, game, AddAdmin(**act(who, found), accounts=accounts)))
+
+
+@router.delete(
+    "/admins/{account}",
+    **documented(
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Remove an admin (admin); the last one stays",
+    ),
+)
+async def remove_admin(request: Request, game: GameId, account: AccountId) -> Response:
+    who = await required_caller(request)
+    found = services(request)
+    return done(await run(found, game, RemoveAdmin(**act(who, found), accounts=(account,))))
