@@ -16,6 +16,7 @@ from server.accounts import Accounts
 from server.api import openapi_components
 from server.clock import Clock, FakeClock, SystemClock
 from server.database import create_pool, dedicated_connections
+from server.entropy import Entropy, system_entropy
 from server.errors import install_error_handlers
 from server.handlers import GameService
 from server.limits import BodyLimit
@@ -44,10 +45,16 @@ from server.webhooks import Webhooks
 POOL_CLOSE_SECONDS = 10.0
 
 
-def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    entropy: Entropy = system_entropy,
+) -> FastAPI:
     """The application. On start it opens the pool and migrates the schema; on stop it
     closes them. Without settings it reads the environment (DATABASE_URL must be set: the
-    embedded database is `skirmish serve`'s business)."""
+    embedded database is `skirmish serve`'s business). Tests inject the clock and the
+    source of games' secrets."""
     settings = settings or Settings.from_env(os.environ)
     database_url = settings.database_url
     if database_url is None:
@@ -70,6 +77,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                     clock=the_clock,
                     scheduler=Scheduler(games, pool, the_clock),
                     fake_clock=isinstance(clock, FakeClock),
+                    entropy=entropy,
                 )
                 app.state.pool = pool
                 app.state.store = store

@@ -8,6 +8,7 @@ from starlette.requests import HTTPConnection
 from eventstore.base import EventStore
 from server.accounts import Accounts
 from server.clock import Clock
+from server.entropy import Entropy, system_entropy
 from server.handlers import GameService
 from server.live import LiveHub
 from server.scheduler import Scheduler
@@ -24,6 +25,7 @@ class Services:
     scheduler: Scheduler
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
+    entropy: Entropy = system_entropy
     extras: dict[str, object] = field(default_factory=dict)
 
 

@@ -60,11 +60,6 @@ async def run(found: Services, game: str, command: GameCommand) -> Executed:
     return await found.games.execute(game, command)
 
 
-def new_secret() -> bytes:
-    """Fresh randomness for a game's secret (rules.md: nobody's to know in advance)."""
-    return secrets.token_bytes(32)
-
-
 def done(executed: Executed) -> Response:
     return json_response(Done([game_codec.type_of(e) for e in executed.events], executed.position))
 
@@ -181,7 +176,7 @@ async def join_game(request: Request, game: GameId) -> Response:
 async def start_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, StartGame(**act(who, found), secret=new_secret())))
+    return done(await run(found, game, StartGame(**act(who, found), secret=found.entropy())))
 
 
 @router.patch(
@@ -224,7 +219,8 @@ async def admin_action(request: Request, game: GameId, action: AdminAction) -> R
     found = services(request)
     common = act(who, found)
     if action == "rewind":
-        rewind = RewindTurn(**common, reason=body.reason or "admin rewind", secret=new_secret())
+        reason = body.reason or "admin rewind"
+        rewind = RewindTurn(**common, reason=reason, secret=found.entropy())
         return done(await found.games.rewind(game, rewind))
     if action in ("ban", "unban"):
         if body.player is None:

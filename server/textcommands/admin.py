@@ -21,7 +21,7 @@ from schema.commands import (
 from schema.game_events import PlayerLeft, TurnResolved
 from server.decide.acting import check_text, require_admin
 from server.decide.errors import InvalidCommand
-from server.routes.games import new_secret, set_up
+from server.routes.games import set_up
 from server.textcommands import announcements
 from server.textcommands.context import Context, answer, done_of, the
 from server.textcommands.lookup import find_player, mentioned_user
@@ -39,7 +39,7 @@ async def setup(ctx: Context, request: Request) -> CommandReply:
 
 
 async def start(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(StartGame(**ctx.act(), secret=new_secret()))
+    executed = await ctx.run(StartGame(**ctx.act(), secret=ctx.found.entropy()))
     game = public_game(executed.state, executed.position)
     return answer(announcements.started(game, ctx.found.clock.now()), done_of(executed))
 
@@ -172,7 +172,7 @@ async def rewind(ctx: Context, request: Request) -> CommandReply:
     reason = "admin rewind"
     if request.text is not None:
         reason = check_text("the reason", request.text, MAX_REASON)
-    rewind = RewindTurn(**ctx.act(), reason=reason, secret=new_secret())
+    rewind = RewindTurn(**ctx.act(), reason=reason, secret=ctx.found.entropy())
     executed = await ctx.found.games.rewind(ctx.game_id, rewind)
     game = public_game(executed.state, executed.position)
     return answer(announcements.rewound(game, ctx.found.clock.now()), done_of(executed))

@@ -19,10 +19,14 @@ from websockets.exceptions import ConnectionClosed
 
 from server.app import create_app
 from server.clock import FakeClock
+from server.entropy import Entropy
 from server.settings import Settings
 from tests.server.running import running, serve_subprocess
 
 OPERATOR_TOKEN = "operator-token-for-the-api-tests"
+# The secret of every game these servers start (the real server draws a fresh one): under
+# it the scripted game of tests/api/game.py is seated and votes as written there.
+TEST_SECRET = (15).to_bytes(4, "big") * 8
 START = datetime(2030, 3, 4, 8, 0, tzinfo=UTC)
 # After a resolution, orders stay locked for a minute in fast mode: step past it.
 PAST_THE_LOCK = 120.0
@@ -122,7 +126,9 @@ class Api:
         done: Json = await self.call("POST", path, who, body or None)
         return done
 
-    async def events(self, game_id: str, who: Account | None = None, after: int = 0) -> list[Json]:
+    async def events(
+        self, game_id: str, who: Account | str | None = None, after: int = 0
+    ) -> list[Json]:
         """The whole feed after `after` as `who` reads it, page by page."""
         found: list[Json] = []
         while True:
@@ -244,12 +250,17 @@ class Server:
 
 @contextlib.asynccontextmanager
 async def serving(
-    schema_url: str, *, pool_size: int = 10, send_buffer: int | None = None
+    schema_url: str,
+    *,
+    pool_size: int = 10,
+    send_buffer: int | None = None,
+    entropy: Entropy = lambda: TEST_SECRET,
 ) -> AsyncIterator[Server]:
-    """The app on a real uvicorn, on a fake clock, with an operator token."""
+    """The app on a real uvicorn, on a fake clock, with an operator token; every game it
+    starts draws from `entropy` (TEST_SECRET unless told otherwise)."""
     clock = FakeClock(START)
     settings = Settings(database_url=schema_url, pool_size=pool_size, operator_token=OPERATOR_TOKEN)
-    app = create_app(settings, clock=clock)
+    app = create_app(settings, clock=clock, entropy=entropy)
     async with (
         running(app, send_buffer=send_buffer) as base,
         httpx.AsyncClient(base_url=base, timeout=30) as client,

@@ -2,8 +2,8 @@
 
 import itertools
 
-from tests.api.game import NAMES, VOTE, ScriptedGame
-from tests.api.support import Json, Live, Server
+from tests.api.game import NAMES, SEED, VOTE, ScriptedGame
+from tests.api.support import OPERATOR_TOKEN, TEST_SECRET, Json, Live, Server
 
 PRIVATE = {"orders_submitted.v1", "player_notified.v1"}
 
@@ -106,10 +106,10 @@ async def test_a_scripted_game_over_http_is_seen_step_by_step_by_a_spectator(
         "turn_rewound",
         "turn_resolved",
     ]
-    # The game's creation came with the catch-up, without its seed.
+    # The game's creation came with the catch-up, with its seed: it picks only the map.
     assert seen[0]["type"] == "event"
     assert seen[0]["event"]["type"] == "game_created.v1"
-    assert "seed" not in seen[0]["event"]["data"]
+    assert seen[0]["event"]["data"]["seed"] == SEED
 
     # Each resolution and the rewind come right after their event, at its position.
     for index, message in enumerate(seen):
@@ -143,16 +143,24 @@ async def test_a_scripted_game_over_http_is_seen_step_by_step_by_a_spectator(
     feed = await game.api.events(game.game_id)
     archive = await game.api.call("GET", f"/v1/games/{game.game_id}/archive", game.admin)
     archived = {e["position"] for t in archive["truncations"] for e in t["events"]}
+    # Ann, the admin, plays p1: of the archived notices, she reads her own.
     assert [e["type"] for t in archive["truncations"] for e in t["events"]] == [
         "turn_resolved.v1",
-        *["player_notified.v1"] * 4,
+        "player_notified.v1",
     ]
     live_events = [m["event"] for m in seen if m["type"] == "event"]
+    # The game has ended since the spectator saw these: its secrets are revealed now, the
+    # first and the one the rewind of the finished game drew.
+    revealing = [e for e in feed if e["type"] in ("game_started.v1", "turn_rewound.v1")]
+    assert [e["data"].pop("secret") for e in revealing] == [TEST_SECRET.hex()] * 2
     assert [e for e in live_events if e["position"] not in archived] == feed
     assert not PRIVATE & {e["type"] for e in feed}
 
-    # The admin reads everything, with who acted.
-    full = await game.api.events(game.game_id, game.admin)
+    # The admin plays: she reads what a player reads. The operator, who plays no seat,
+    # reads everything, with who acted.
+    anns = await game.api.events(game.game_id, game.admin)
+    assert {e["data"]["player_id"] for e in anns if e["type"] in PRIVATE} == {"p1"}
+    assert not any(e.get("actor") for e in anns)
+    full = await game.api.events(game.game_id, OPERATOR_TOKEN)
     assert {e["type"] for e in full} >= PRIVATE
     assert all(e["actor"] for e in full)
-    assert "seed" in full[0]["data"]

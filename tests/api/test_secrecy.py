@@ -1,10 +1,11 @@
 """Secrets stay secret: other players' orders and same-day ballots until the turn resolves,
-and the game's seed from everyone but its admins, over every read endpoint and socket."""
+and the game's secret from everyone until the game ends, over every read endpoint and
+socket."""
 
 import json
 from typing import Any
 
-from tests.api.support import Account, Api, Json, Live, Server, until
+from tests.api.support import TEST_SECRET, Account, Api, Json, Live, Server, until
 
 SEED = 918_273_645_546
 SECRET_WORDS = ("zanzibar-gambit", "quokka-feint")
@@ -40,7 +41,7 @@ def _text(value: Any) -> str:
 
 
 def _leaks(texts: str) -> list[str]:
-    return [word for word in (*SECRET_WORDS, str(SEED)) if word in texts]
+    return [word for word in (*SECRET_WORDS, TEST_SECRET.hex()) if word in texts]
 
 
 async def test_nothing_of_other_players_leaks_before_resolution(server: Server) -> None:
@@ -124,11 +125,12 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
     assert resolved["effect"] == first
     public = _text(await api.events(game_id))
     assert all(word in public for word in SECRET_WORDS)
-    # The ballots themselves stay with their owners; the seed stays with the admins.
+    # The ballots themselves stay with their owners; the game's secret with nobody, not
+    # even its admin, until the game ends.
     assert '"vote_cast.v1"' not in public
     assert _leaks(_text(spectators.messages)) == [*SECRET_WORDS]
-    assert str(SEED) not in public
-    assert str(SEED) in _text(await api.events(game_id, ann))
+    assert TEST_SECRET.hex() not in public
+    assert TEST_SECRET.hex() not in _text(await api.events(game_id, ann))
 
 
 _PRIVATE = {"orders_submitted.v1", "vote_cast.v1", "player_notified.v1"}

@@ -101,12 +101,15 @@ async def test_a_paused_game_waits_and_resumes_at_the_normal_time(world: World) 
     await world.games.execute("g1", PauseGame(actor=ADMIN, now=world.clock.now()))
     await world.advance(days=2)
     assert await world.resolutions("g1") == []
-    # Unpaused at 11:30 on the third day: too close to noon, so the next noon.
+    # Unpaused at 11:30 on the third day: the lock window of that noon has not begun, so
+    # the game resolves at that noon (rules.md), then daily again.
     world.clock.set(START.replace(day=23, hour=11, minute=30))
     await world.games.execute("g1", UnpauseGame(actor=ADMIN, now=world.clock.now()))
     await world.advance(days=1, hours=1)
-    (resolved,) = await world.resolutions("g1")
-    assert resolved.at == START.replace(day=24, hour=12)
+    assert [r.at for r in await world.resolutions("g1")] == [
+        START.replace(day=23, hour=12),
+        START.replace(day=24, hour=12),
+    ]
 
 
 async def test_a_new_resolution_hour_applies_from_the_next_resolution(world: World) -> None:
