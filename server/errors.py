@@ -37,8 +37,15 @@ class ApiError(Exception):
         self.message = message
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+def error_response(
+    status: int, code: str, message: str, *, retry_after: int | None = None
+) -> JSONResponse:
+    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
+    return JSONResponse(
+        status_code=status,
+        content={"error": {"code": code, "message": message}},
+        headers=headers,
+    )
 
 
 # The store's typed errors, as the API reports them when a route lets one through.
@@ -69,7 +76,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def domain_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, DomainError)
-        return error_response(error.status, error.code, error.message)
+        return error_response(
+            error.status, error.code, error.message, retry_after=error.retry_after
+        )
 
     async def store_error(_: Request, error: Exception) -> JSONResponse:
         status, code = _STORE_ERRORS[type(error)]

@@ -5,7 +5,7 @@ from fastapi.responses import Response
 
 from schema.api import AccountCreated, ClientCreated, NewAccount, NewClient
 from server.api import documented, json_response, read_body
-from server.decide.acting import MAX_NAME, check_text
+from server.decide.acting import check_name
 from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.identity import required_caller
@@ -16,7 +16,7 @@ router = APIRouter(prefix="/v1", tags=["accounts"])
 
 def _name(text: str) -> str:
     try:
-        return check_text("the name", text, MAX_NAME)
+        return check_name("the name", text)
     except DomainError as error:
         raise ApiError(422, "invalid", error.message) from error
 

@@ -178,3 +178,56 @@ async def test_two_admins_rewinding_at_once_undo_one_turn(store: EventStore) -> 
     assert "nothing was undone" in refused[0].message
     assert (await GameService(store).load("g1")).state.turn == 2
     assert len(await store.read_archive(stream_of("g1"))) == 1
+
+
+class OrdersSlipIn:
+    """A store where another player's orders land just before each of the first `times`
+    truncations, so that each of those rewinds finds the stream moved on."""
+
+    def __init__(self, store: EventStore, players: GameService, orders: SubmitOrders) -> None:
+        self._store = store
+        self._players = players
+        self._orders = orders
+        self.slipped = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def truncate(self, *args: Any, **kwargs: Any) -> Truncation:
+        if self.slipped < 3:
+            self.slipped += 1
+            await self._players.execute("g1", self._orders)
+        return await self._store.truncate(*args, **kwargs)
+
+
+async def test_a_rewind_lands_while_players_keep_submitting(store: EventStore) -> None:
+    """Players writing from another process only move the stream on: the rewind plans
+    again and retries until it lands, instead of answering 409."""
+    game = ScriptedGame(GameService(store))
+    await game.set_up()
+    await game.play_turn()
+    await game.play_turn()
+    players = GameService(store)
+    state = (await players.load("g1")).state
+    now = game.tick(0.05)
+    orders = SubmitOrders(actor=state.players["p2"].accounts[0], now=now, text="anything")
+    slipping = OrdersSlipIn(store, players, orders)
+    rewound = asyncio.Event()
+
+    async def keep_submitting(account: str) -> None:
+        for _ in range(40):
+            if rewound.is_set():
+                return
+            await players.execute("g1", SubmitOrders(actor=account, now=now, text="anything"))
+
+    submitters = [
+        asyncio.create_task(keep_submitting(p.accounts[0])) for p in state.players.values()
+    ]
+    admin = GameService(cast(EventStore, slipping))
+    executed = await admin.rewind("g1", RewindTurn(actor=ADMIN, now=now, secret=SECRET))
+    rewound.set()
+    await asyncio.gather(*submitters)
+    assert slipping.slipped == 3
+    assert isinstance(executed.events[0], TurnRewound)
+    assert executed.state.turn == 2
+    assert len(await store.read_archive(stream_of("g1"))) == 1
