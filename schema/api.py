@@ -194,6 +194,8 @@ class WebhookSet(msgspec.Struct, frozen=True):
     # Signs every delivery (header X-Skirmish-Signature: sha256=HMAC of the body); shown
     # only now.
     secret: str
+    # Set by the operator or through a trusted client: also receives players' reminders.
+    trusted: bool
 
 
 class WebhookView(msgspec.Struct, frozen=True):
@@ -201,3 +203,7 @@ class WebhookView(msgspec.Struct, frozen=True):
     pending: int
     delivered: int
     failed: int
+    trusted: bool
+    # Why the delivery that failed last failed (its receiver's answer, a timeout, a refused
+    # address), if any did.
+    last_error: str | None

@@ -24,6 +24,8 @@ class Services:
     scheduler: Scheduler
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
+    # Webhooks may go to loopback and private addresses (SKIRMISH_WEBHOOK_ALLOW_PRIVATE).
+    webhook_allow_private: bool = False
     extras: dict[str, object] = field(default_factory=dict)
 
 

@@ -244,11 +244,20 @@ class Server:
 
 @contextlib.asynccontextmanager
 async def serving(
-    schema_url: str, *, pool_size: int = 10, send_buffer: int | None = None
+    schema_url: str,
+    *,
+    pool_size: int = 10,
+    send_buffer: int | None = None,
+    webhook_allow_private: bool = False,
 ) -> AsyncIterator[Server]:
     """The app on a real uvicorn, on a fake clock, with an operator token."""
     clock = FakeClock(START)
-    settings = Settings(database_url=schema_url, pool_size=pool_size, operator_token=OPERATOR_TOKEN)
+    settings = Settings(
+        database_url=schema_url,
+        pool_size=pool_size,
+        operator_token=OPERATOR_TOKEN,
+        webhook_allow_private=webhook_allow_private,
+    )
     app = create_app(settings, clock=clock)
     async with (
         running(app, send_buffer=send_buffer) as base,
