@@ -204,6 +204,6 @@ class WebhookView(msgspec.Struct, frozen=True):
     delivered: int
     failed: int
     trusted: bool
-    # Why the delivery that failed last failed (its receiver's answer, a timeout, a refused
-    # address), if any did.
+    # Why a delivery failed (its receiver's answer, a timeout, a refused address): of those
+    # that did, the one to be tried last.
     last_error: str | None

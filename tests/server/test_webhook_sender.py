@@ -183,3 +183,17 @@ async def test_a_claim_that_runs_out_is_taken_up_and_its_delivery_recorded_once(
     assert all(row["delivered_at"] is not None for row in outcomes)
     ids = Counter(headers["x-skirmish-delivery"] for headers, _ in receiver.received)
     assert len(ids) == 6
+
+
+async def test_a_delivery_pinned_to_an_address_still_names_its_host(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    clock = FakeClock(START)
+    receiver = Receiver()
+    async with running(receiver.app) as base:
+        port = base.rsplit(":", 1)[1]
+        await hooked_game(pool, postgres_store, f"http://localhost:{port}/hook")
+        await enqueue(_webhooks(postgres_store, pool, clock), postgres_store, pool)
+        assert await send_due(WebhookSender(pool, clock, allow_private=True)) == 6
+    # The receiver listens on 127.0.0.1 only; the request still says whom it is for.
+    assert {headers["host"] for headers, _ in receiver.received} == {f"localhost:{port}"}
