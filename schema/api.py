@@ -201,6 +201,8 @@ class WebhookSet(msgspec.Struct, frozen=True):
     # Signs every delivery (header X-Skirmish-Signature: sha256=HMAC of the body); shown
     # only now.
     secret: str
+    # Set by the operator or through a trusted client: also receives players' reminders.
+    trusted: bool
 
 
 class WebhookView(msgspec.Struct, frozen=True):
@@ -208,3 +210,7 @@ class WebhookView(msgspec.Struct, frozen=True):
     pending: int
     delivered: int
     failed: int
+    trusted: bool
+    # Why a delivery failed (its receiver's answer, a timeout, a refused address): of those
+    # that did, the one to be tried last.
+    last_error: str | None

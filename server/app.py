@@ -39,6 +39,7 @@ from server.routes import webhooks as webhooks_routes
 from server.scheduler import Scheduler
 from server.services import Services
 from server.settings import Settings, SettingsError
+from server.webhook_sender import WebhookSender
 from server.webhooks import Webhooks
 
 # Past this, closing gives up waiting for borrowed connections and cuts them.
@@ -78,6 +79,7 @@ def create_app(
                     scheduler=Scheduler(games, pool, the_clock),
                     fake_clock=isinstance(clock, FakeClock),
                     entropy=entropy,
+                    webhook_allow_private=settings.webhook_allow_private,
                 )
                 app.state.pool = pool
                 app.state.store = store
@@ -86,12 +88,15 @@ def create_app(
                 # The leaders' locks live on connections of their own (see server.database).
                 own = dedicated_connections(database_url)
                 webhooks = Webhooks(store, pool, games, the_clock, lock_connection=own)
+                sender = WebhookSender(
+                    pool, the_clock, allow_private=settings.webhook_allow_private
+                )
                 runner = ReadModelRunner(store, pool, lock_connection=own)
                 background = [
                     asyncio.create_task(runner.follow()),
                     asyncio.create_task(found.scheduler.run_forever()),
                     asyncio.create_task(webhooks.enqueue_forever()),
-                    asyncio.create_task(webhooks.send_forever()),
+                    asyncio.create_task(sender.send_forever()),
                 ]
                 try:
                     yield

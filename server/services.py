@@ -26,6 +26,8 @@ class Services:
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
     entropy: Entropy = system_entropy
+    # Webhooks may go to loopback and private addresses (SKIRMISH_WEBHOOK_ALLOW_PRIVATE).
+    webhook_allow_private: bool = False
     extras: dict[str, object] = field(default_factory=dict)
 
 

@@ -23,6 +23,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     pool_size: int = 10
     # Acts as admin on every game (SKIRMISH_OPERATOR_TOKEN); unset: no operator.
     operator_token: str | None = None
+    # Webhooks may go to loopback and private addresses (SKIRMISH_WEBHOOK_ALLOW_PRIVATE=1):
+    # for local bots and tests, never on a public server.
+    webhook_allow_private: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -33,9 +36,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         operator = environ.get("SKIRMISH_OPERATOR_TOKEN", "")
         if operator and len(operator) < 16:
             raise SettingsError("SKIRMISH_OPERATOR_TOKEN must be at least 16 characters")
+        allow_private = environ.get("SKIRMISH_WEBHOOK_ALLOW_PRIVATE", "0") or "0"
+        if allow_private not in ("0", "1"):
+            raise SettingsError(
+                f"SKIRMISH_WEBHOOK_ALLOW_PRIVATE must be 0 or 1, not {allow_private!r}"
+            )
         return cls(
             database_url=environ.get("DATABASE_URL") or None,
             data_dir=Path(data_dir) if data_dir else default_data_dir(),
             pool_size=int(pool_size),
             operator_token=environ.get("SKIRMISH_OPERATOR_TOKEN") or None,
+            webhook_allow_private=allow_private == "1",
         )

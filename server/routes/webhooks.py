@@ -1,29 +1,56 @@
 """A game's webhook (admin): where its notifications and resolutions are POSTed."""
 
+import asyncio
 import secrets
-from urllib.parse import urlsplit
 
+import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from schema.api import WebhookBody, WebhookSet, WebhookView
+from server.accounts import Identity
 from server.api import documented, json_response, read_body
 from server.errors import ApiError
 from server.identity import required_caller
 from server.routes.games import GameId, readable
 from server.routes.history import require_admin_identity
 from server.services import Services, services
+from server.webhook_targets import TargetRefused, host_and_port, target_address
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["webhooks"])
 _ERRORS = (401, 403, 404, 410)
+MAX_URL = 2000
+RESOLVE_SECONDS = 5.0
 
 
-async def _admin(request: Request, game: str) -> Services:
+async def _admin(request: Request, game: str) -> tuple[Identity, Services]:
     who = await required_caller(request)
     found = services(request)
     state, _ = await readable(found, game)
     require_admin_identity(state, who)
-    return found
+    return who, found
+
+
+async def _check(text: str, *, allow_private: bool) -> None:
+    """Refuse (422) anything but an http(s) URL whose host resolves to public addresses only
+    (unless private ones are allowed: then the host is not looked up)."""
+    try:
+        url = httpx.URL(text) if len(text) <= MAX_URL else None
+    except httpx.InvalidURL:
+        url = None
+    if url is None or url.scheme not in ("http", "https") or not url.host:
+        raise ApiError(422, "invalid", f"the webhook must be an http(s) URL of {MAX_URL} or less")
+    if allow_private:
+        return
+    host, port = host_and_port(url)
+    try:
+        async with asyncio.timeout(RESOLVE_SECONDS):
+            await target_address(host, port, allow_private=False)
+    except TimeoutError:
+        message = f"the host {host} did not resolve within {RESOLVE_SECONDS:g} s"
+        raise ApiError(422, "webhook_target_refused", message) from None
+    except TargetRefused as refused:
+        raise ApiError(422, "webhook_target_refused", str(refused)) from None
 
 
 @router.put(
@@ -36,21 +63,24 @@ async def _admin(request: Request, game: str) -> Services:
     ),
 )
 async def set_webhook(request: Request, game: GameId) -> Response:
-    found = await _admin(request, game)
+    who, found = await _admin(request, game)
     body = await read_body(request, WebhookBody)
-    parts = urlsplit(body.url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or len(body.url) > 2000:
-        raise ApiError(422, "invalid", "the webhook must be an http(s) URL")
+    await _check(body.url, allow_private=found.webhook_allow_private)
+    # Reminders are private before a resolution: they go only where the operator or a
+    # trusted client (a bot that keeps them to each player) asked.
+    trusted = who.operator or who.client_id is not None
     secret = secrets.token_urlsafe(32)
     await found.pool.execute(
-        "INSERT INTO webhooks (game_id, url, secret, created_at) VALUES ($1, $2, $3, $4) "
-        "ON CONFLICT (game_id) DO UPDATE SET url = excluded.url, secret = excluded.secret",
+        "INSERT INTO webhooks (game_id, url, secret, created_at, trusted) "
+        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id) DO UPDATE "
+        "SET url = excluded.url, secret = excluded.secret, trusted = excluded.trusted",
         game,
         body.url,
         secret,
         found.clock.now(),
+        trusted,
     )
-    return json_response(WebhookSet(body.url, secret))
+    return json_response(WebhookSet(body.url, secret, trusted))
 
 
 @router.get(
@@ -62,17 +92,21 @@ async def set_webhook(request: Request, game: GameId) -> Response:
     ),
 )
 async def get_webhook(request: Request, game: GameId) -> Response:
-    found = await _admin(request, game)
-    url = await found.pool.fetchval("SELECT url FROM webhooks WHERE game_id = $1", game)
+    _, found = await _admin(request, game)
+    hook = await found.pool.fetchrow("SELECT url, trusted FROM webhooks WHERE game_id = $1", game)
     counts = await found.pool.fetchrow(
         "SELECT count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL), "
         "count(*) FILTER (WHERE delivered_at IS NOT NULL), "
-        "count(*) FILTER (WHERE failed_at IS NOT NULL) "
+        "count(*) FILTER (WHERE failed_at IS NOT NULL), "
+        "(SELECT last_error FROM webhook_deliveries WHERE game_id = $1 AND last_error IS NOT NULL "
+        "ORDER BY next_attempt_at DESC LIMIT 1) "
         "FROM webhook_deliveries WHERE game_id = $1",
         game,
     )
     assert counts is not None
-    return json_response(WebhookView(url, counts[0], counts[1], counts[2]))
+    url, trusted = (None, False) if hook is None else hook
+    pending, delivered, failed, last_error = counts
+    return json_response(WebhookView(url, pending, delivered, failed, trusted, last_error))
 
 
 @router.delete(
@@ -81,6 +115,6 @@ async def get_webhook(request: Request, game: GameId) -> Response:
     **documented(responses={204: None}, errors=_ERRORS, summary="Remove the webhook (admin)"),
 )
 async def delete_webhook(request: Request, game: GameId) -> Response:
-    found = await _admin(request, game)
+    _, found = await _admin(request, game)
     await found.pool.execute("DELETE FROM webhooks WHERE game_id = $1", game)
     return Response(status_code=204)

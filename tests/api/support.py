@@ -255,11 +255,17 @@ async def serving(
     pool_size: int = 10,
     send_buffer: int | None = None,
     entropy: Entropy = lambda: TEST_SECRET,
+    webhook_allow_private: bool = False,
 ) -> AsyncIterator[Server]:
     """The app on a real uvicorn, on a fake clock, with an operator token; every game it
     starts draws from `entropy` (TEST_SECRET unless told otherwise)."""
     clock = FakeClock(START)
-    settings = Settings(database_url=schema_url, pool_size=pool_size, operator_token=OPERATOR_TOKEN)
+    settings = Settings(
+        database_url=schema_url,
+        pool_size=pool_size,
+        operator_token=OPERATOR_TOKEN,
+        webhook_allow_private=webhook_allow_private,
+    )
     app = create_app(settings, clock=clock, entropy=entropy)
     async with (
         running(app, send_buffer=send_buffer) as base,

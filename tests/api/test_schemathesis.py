@@ -20,7 +20,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-import server.webhooks
+import server.webhook_sender
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Server, serving
 
@@ -161,7 +161,7 @@ def _fuzz(document: dict[str, Any], base: str, setup: Setup) -> list[str]:
 async def test_every_operation_keeps_to_its_openapi_schema(
     schema_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server.webhooks.Webhooks, "send_forever", _never_send)
+    monkeypatch.setattr(server.webhook_sender.WebhookSender, "send_forever", _never_send)
     async with serving(schema_url) as running:
         document = (await running.api.client.get("/openapi.json")).json()
         assert document["paths"]

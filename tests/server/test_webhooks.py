@@ -6,55 +6,23 @@ import json
 from datetime import timedelta
 
 import asyncpg
-import httpx
 import pytest
-from fastapi import FastAPI, Request
-from fastapi.responses import Response
 
+from eventstore.migrations import load_migrations, migrate
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
 from server.clock import FakeClock
 from server.handlers import GameService
-from server.webhooks import MAX_ATTEMPTS, Webhooks, backoff, signature
+from server.webhook_sender import MAX_ATTEMPTS, WebhookSender, backoff, signature
+from server.webhooks import Webhooks
 from tests.server.running import running
-from tests.server.scripted import START, ScriptedGame
-from tests.support import visible_log
+from tests.server.scripted import START
+from tests.server.webhook_support import Receiver, enqueue, hooked_game, send_due
 
 
-class Receiver:
-    """A webhook endpoint that fails the first `failures` deliveries."""
-
-    def __init__(self, failures: int = 0) -> None:
-        self.failures = failures
-        self.received: list[tuple[dict[str, str], bytes]] = []
-        self.app = FastAPI()
-        self.app.post("/hook")(self.hook)
-
-    async def hook(self, request: Request) -> Response:
-        body = await request.body()
-        if self.failures > 0:
-            self.failures -= 1
-            return Response(status_code=500)
-        self.received.append((dict(request.headers), body))
-        return Response(status_code=204)
-
-
-async def _hooked_game(pool: asyncpg.Pool, store: PostgresEventStore, url: str) -> str:
-    game = ScriptedGame(GameService(store))
-    await game.set_up()
-    await pool.execute(
-        "INSERT INTO webhooks (game_id, url, secret, created_at) "
-        "VALUES ('g1', $1, 's3cret', now())",
-        url,
-    )
-    await game.play_turn()
-    return "g1"
-
-
-async def _enqueue(webhooks: Webhooks, store: PostgresEventStore, pool: asyncpg.Pool) -> None:
-    """Enqueue from the whole log, once all of it shows (see tests.support.visible_log)."""
-    committed = await pool.fetchval("SELECT count(*) FROM events")
-    await webhooks.enqueue(await visible_log(store, committed))
+def _sender(pool: asyncpg.Pool, clock: FakeClock) -> WebhookSender:
+    """A sender to the loopback receivers of these tests."""
+    return WebhookSender(pool, clock, allow_private=True)
 
 
 async def test_notifications_and_resolutions_are_delivered_signed(
@@ -63,10 +31,10 @@ async def test_notifications_and_resolutions_are_delivered_signed(
     receiver = Receiver()
     clock = FakeClock(START)
     webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), clock)
-    async with running(receiver.app) as base, httpx.AsyncClient() as http:
-        await _hooked_game(pool, postgres_store, f"{base}/hook")
-        await _enqueue(webhooks, postgres_store, pool)
-        assert await webhooks.send_due(http) == 6  # the resolution, and five players' results
+    async with running(receiver.app) as base:
+        await hooked_game(pool, postgres_store, f"{base}/hook")
+        await enqueue(webhooks, postgres_store, pool)
+        assert await send_due(_sender(pool, clock)) == 6  # the resolution, five results
     types = []
     for headers, body in receiver.received:
         expected = "sha256=" + hmac.new(b"s3cret", body, hashlib.sha256).hexdigest()
@@ -86,13 +54,15 @@ async def test_enqueuing_twice_delivers_once(
     postgres_store: PostgresEventStore, pool: asyncpg.Pool
 ) -> None:
     receiver = Receiver()
-    webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), FakeClock(START))
-    async with running(receiver.app) as base, httpx.AsyncClient() as http:
-        await _hooked_game(pool, postgres_store, f"{base}/hook")
-        await _enqueue(webhooks, postgres_store, pool)
-        await _enqueue(webhooks, postgres_store, pool)
-        assert await webhooks.send_due(http) == 6
-        assert await webhooks.send_due(http) == 0
+    clock = FakeClock(START)
+    webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), clock)
+    sender = _sender(pool, clock)
+    async with running(receiver.app) as base:
+        await hooked_game(pool, postgres_store, f"{base}/hook")
+        await enqueue(webhooks, postgres_store, pool)
+        await enqueue(webhooks, postgres_store, pool)
+        assert await send_due(sender) == 6
+        assert await send_due(sender) == 0
     assert len(receiver.received) == 6
 
 
@@ -102,15 +72,16 @@ async def test_a_failing_endpoint_is_retried_with_backoff_then_given_up(
     receiver = Receiver(failures=6 * 2)
     clock = FakeClock(START)
     webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), clock)
-    async with running(receiver.app) as base, httpx.AsyncClient() as http:
-        await _hooked_game(pool, postgres_store, f"{base}/hook")
-        await _enqueue(webhooks, postgres_store, pool)
-        assert await webhooks.send_due(http) == 6  # all fail
-        assert await webhooks.send_due(http) == 0  # not yet due again
+    sender = _sender(pool, clock)
+    async with running(receiver.app) as base:
+        await hooked_game(pool, postgres_store, f"{base}/hook")
+        await enqueue(webhooks, postgres_store, pool)
+        assert await send_due(sender) == 6  # all fail
+        assert await send_due(sender) == 0  # not yet due again
         clock.advance(backoff(1).total_seconds())
-        assert await webhooks.send_due(http) == 6  # all fail again
+        assert await send_due(sender) == 6  # all fail again
         clock.advance(backoff(2).total_seconds())
-        assert await webhooks.send_due(http) == 6  # delivered
+        assert await send_due(sender) == 6  # delivered
     assert len(receiver.received) == 6
     assert [backoff(n) for n in (1, 2, 3)] == [timedelta(seconds=s) for s in (5, 10, 20)]
     assert backoff(50) == timedelta(hours=1)
@@ -120,8 +91,7 @@ async def test_a_failing_endpoint_is_retried_with_backoff_then_given_up(
     await pool.execute(
         "UPDATE webhook_deliveries SET delivered_at = NULL, attempts = $1", MAX_ATTEMPTS - 1
     )
-    async with httpx.AsyncClient() as http:
-        assert await webhooks.send_due(http) == 6
+    assert await send_due(sender) == 6
     failed = await pool.fetchval(
         "SELECT count(*) FROM webhook_deliveries WHERE failed_at IS NOT NULL"
     )
@@ -132,9 +102,9 @@ async def test_a_failing_endpoint_is_retried_with_backoff_then_given_up(
 async def test_a_dead_endpoint_never_delays_a_resolution(
     postgres_store: PostgresEventStore, pool: asyncpg.Pool, url: str
 ) -> None:
-    game_id = await _hooked_game(pool, postgres_store, url)
+    game_id = await hooked_game(pool, postgres_store, url)
     webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), FakeClock(START))
-    await _enqueue(webhooks, postgres_store, pool)
+    await enqueue(webhooks, postgres_store, pool)
     runner = ReadModelRunner(postgres_store, pool)
     await runner.catch_up()
     # The game resolved regardless, and its deliveries wait in the outbox.
@@ -144,3 +114,82 @@ async def test_a_dead_endpoint_never_delays_a_resolution(
         "SELECT count(*) FROM webhook_deliveries WHERE delivered_at IS NULL"
     )
     assert pending == 6
+
+
+def _kinds(receiver: Receiver) -> list[str]:
+    """What each delivery received was: a resolution, or a player's notification's kind."""
+    kinds = []
+    for _, body in receiver.received:
+        delivery = json.loads(body)
+        kinds.append(delivery["event"].get("kind", delivery["type"]))
+    return sorted(kinds)
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+async def test_reminders_go_to_trusted_webhooks_only(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool, trusted: bool
+) -> None:
+    receiver = Receiver()
+    clock = FakeClock(START)
+    webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), clock)
+    async with running(receiver.app) as base:
+        await hooked_game(pool, postgres_store, f"{base}/hook", trusted=trusted, reminded=True)
+        await enqueue(webhooks, postgres_store, pool)
+        assert await send_due(_sender(pool, clock)) == (11 if trusted else 6)
+    reminders = ["reminder"] * 5 if trusted else []
+    assert _kinds(receiver) == [*reminders, *["results"] * 5, "turn_resolved.v1"]
+
+
+async def test_reminders_queued_for_a_trusted_webhook_wait_when_an_account_sets_it_again(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    receiver = Receiver()
+    clock = FakeClock(START)
+    webhooks = Webhooks(postgres_store, pool, GameService(postgres_store), clock)
+    sender = _sender(pool, clock)
+    async with running(receiver.app) as base:
+        await hooked_game(pool, postgres_store, f"{base}/hook", trusted=True, reminded=True)
+        await enqueue(webhooks, postgres_store, pool)
+        # Set again by the game's admin through a plain account, before anything was sent.
+        await pool.execute("UPDATE webhooks SET trusted = false")
+        assert await send_due(sender) == 6
+        assert _kinds(receiver) == [*["results"] * 5, "turn_resolved.v1"]
+        waiting = await pool.fetchval(
+            "SELECT count(*) FROM webhook_deliveries WHERE private AND delivered_at IS NULL"
+        )
+        assert waiting == 5
+        # They go out if a trusted caller sets it once more.
+        await pool.execute("UPDATE webhooks SET trusted = true")
+        assert await send_due(sender) == 5
+    assert _kinds(receiver) == [*["reminder"] * 5, *["results"] * 5, "turn_resolved.v1"]
+
+
+async def test_reminders_already_queued_become_private_when_the_schema_learns_trust(
+    schema_url: str,
+) -> None:
+    """Migration 0005: deliveries queued before it are marked private when they are
+    reminders, and webhooks set before it are not trusted, so queued reminders stay put."""
+    connection = await asyncpg.connect(schema_url)
+    try:
+        await migrate(connection, [m for m in load_migrations() if m.version <= 4])
+        await connection.execute(
+            "INSERT INTO webhooks (game_id, url, secret, created_at) "
+            "VALUES ('g1', 'http://127.0.0.1:9/hook', 's', now())"
+        )
+        for position, kind in ((1, "reminder"), (2, "results")):
+            payload = json.dumps({"type": "player_notified.v1", "event": {"kind": kind}})
+            await connection.execute(
+                "INSERT INTO webhook_deliveries (game_id, position, payload, next_attempt_at) "
+                "VALUES ('g1', $1, $2, now())",
+                position,
+                payload.encode(),
+            )
+        await migrate(connection)
+        private = await connection.fetch(
+            "SELECT position, private FROM webhook_deliveries ORDER BY position"
+        )
+        trusted = await connection.fetchval("SELECT trusted FROM webhooks")
+    finally:
+        await connection.close()
+    assert [tuple(row) for row in private] == [(1, True), (2, False)]
+    assert trusted is False
