@@ -1,6 +1,7 @@
 """The bot's fixed words: enough distinct hints and quotes, and a complete cheat sheet."""
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -33,3 +34,20 @@ def test_the_cheat_sheet_shows_every_order_form(form: str) -> None:
 
 def test_the_cheat_sheet_fits_one_message() -> None:
     assert len(CHEAT_SHEET) <= DISCORD_LIMIT
+
+
+DOCS = Path(__file__).parents[2] / "docs"
+
+
+def test_the_rules_page_holds_the_cheat_sheet_word_for_word() -> None:
+    """Where the two say the same thing they say it in the same words: the rules page
+    quotes the cheat sheet whole."""
+    rules = (DOCS / "rules.md").read_text()
+    quoted = rules.split("```text\n", 1)[1].split("\n```", 1)[0]
+    assert quoted == CHEAT_SHEET
+
+
+def test_every_hint_agrees_with_the_rules_page_on_which_order_an_army_carries_out() -> None:
+    rules = (DOCS / "rules.md").read_text()
+    assert "Each army carries out its newest valid order" in rules
+    assert not [h for h in HINTS if "replace" in h and "valid" not in h]
