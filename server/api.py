@@ -14,6 +14,7 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from server.errors import ApiError
+from server.throttle import WRITES
 
 T = TypeVar("T")
 MAX_BODY = 64 * 1024
@@ -52,6 +53,7 @@ async def read_body(request: Request, type_: type[T]) -> T:
 def documented(
     *,
     body: Any = None,
+    body_required: bool = True,
     responses: dict[int, Any] | None = None,
     errors: Sequence[int] = (),
     summary: str | None = None,
@@ -60,7 +62,7 @@ def documented(
     extra: dict[str, Any] = {}
     if body is not None:
         extra["requestBody"] = {
-            "required": True,
+            "required": body_required,
             "content": {"application/json": {"schema": _schema_of(body)}},
         }
     documented_responses: dict[int | str, Any] = {}
@@ -113,8 +115,30 @@ def _reason(status: int) -> str:
         410: "Gone",
         413: "The body is too large",
         422: "The body does not fit the schema, or a value is out of range",
+        429: "Too many requests: a rate limit; try again after Retry-After seconds",
         503: "Busy or unavailable; try again",
     }.get(status, "Error")
+
+
+def document_gate(schema: dict[str, Any]) -> None:
+    """Add what server/gate.py may answer to every operation of an OpenAPI document: 401 for
+    a token that is present but wrong, and 429 with Retry-After for a write over a limit."""
+    error = _response(Error, _reason(401))
+    limited = {
+        **_response(Error, _reason(429)),
+        "headers": {
+            "Retry-After": {
+                "description": "Whole seconds to wait before trying again",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    }
+    for operations in schema.get("paths", {}).values():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("401", error)
+            if method.upper() in WRITES:
+                responses.setdefault("429", limited)
 
 
 def register(types: Sequence[Any]) -> None:

@@ -13,10 +13,11 @@ from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
 from server.accounts import Accounts
-from server.api import openapi_components
+from server.api import document_gate, openapi_components
 from server.clock import Clock, FakeClock, SystemClock
 from server.database import create_pool, dedicated_connections
 from server.errors import install_error_handlers
+from server.gate import Gate
 from server.handlers import GameService
 from server.limits import BodyLimit
 from server.live import LiveHub
@@ -27,6 +28,7 @@ from server.routes import webhooks as webhooks_routes
 from server.scheduler import Scheduler
 from server.services import Services
 from server.settings import Settings, SettingsError
+from server.throttle import Throttle
 from server.webhooks import Webhooks
 
 # Past this, closing gives up waiting for borrowed connections and cuts them.
@@ -58,6 +60,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                     accounts=Accounts(pool, settings.operator_token),
                     clock=the_clock,
                     scheduler=Scheduler(games, pool, the_clock),
+                    # Limits count real time, even while a fake clock stands still.
+                    throttle=Throttle(settings.rate_limits, SystemClock()),
                     fake_clock=isinstance(clock, FakeClock),
                 )
                 app.state.pool = pool
@@ -96,6 +100,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.add_middleware(Gate)
     app.add_middleware(BodyLimit)
     routers = (
         health,
@@ -121,6 +126,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         schema = get_openapi(
             title=app.title, version=app.version, description=app.description, routes=app.routes
         )
+        document_gate(schema)
         schema.setdefault("components", {}).setdefault("schemas", {}).update(openapi_components())
         app.openapi_schema = schema
     return app.openapi_schema

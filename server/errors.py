@@ -30,15 +30,24 @@ class ErrorBody(BaseModel):
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse(
+        status_code=status,
+        content={"error": {"code": code, "message": message}},
+        headers=headers,
+    )
 
 
 # The store's typed errors, as the API reports them when a route lets one through.
@@ -55,7 +64,7 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized",
 def install_error_handlers(app: FastAPI) -> None:
     async def api_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, ApiError)
-        return error_response(error.status, error.code, error.message)
+        return error_response(error.status, error.code, error.message, error.headers)
 
     async def http_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, HTTPException)

@@ -11,6 +11,7 @@ from server.clock import Clock
 from server.handlers import GameService
 from server.live import LiveHub
 from server.scheduler import Scheduler
+from server.throttle import Throttle
 
 
 @dataclass
@@ -22,6 +23,7 @@ class Services:
     accounts: Accounts
     clock: Clock
     scheduler: Scheduler
+    throttle: Throttle
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
     extras: dict[str, object] = field(default_factory=dict)

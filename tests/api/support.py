@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.app import create_app
 from server.clock import FakeClock
+from server.ratelimit import RateLimits
 from server.settings import Settings
 from tests.server.running import running, serve_subprocess
 
@@ -49,6 +50,12 @@ async def until(
                 await asyncio.sleep(0.02)  # polling interval, not synchronisation
     except TimeoutError:
         raise AssertionError(f"timed out waiting for {what}") from None
+
+
+async def never_send(self: object) -> None:
+    """In place of Webhooks.send_forever, where a fuzzer may set any URL as a game's webhook:
+    nothing is sent anywhere."""
+    await asyncio.Event().wait()
 
 
 @dataclass(frozen=True)
@@ -244,11 +251,22 @@ class Server:
 
 @contextlib.asynccontextmanager
 async def serving(
-    schema_url: str, *, pool_size: int = 10, send_buffer: int | None = None
+    schema_url: str,
+    *,
+    pool_size: int = 10,
+    send_buffer: int | None = None,
+    rate_limits: RateLimits | None = None,
 ) -> AsyncIterator[Server]:
-    """The app on a real uvicorn, on a fake clock, with an operator token."""
+    """The app on a real uvicorn, on a fake clock, with an operator token; without rate
+    limits unless given (the tests make accounts and games by the hundred, from one
+    address)."""
     clock = FakeClock(START)
-    settings = Settings(database_url=schema_url, pool_size=pool_size, operator_token=OPERATOR_TOKEN)
+    settings = Settings(
+        database_url=schema_url,
+        pool_size=pool_size,
+        operator_token=OPERATOR_TOKEN,
+        rate_limits=rate_limits,
+    )
     app = create_app(settings, clock=clock)
     async with (
         running(app, send_buffer=send_buffer) as base,
