@@ -1,11 +1,12 @@
 """The edges of the HTTP API: errors, msgspec bodies in and out, and their OpenAPI schemas.
 
-Bodies are decoded by msgspec into frozen Structs that refuse unknown fields; responses are
-encoded once by msgspec. FastAPI does not know msgspec types, so every route declares its
-body and responses through `documented(...)`, and `openapi_components()` adds their JSON
-schemas to /openapi.json.
+Bodies are decoded by msgspec into frozen Structs that refuse unknown fields, and refused if
+an object holds a key twice; responses are encoded once by msgspec. FastAPI does not know
+msgspec types, so every route declares its body and responses through `documented(...)`,
+and `openapi_components()` adds their JSON schemas to /openapi.json.
 """
 
+import json
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -18,6 +19,7 @@ from server.throttle import WRITES
 
 T = TypeVar("T")
 MAX_BODY = 64 * 1024
+NESTED_TOO_DEEPLY = "the body is not valid JSON: it is nested too deeply"
 _encoder = msgspec.json.Encoder()
 _registered: set[Any] = set()
 
@@ -41,6 +43,7 @@ async def read_body(request: Request, type_: type[T]) -> T:
     body = await request.body()
     if not body.strip():
         raise ApiError(400, "empty_body", "a JSON body is required")
+    refuse_duplicate_keys(body)
     try:
         return msgspec.json.decode(body, type=type_)
     # ValidationError is a DecodeError too: it must be caught first.
@@ -48,6 +51,42 @@ async def read_body(request: Request, type_: type[T]) -> T:
         raise ApiError(422, "invalid_body", str(error)) from error
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         raise ApiError(400, "invalid_json", f"the body is not valid JSON: {error}") from error
+
+
+def refuse_duplicate_keys(body: bytes) -> None:
+    """A 400 if an object anywhere in `body` holds a key twice. JSON parsers keep the last
+    one silently, so that the server and a client (or a proxy that checked the body) could
+    read different things. A body that is not JSON passes: its decoder says what is wrong.
+
+    A 400 too for a body nested too deeply for Python's parser, which gives up a few levels
+    before msgspec's does (both at the interpreter's recursion limit): so msgspec, which
+    raises RecursionError rather than a DecodeError, never meets one."""
+    try:
+        text = body.decode()
+        json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_int=_ignore,
+            parse_float=_ignore,
+            parse_constant=_ignore,
+        )
+    except RecursionError:
+        raise ApiError(400, "invalid_json", NESTED_TOO_DEEPLY) from None
+    except ValueError:
+        return
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> None:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            shown = key if len(key) <= 40 else key[:40] + "..."
+            raise ApiError(400, "duplicate_key", f"the key {shown!r} appears twice in one object")
+        seen.add(key)
+
+
+def _ignore(_: str) -> None:
+    """Numbers are not looked at: only the keys are."""
 
 
 def documented(

@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 from starlette.routing import BaseRoute, Route
 
-from server.api import MAX_BODY
+from server.api import MAX_BODY, NESTED_TOO_DEEPLY
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Account, Server
 
@@ -64,6 +64,47 @@ async def test_a_bad_body_gets_a_clear_4xx(
     error = _error(response, status)
     assert error["code"] == code
     assert says in error["message"]
+
+
+RULEBOOK_TURN = {
+    "map": "rulebook",
+    "players": {"red": {"vp": 0}, "blue": {"vp": 3}},
+    "armies": {"SI": "red", "RG": "blue"},
+    "orders": {"red": ["SI H"], "blue": ["RG H"]},
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "content", "key"),
+    [
+        ("/v1/accounts", b'{"name": "Ann", "name": "Bob"}', "name"),
+        # The type of the first would have been refused: the duplicate is what is wrong.
+        ("/v1/accounts", b'{"name": 5, "name": "Bob"}', "name"),
+        ("/v1/adjudicate", b'{"map": "rulebook", "players": {"red": {"vp": 0, "vp": 3}}}', "vp"),
+        (
+            "/v1/adjudicate",
+            b'{"map": {"territories": [{"id": "A", "neighbours": [], "id": "B"}]}, "players": {}}',
+            "id",
+        ),
+    ],
+)
+async def test_a_key_twice_in_one_object_is_refused_at_any_depth(
+    server: Server, path: str, content: bytes, key: str
+) -> None:
+    error = _error(await server.api.client.post(path, content=content), 400)
+    assert error["code"] == "duplicate_key"
+    assert f"{key!r} appears twice" in error["message"]
+    # The same key in two objects is no duplicate.
+    assert (await server.api.client.post("/v1/adjudicate", json=RULEBOOK_TURN)).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/v1/accounts", "/v1/adjudicate", "/v1/maps/generate"])
+async def test_a_body_nested_too_deeply_is_a_400(server: Server, path: str) -> None:
+    # An inline map may hold anything: msgspec gave up on this one with a RecursionError.
+    depth = 5000
+    content = b'{"map": ' + b"[" * depth + b"]" * depth + b', "players": {}}'
+    error = _error(await server.api.client.post(path, content=content), 400)
+    assert error == {"code": "invalid_json", "message": NESTED_TOO_DEEPLY}
 
 
 async def test_unknown_fields_and_wrong_types_are_refused_everywhere(server: Server) -> None:
