@@ -1,11 +1,12 @@
 """The edges of the HTTP API: errors, msgspec bodies in and out, and their OpenAPI schemas.
 
-Bodies are decoded by msgspec into frozen Structs that refuse unknown fields; responses are
-encoded once by msgspec. FastAPI does not know msgspec types, so every route declares its
-body and responses through `documented(...)`, and `openapi_components()` adds their JSON
-schemas to /openapi.json.
+Bodies are decoded by msgspec into frozen Structs that refuse unknown fields, and refused if
+an object holds a key twice; responses are encoded once by msgspec. FastAPI does not know
+msgspec types, so every route declares its body and responses through `documented(...)`,
+and `openapi_components()` adds their JSON schemas to /openapi.json.
 """
 
+import json
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -14,9 +15,11 @@ from fastapi import Request
 from fastapi.responses import Response
 
 from server.errors import ApiError
+from server.throttle import WRITES
 
 T = TypeVar("T")
 MAX_BODY = 64 * 1024
+NESTED_TOO_DEEPLY = "the body is not valid JSON: it is nested too deeply"
 _encoder = msgspec.json.Encoder()
 _registered: set[Any] = set()
 
@@ -40,6 +43,7 @@ async def read_body(request: Request, type_: type[T]) -> T:
     body = await request.body()
     if not body.strip():
         raise ApiError(400, "empty_body", "a JSON body is required")
+    refuse_duplicate_keys(body)
     try:
         return msgspec.json.decode(body, type=type_)
     # ValidationError is a DecodeError too: it must be caught first.
@@ -49,9 +53,46 @@ async def read_body(request: Request, type_: type[T]) -> T:
         raise ApiError(400, "invalid_json", f"the body is not valid JSON: {error}") from error
 
 
+def refuse_duplicate_keys(body: bytes) -> None:
+    """A 400 if an object anywhere in `body` holds a key twice. JSON parsers keep the last
+    one silently, so that the server and a client (or a proxy that checked the body) could
+    read different things. A body that is not JSON passes: its decoder says what is wrong.
+
+    A 400 too for a body nested too deeply for Python's parser, which gives up a few levels
+    before msgspec's does (both at the interpreter's recursion limit): so msgspec, which
+    raises RecursionError rather than a DecodeError, never meets one."""
+    try:
+        text = body.decode()
+        json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_int=_ignore,
+            parse_float=_ignore,
+            parse_constant=_ignore,
+        )
+    except RecursionError:
+        raise ApiError(400, "invalid_json", NESTED_TOO_DEEPLY) from None
+    except ValueError:
+        return
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> None:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            shown = key if len(key) <= 40 else key[:40] + "..."
+            raise ApiError(400, "duplicate_key", f"the key {shown!r} appears twice in one object")
+        seen.add(key)
+
+
+def _ignore(_: str) -> None:
+    """Numbers are not looked at: only the keys are."""
+
+
 def documented(
     *,
     body: Any = None,
+    body_required: bool = True,
     responses: dict[int, Any] | None = None,
     errors: Sequence[int] = (),
     summary: str | None = None,
@@ -60,7 +101,7 @@ def documented(
     extra: dict[str, Any] = {}
     if body is not None:
         extra["requestBody"] = {
-            "required": True,
+            "required": body_required,
             "content": {"application/json": {"schema": _schema_of(body)}},
         }
     documented_responses: dict[int | str, Any] = {}
@@ -113,8 +154,30 @@ def _reason(status: int) -> str:
         410: "Gone",
         413: "The body is too large",
         422: "The body does not fit the schema, or a value is out of range",
+        429: "Too many requests: a rate limit; try again after Retry-After seconds",
         503: "Busy or unavailable; try again",
     }.get(status, "Error")
+
+
+def document_gate(schema: dict[str, Any]) -> None:
+    """Add what server/gate.py may answer to every operation of an OpenAPI document: 401 for
+    a token that is present but wrong, and 429 with Retry-After for a write over a limit."""
+    error = _response(Error, _reason(401))
+    limited = {
+        **_response(Error, _reason(429)),
+        "headers": {
+            "Retry-After": {
+                "description": "Whole seconds to wait before trying again",
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    }
+    for operations in schema.get("paths", {}).values():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            responses.setdefault("401", error)
+            if method.upper() in WRITES:
+                responses.setdefault("429", limited)
 
 
 def register(types: Sequence[Any]) -> None:

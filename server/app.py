@@ -13,11 +13,12 @@ from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
 from server.accounts import Accounts
-from server.api import openapi_components
+from server.api import document_gate, openapi_components
 from server.clock import Clock, FakeClock, SystemClock
 from server.database import create_pool, dedicated_connections
 from server.entropy import Entropy, system_entropy
 from server.errors import install_error_handlers
+from server.gate import Gate
 from server.handlers import GameService
 from server.limits import BodyLimit
 from server.live import LiveHub
@@ -39,6 +40,7 @@ from server.routes import webhooks as webhooks_routes
 from server.scheduler import Scheduler
 from server.services import Services
 from server.settings import Settings, SettingsError
+from server.throttle import Throttle
 from server.webhook_sender import WebhookSender
 from server.webhooks import Webhooks
 
@@ -77,6 +79,8 @@ def create_app(
                     accounts=Accounts(pool, settings.operator_token),
                     clock=the_clock,
                     scheduler=Scheduler(games, pool, the_clock),
+                    # Limits count real time, even while a fake clock stands still.
+                    throttle=Throttle(settings.rate_limits, SystemClock()),
                     fake_clock=isinstance(clock, FakeClock),
                     entropy=entropy,
                     webhook_allow_private=settings.webhook_allow_private,
@@ -120,6 +124,7 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.add_middleware(Gate)
     app.add_middleware(BodyLimit)
     routers = (
         health,
@@ -146,6 +151,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         schema = get_openapi(
             title=app.title, version=app.version, description=app.description, routes=app.routes
         )
+        document_gate(schema)
         schema.setdefault("components", {}).setdefault("schemas", {}).update(openapi_components())
         app.openapi_schema = schema
     return app.openapi_schema

@@ -30,17 +30,19 @@ class ErrorBody(BaseModel):
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
 def error_response(
-    status: int, code: str, message: str, *, retry_after: int | None = None
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
-    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
     return JSONResponse(
         status_code=status,
         content={"error": {"code": code, "message": message}},
@@ -62,7 +64,7 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized",
 def install_error_handlers(app: FastAPI) -> None:
     async def api_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, ApiError)
-        return error_response(error.status, error.code, error.message)
+        return error_response(error.status, error.code, error.message, error.headers)
 
     async def http_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, HTTPException)
@@ -76,9 +78,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def domain_error(_: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, DomainError)
-        return error_response(
-            error.status, error.code, error.message, retry_after=error.retry_after
-        )
+        retry = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
+        return error_response(error.status, error.code, error.message, retry)
 
     async def store_error(_: Request, error: Exception) -> JSONResponse:
         status, code = _STORE_ERRORS[type(error)]

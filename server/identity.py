@@ -1,17 +1,21 @@
-"""Who is calling, from the request's headers (docs/api.md, "Identity")."""
+"""Who is calling, from the request's headers (docs/api.md, "Identity"). server/gate.py
+finds it once for every HTTP request; the routes read it with `caller` and
+`required_caller`."""
 
 import msgspec
 from starlette.requests import HTTPConnection
 
 from server.accounts import Identity
+from server.decide.acting import MAX_NAME, check_name
+from server.decide.errors import InvalidCommand
 from server.errors import ApiError
 from server.services import services
 
 MAX_EXTERNAL_ID = 200
 
 
-def _bearer(request: HTTPConnection) -> str | None:
-    header = request.headers.get("authorization")
+def _bearer(connection: HTTPConnection) -> str | None:
+    header = connection.headers.get("authorization")
     if header is None:
         return None
     scheme, _, token = header.partition(" ")
@@ -20,17 +24,18 @@ def _bearer(request: HTTPConnection) -> str | None:
     return token.strip()
 
 
-async def caller(request: HTTPConnection) -> Identity | None:
-    """The caller's identity, or None for an anonymous reader. A wrong token is a 401,
-    never silently anonymous."""
-    token = _bearer(request)
+async def authenticate(connection: HTTPConnection) -> Identity | None:
+    """The identity the request's token stands for, or None without a token. A token that
+    is present but wrong, or a header that is not `Bearer <token>`, is a 401: never
+    silently anonymous."""
+    token = _bearer(connection)
     if token is None:
         return None
-    return await identify(request, token)
+    return await identify(connection, token)
 
 
-async def identify(request: HTTPConnection, token: str) -> Identity:
-    found = services(request)
+async def identify(connection: HTTPConnection, token: str) -> Identity:
+    found = services(connection)
     accounts = found.accounts
     identity = await accounts.identify(token)
     if identity is not None:
@@ -38,21 +43,45 @@ async def identify(request: HTTPConnection, token: str) -> Identity:
     client_id = await accounts.client_of(token)
     if client_id is None:
         raise ApiError(401, "bad_token", "this token is not known")
-    external_id = request.headers.get("x-acting-user", "").strip()
+    external_id = connection.headers.get("x-acting-user", "").strip()
     if not external_id or len(external_id) > MAX_EXTERNAL_ID or not external_id.isprintable():
         raise ApiError(
             401, "acting_user_required", "a client token acts for a user: send X-Acting-User"
         )
-    name = request.headers.get("x-acting-user-name", "").strip()[:32] or external_id[:32]
-    vouched = request.headers.get("x-acting-user-admin", "false").strip().lower()
+    name = acting_user_name(connection) or external_id[:MAX_NAME]
+    vouched = connection.headers.get("x-acting-user-admin", "false").strip().lower()
     if vouched not in ("true", "false"):
         raise ApiError(400, "bad_acting_user_admin", "X-Acting-User-Admin is true or false")
     identity = await accounts.acting_user(client_id, external_id, name, found.clock.now())
     return msgspec.structs.replace(identity, vouched_admin=vouched == "true")
 
 
-async def required_caller(request: HTTPConnection) -> Identity:
-    identity = await caller(request)
+def acting_user_name(connection: HTTPConnection) -> str | None:
+    """The name a trusted client gives its user (X-Acting-User-Name, UTF-8), if any: one
+    line of printable text of at most MAX_NAME characters, refused otherwise (never cut)."""
+    header = connection.headers.get("x-acting-user-name")
+    if not header:
+        return None
+    try:
+        # Starlette decodes headers as Latin-1; clients send names as UTF-8.
+        return check_name("X-Acting-User-Name", header.encode("latin-1").decode("utf-8"))
+    except (UnicodeDecodeError, InvalidCommand):
+        raise ApiError(
+            400,
+            "invalid_acting_user_name",
+            f"X-Acting-User-Name must be one line of printable UTF-8 text of at most "
+            f"{MAX_NAME} characters",
+        ) from None
+
+
+async def caller(connection: HTTPConnection) -> Identity | None:
+    """The caller's identity as the gate found it, or None for an anonymous reader."""
+    identity: Identity | None = connection.state.identity
+    return identity
+
+
+async def required_caller(connection: HTTPConnection) -> Identity:
+    identity = await caller(connection)
     if identity is None:
         raise ApiError(401, "token_required", "this call needs Authorization: Bearer <token>")
     return identity

@@ -12,6 +12,7 @@ from server.entropy import Entropy, system_entropy
 from server.handlers import GameService
 from server.live import LiveHub
 from server.scheduler import Scheduler
+from server.throttle import Throttle
 
 
 @dataclass
@@ -23,6 +24,7 @@ class Services:
     accounts: Accounts
     clock: Clock
     scheduler: Scheduler
+    throttle: Throttle
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
     entropy: Entropy = system_entropy

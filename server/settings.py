@@ -6,6 +6,8 @@ from pathlib import Path
 import msgspec
 import platformdirs
 
+from server.ratelimit import Rate, RateLimits
+
 
 class SettingsError(Exception):
     """An environment variable holds something unusable."""
@@ -26,6 +28,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Webhooks may go to loopback and private addresses (SKIRMISH_WEBHOOK_ALLOW_PRIVATE=1):
     # for local bots and tests, never on a public server.
     webhook_allow_private: bool = False
+    # None: no rate limits at all (SKIRMISH_RATE_LIMITS=off, for the operator's load tests).
+    rate_limits: RateLimits | None = msgspec.field(default_factory=RateLimits)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -47,4 +51,26 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             pool_size=int(pool_size),
             operator_token=environ.get("SKIRMISH_OPERATOR_TOKEN") or None,
             webhook_allow_private=allow_private == "1",
+            rate_limits=_rate_limits(environ),
         )
+
+
+_LIMITS = {
+    "accounts": "SKIRMISH_LIMIT_ACCOUNTS",
+    "games": "SKIRMISH_LIMIT_GAMES",
+    "writes": "SKIRMISH_LIMIT_WRITES",
+}
+
+
+def _rate_limits(environ: Mapping[str, str]) -> RateLimits | None:
+    rates: dict[str, Rate] = {}
+    for field, variable in _LIMITS.items():
+        if text := environ.get(variable):
+            try:
+                rates[field] = Rate.parse(text)
+            except ValueError as error:
+                raise SettingsError(f"{variable}: {error}") from None
+    switch = environ.get("SKIRMISH_RATE_LIMITS", "on")
+    if switch not in ("on", "off"):
+        raise SettingsError(f"SKIRMISH_RATE_LIMITS must be on or off, not {switch!r}")
+    return RateLimits(**rates) if switch == "on" else None

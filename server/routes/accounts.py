@@ -8,8 +8,9 @@ from server.api import documented, json_response, read_body
 from server.decide.acting import check_name
 from server.decide.errors import DomainError
 from server.errors import ApiError
-from server.identity import required_caller
+from server.identity import caller, required_caller
 from server.services import services
+from server.throttle import client_address
 
 router = APIRouter(prefix="/v1", tags=["accounts"])
 
@@ -28,8 +29,10 @@ def _name(text: str) -> str:
 )
 async def create_account(request: Request) -> Response:
     body = await read_body(request, NewAccount)
+    name = _name(body.name)
     found = services(request)
-    account_id, token = await found.accounts.create(_name(body.name), found.clock.now())
+    found.throttle.account_created(await caller(request), client_address(request))
+    account_id, token = await found.accounts.create(name, found.clock.now())
     return json_response(AccountCreated(account_id, token), 201)
 
 

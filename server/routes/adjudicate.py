@@ -8,7 +8,7 @@ from fastapi.responses import Response
 from rules.contract import Request as AdjudicationRequest
 from rules.contract import RequestError, adjudicate_json
 from rules.contract import Response as Adjudication
-from server.api import MAX_BODY, documented
+from server.api import MAX_BODY, documented, refuse_duplicate_keys
 from server.errors import ApiError
 
 router = APIRouter(prefix="/v1", tags=["rules"])
@@ -28,7 +28,12 @@ async def adjudicate(request: Request) -> Response:
         raise ApiError(413, "body_too_large", f"the body is larger than {MAX_BODY} bytes")
     try:
         # Large inline maps take a few milliseconds; keep the event loop free meanwhile.
-        answer = await asyncio.to_thread(adjudicate_json, body)
+        answer = await asyncio.to_thread(_adjudicate, body)
     except RequestError as error:
         raise ApiError(422, "invalid_request", str(error)) from error
     return Response(answer, media_type="application/json")
+
+
+def _adjudicate(body: bytes) -> bytes:
+    refuse_duplicate_keys(body)
+    return adjudicate_json(body)

@@ -9,12 +9,12 @@ from fastapi.responses import Response
 
 from schema.api import CommandBody, CommandReply
 from server.api import documented, json_response, read_body
-from server.decide.acting import MAX_NAME
-from server.identity import required_caller
+from server.identity import acting_user_name, required_caller
 from server.routes.games import GameId
 from server.services import services
 from server.textcommands.context import Context
 from server.textcommands.dispatch import respond
+from server.throttle import client_address
 
 router = APIRouter(prefix="/v1", tags=["commands"])
 
@@ -22,12 +22,12 @@ router = APIRouter(prefix="/v1", tags=["commands"])
 async def _answer(request: Request, game: str | None) -> Response:
     who = await required_caller(request)
     body = await read_body(request, CommandBody)
-    name = request.headers.get("x-acting-user-name", "").strip() if who.client_id else ""
     context = Context(
         services(request),
         who,
         game,
-        current_name=name[:MAX_NAME] or None,
+        client_address(request),
+        current_name=acting_user_name(request) if who.client_id else None,
         # Hints and quotes only: nothing of the game's state is random here.
         rng=random.Random(secrets.randbits(64)),
     )

@@ -40,6 +40,7 @@ from server.errors import ApiError
 from server.handlers import Executed
 from server.identity import required_caller
 from server.services import Services, services
+from server.throttle import client_address
 
 router = APIRouter(prefix="/v1", tags=["games"])
 GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -85,17 +86,19 @@ async def create_game(request: Request) -> Response:
     who = await required_caller(request)
     body = await read_body(request, NewGame)
     found = services(request)
-    executed = await set_up(found, who, body)
+    executed = await set_up(found, who, body, client_address(request))
     return json_response(public_game(executed.state, executed.position, found.clock.now()), 201)
 
 
-async def set_up(found: Services, who: Identity, body: NewGame) -> Executed:
-    """A new game with the options of `body`; `who` becomes its admin."""
+async def set_up(found: Services, who: Identity, body: NewGame, address: str) -> Executed:
+    """A new game with the options of `body`; `who`, calling from `address`, becomes its
+    admin."""
     now = found.clock.now()
     if body.seed is not None and not 0 <= body.seed <= _MAX_SEED:
         raise ApiError(422, "invalid", f"seed must be between 0 and {_MAX_SEED}")
     if body.current_hour is not None and not 0 <= body.current_hour <= 23:
         raise ApiError(422, "invalid", "current_hour must be between 0 and 23")
+    found.throttle.game_created(who, address)
     settings = Settings(
         name=body.name,
         vp_target=body.vp_target,
@@ -206,6 +209,8 @@ async def change_settings(request: Request, game: GameId) -> Response:
 @router.post(
     "/games/{game}/admin/{action}",
     **documented(
+        body=AdminBody,
+        body_required=False,
         responses={200: Done},
         errors=(401, 403, 404, 409, 410),
         summary="pause, unpause, resolve, rewind, ban, unban or kill (admin)",

@@ -33,7 +33,7 @@ MAX_REASON = 500
 
 async def setup(ctx: Context, request: Request) -> CommandReply:
     body = request.setup or NewGame(name=request.text or DEFAULT_GAME_NAME)
-    executed = await set_up(ctx.found, ctx.who, body)
+    executed = await set_up(ctx.found, ctx.who, body, ctx.address)
     game = public_game(executed.state, executed.position)
     return answer(announcements.created(game), game)
 

@@ -32,6 +32,8 @@ class Context:
     who: Identity
     # None at POST /v1/commands, which serves the commands that need no game.
     game: str | None
+    # Where the request came from, for the limit on games created (server/throttle.py).
+    address: str
     # For a trusted client's user: the name the client gives now (X-Acting-User-Name).
     current_name: str | None = None
     rng: random.Random = field(default_factory=random.Random)

@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from server.app import create_app
 from server.clock import FakeClock
 from server.entropy import Entropy
+from server.ratelimit import RateLimits
 from server.settings import Settings
 from tests.server.running import running, serve_subprocess
 
@@ -53,6 +54,12 @@ async def until(
                 await asyncio.sleep(0.02)  # polling interval, not synchronisation
     except TimeoutError:
         raise AssertionError(f"timed out waiting for {what}") from None
+
+
+async def never_send(self: object) -> None:
+    """In place of Webhooks.send_forever, where a fuzzer may set any URL as a game's webhook:
+    nothing is sent anywhere."""
+    await asyncio.Event().wait()
 
 
 @dataclass(frozen=True)
@@ -256,15 +263,18 @@ async def serving(
     send_buffer: int | None = None,
     entropy: Entropy = lambda: TEST_SECRET,
     webhook_allow_private: bool = False,
+    rate_limits: RateLimits | None = None,
 ) -> AsyncIterator[Server]:
     """The app on a real uvicorn, on a fake clock, with an operator token; every game it
-    starts draws from `entropy` (TEST_SECRET unless told otherwise)."""
+    starts draws from `entropy` (TEST_SECRET unless told otherwise); without rate limits
+    unless given (the tests make accounts and games by the hundred, from one address)."""
     clock = FakeClock(START)
     settings = Settings(
         database_url=schema_url,
         pool_size=pool_size,
         operator_token=OPERATOR_TOKEN,
         webhook_allow_private=webhook_allow_private,
+        rate_limits=rate_limits,
     )
     app = create_app(settings, clock=clock, entropy=entropy)
     async with (

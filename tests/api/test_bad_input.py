@@ -3,13 +3,16 @@ bodies, unknown fields, wrong types, wrong tokens, trusted clients, racing admin
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
+from starlette.routing import BaseRoute, Route
 
-from server.api import MAX_BODY
+from server.api import MAX_BODY, NESTED_TOO_DEEPLY
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Account, Server
 
@@ -61,6 +64,47 @@ async def test_a_bad_body_gets_a_clear_4xx(
     error = _error(response, status)
     assert error["code"] == code
     assert says in error["message"]
+
+
+RULEBOOK_TURN = {
+    "map": "rulebook",
+    "players": {"red": {"vp": 0}, "blue": {"vp": 3}},
+    "armies": {"SI": "red", "RG": "blue"},
+    "orders": {"red": ["SI H"], "blue": ["RG H"]},
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "content", "key"),
+    [
+        ("/v1/accounts", b'{"name": "Ann", "name": "Bob"}', "name"),
+        # The type of the first would have been refused: the duplicate is what is wrong.
+        ("/v1/accounts", b'{"name": 5, "name": "Bob"}', "name"),
+        ("/v1/adjudicate", b'{"map": "rulebook", "players": {"red": {"vp": 0, "vp": 3}}}', "vp"),
+        (
+            "/v1/adjudicate",
+            b'{"map": {"territories": [{"id": "A", "neighbours": [], "id": "B"}]}, "players": {}}',
+            "id",
+        ),
+    ],
+)
+async def test_a_key_twice_in_one_object_is_refused_at_any_depth(
+    server: Server, path: str, content: bytes, key: str
+) -> None:
+    error = _error(await server.api.client.post(path, content=content), 400)
+    assert error["code"] == "duplicate_key"
+    assert f"{key!r} appears twice" in error["message"]
+    # The same key in two objects is no duplicate.
+    assert (await server.api.client.post("/v1/adjudicate", json=RULEBOOK_TURN)).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/v1/accounts", "/v1/adjudicate", "/v1/maps/generate"])
+async def test_a_body_nested_too_deeply_is_a_400(server: Server, path: str) -> None:
+    # An inline map may hold anything: msgspec gave up on this one with a RecursionError.
+    depth = 5000
+    content = b'{"map": ' + b"[" * depth + b"]" * depth + b', "players": {}}'
+    error = _error(await server.api.client.post(path, content=content), 400)
+    assert error == {"code": "invalid_json", "message": NESTED_TOO_DEEPLY}
 
 
 async def test_unknown_fields_and_wrong_types_are_refused_everywhere(server: Server) -> None:
@@ -123,30 +167,63 @@ async def test_huge_bodies_are_refused_with_413_even_without_a_length(server: Se
     assert (await client.get("/v1/health")).status_code == 200
 
 
-async def test_wrong_tokens_are_401_never_anonymous(server: Server) -> None:
+# A value for every path parameter of the app's routes; a new parameter must be added here.
+PATH_VALUES = {"turn": "1", "name": "rulebook", "action": "pause", "path": "js/game.js"}
+
+
+def _every_http_call(app: FastAPI, game_id: str) -> list[tuple[str, str]]:
+    """(method, path) for every HTTP route of the app, FastAPI's own documents included
+    (HEAD is GET without the body)."""
+    values = {**PATH_VALUES, "game": game_id}
+    return [
+        (method, re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: values[m[1]], route.path))
+        for route in _routes(app.routes)
+        if isinstance(route, Route)
+        for method in sorted(route.methods or ())
+        if method != "HEAD"
+    ]
+
+
+def _routes(routes: Sequence[BaseRoute]) -> Iterator[BaseRoute]:
+    for route in routes:
+        # Newer FastAPI keeps an included router whole, older copies its routes.
+        included = getattr(route, "original_router", None)
+        yield from [route] if included is None else _routes(included.routes)
+
+
+async def test_a_present_but_bad_token_is_401_on_every_route(server: Server) -> None:
     game = ScriptedGame(server)
     await game.create()
-    client, game_id = server.api.client, game.game_id
-    unknown = {"Authorization": "Bearer not-a-token"}
-    basic = {"Authorization": "Basic dXNlcjpwYXNz"}
-    empty = {"Authorization": "Bearer"}
-    for headers in (unknown, basic, empty):
-        for method, path in (
-            ("GET", f"/v1/games/{game_id}"),
-            ("GET", f"/v1/games/{game_id}/events"),
-            ("POST", f"/v1/games/{game_id}/join"),
-        ):
+    client = server.api.client
+    made = await client.post(
+        "/v1/clients", json={"name": "bot"}, headers={"Authorization": f"Bearer {OPERATOR_TOKEN}"}
+    )
+    bad = {
+        "bad_token": {"Authorization": "Bearer not-a-token"},
+        # A client's token acts for nobody without X-Acting-User.
+        "acting_user_required": {"Authorization": f"Bearer {made.json()['token']}"},
+    }
+    calls = _every_http_call(server.app, game.game_id)
+    assert ("GET", "/docs") in calls
+    assert ("GET", f"/v1/games/{game.game_id}") in calls
+    assert ("PUT", f"/v1/games/{game.game_id}/webhook") in calls
+    for method, path in [*calls, ("GET", "/v1/nothing-here"), ("POST", "/v1/nothing-here")]:
+        for code, headers in bad.items():
             response = await client.request(method, path, headers=headers)
-            if method == "GET" and path.endswith(game_id):
-                # Public state needs no token, and a bad one is simply not looked at.
-                assert response.status_code == 200
-                continue
-            assert _error(response, 401)["code"] in ("bad_token", "bad_authorization")
+            assert _error(response, 401)["code"] == code, (method, path)
+        # A header that is not "Bearer <token>".
+        for malformed in ("Basic dXNlcjpwYXNz", "Bearer", "Token abc", "bearer"):
+            response = await client.request(method, path, headers={"Authorization": malformed})
+            assert _error(response, 401)["code"] == "bad_authorization", (method, path, malformed)
+    # Without a token, readers read: the same public calls answer.
+    for path in (f"/v1/games/{game.game_id}", "/v1/games", "/v1/maps", f"/games/{game.game_id}"):
+        assert (await client.get(path)).status_code == 200, path
     # Acting without a token at all.
-    assert _error(await client.post(f"/v1/games/{game_id}/join"), 401)["code"] == "token_required"
+    joining = await client.post(f"/v1/games/{game.game_id}/join")
+    assert _error(joining, 401)["code"] == "token_required"
     # A player's token does not make an admin.
     bob = game.player("Bob")
-    refused = await client.post(f"/v1/games/{game_id}/start", headers=bob.auth)
+    refused = await client.post(f"/v1/games/{game.game_id}/start", headers=bob.auth)
     assert _error(refused, 403)["code"] == "not_allowed"
 
 
@@ -186,6 +263,26 @@ async def test_trusted_clients_act_for_their_users(server: Server) -> None:
     assert other.status_code == 200
     state = (await client.get(f"/v1/games/{game_id}")).json()
     assert [p["name"] for p in state["players"]] == ["Yan", "Zed"]
+
+    # A user's name is one line of printable UTF-8 text of at most 32 characters; anything
+    # else is refused, never cut.
+    def named(name: bytes) -> dict[bytes, bytes]:
+        return {
+            b"Authorization": f"Bearer {bot}".encode(),
+            b"X-Acting-User": b"44",
+            b"X-Acting-User-Name": name,
+        }
+
+    for name in ("N" * 33, "tab\tbed", "next\u0085line", "line\u2028break", "\x7fdel"):
+        response = await client.post(f"/v1/games/{game_id}/join", headers=named(name.encode()))
+        assert _error(response, 400)["code"] == "invalid_acting_user_name", name
+    response = await client.post(f"/v1/games/{game_id}/join", headers=named(b"Zo\xeb"))
+    assert _error(response, 400)["code"] == "invalid_acting_user_name"
+    longest = "Zoë " + "x" * 28
+    response = await client.post(f"/v1/games/{game_id}/join", headers=named(longest.encode()))
+    assert response.status_code == 200, response.text
+    state = (await client.get(f"/v1/games/{game_id}")).json()
+    assert [p["name"] for p in state["players"]] == ["Yan", "Zed", longest]
     # The user's admin rights come with them; another user of the same bot has none.
     start = await client.post(f"/v1/games/{game_id}/start", headers=acting("43", "Yan"))
     assert _error(start, 403)["code"] == "not_allowed"

@@ -22,7 +22,7 @@ from schemathesis.specs.openapi.checks import (
 
 import server.webhook_sender
 from tests.api.game import ScriptedGame
-from tests.api.support import OPERATOR_TOKEN, Server, serving
+from tests.api.support import OPERATOR_TOKEN, Server, never_send, serving
 
 # Per operation, spread over both generation modes; about 30 s for the whole API.
 EXAMPLES = 60
@@ -34,10 +34,6 @@ CHECKS = [
 ]
 # Whatever the fuzzer sets as a game's webhook, nothing is sent off this machine.
 LOOPBACK_HOOK = "http://127.0.0.1:9/hook"
-
-
-async def _never_send(self: object) -> None:
-    await asyncio.Event().wait()
 
 
 async def _games_in_every_phase(
@@ -161,7 +157,7 @@ def _fuzz(document: dict[str, Any], base: str, setup: Setup) -> list[str]:
 async def test_every_operation_keeps_to_its_openapi_schema(
     schema_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server.webhook_sender.WebhookSender, "send_forever", _never_send)
+    monkeypatch.setattr(server.webhook_sender.WebhookSender, "send_forever", never_send)
     async with serving(schema_url) as running:
         document = (await running.api.client.get("/openapi.json")).json()
         assert document["paths"]

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from server.clock import FakeClock, SystemClock
+from server.ratelimit import Rate, RateLimits
 from server.settings import Settings, SettingsError, default_data_dir
 
 START = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
@@ -51,3 +52,34 @@ def test_settings_from_the_environment() -> None:
 def test_a_bad_pool_size_is_refused(size: str) -> None:
     with pytest.raises(SettingsError, match="SKIRMISH_POOL_SIZE"):
         Settings.from_env({"SKIRMISH_POOL_SIZE": size})
+
+
+def test_rate_limits_from_the_environment() -> None:
+    assert Settings.from_env({}).rate_limits == RateLimits()
+    assert RateLimits() == RateLimits(
+        accounts=Rate(20, 3600), games=Rate(30, 3600), writes=Rate(60, 6)
+    )
+    tuned = Settings.from_env(
+        {"SKIRMISH_LIMIT_ACCOUNTS": "5/60", "SKIRMISH_LIMIT_WRITES": "100/5"}
+    ).rate_limits
+    assert tuned == RateLimits(accounts=Rate(5, 60), writes=Rate(100, 5))
+    assert Settings.from_env({"SKIRMISH_RATE_LIMITS": "off"}).rate_limits is None
+    assert Settings.from_env({"SKIRMISH_RATE_LIMITS": "on"}).rate_limits == RateLimits()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("SKIRMISH_RATE_LIMITS", "no"),
+        ("SKIRMISH_LIMIT_ACCOUNTS", "20"),
+        ("SKIRMISH_LIMIT_GAMES", "0/3600"),
+        ("SKIRMISH_LIMIT_WRITES", "10/s"),
+    ],
+)
+def test_a_bad_rate_limit_is_refused(variable: str, value: str) -> None:
+    with pytest.raises(SettingsError, match=variable):
+        Settings.from_env({variable: value})
+    # Even with the limits off: a typo would bite when they are switched on again.
+    if variable != "SKIRMISH_RATE_LIMITS":
+        with pytest.raises(SettingsError, match=variable):
+            Settings.from_env({variable: value, "SKIRMISH_RATE_LIMITS": "off"})
