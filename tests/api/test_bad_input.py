@@ -168,7 +168,13 @@ async def test_huge_bodies_are_refused_with_413_even_without_a_length(server: Se
 
 
 # A value for every path parameter of the app's routes; a new parameter must be added here.
-PATH_VALUES = {"turn": "1", "name": "rulebook", "action": "pause", "path": "js/game.js"}
+PATH_VALUES = {
+    "turn": "1",
+    "name": "rulebook",
+    "action": "pause",
+    "path": "js/game.js",
+    "account": "acct_someone",
+}
 
 
 def _every_http_call(app: FastAPI, game_id: str) -> list[tuple[str, str]]:
