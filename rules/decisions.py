@@ -2,7 +2,9 @@
 Math of Adjudication"), without recursion, so that a position of any depth is decided (a
 ring of a thousand moves asks a thousand deep)."""
 
-_UNDECIDED, _GUESSING, _DECIDED = 0, 1, 2
+# A move's state in `Decisions._state`; a subclass may mark a move DECIDED itself when its
+# outcome depends on no other move.
+_UNDECIDED, _GUESSING, DECIDED = 0, 1, 2
 
 
 class _Undecided(Exception):
@@ -27,16 +29,12 @@ class Decisions:
         """Whether move i arrives, given what `decision` says of the others."""
         raise NotImplementedError
 
-    def _settle(self, i: int, arrives: bool) -> None:
-        """Decides move i at once, for a move whose outcome depends on no other."""
-        self._state[i], self._result[i] = _DECIDED, arrives
-
     def decision(self, i: int) -> bool:
         """Whether move i arrives, as far as it is known: decided, or guessed while a cycle
         through it is checked (which marks it part of the cycle). Raises `_Undecided` for a
         move not yet decided, which the decision that asked then waits for (`decide`)."""
         state = self._state[i]
-        if state == _DECIDED:
+        if state == DECIDED:
             return self._result[i]
         if state == _UNDECIDED:
             raise _Undecided(i)
@@ -54,13 +52,29 @@ class Decisions:
         now known. Each decision begins by guessing that its move fails; when the answer
         depends on that guess (a cycle), it is taken again guessing that the move arrives.
         """
-        states, results, cycle, in_cycle = self._state, self._result, self._cycle, self._in_cycle
-        if states[start] == _DECIDED:
+        states, results, cycle = self._state, self._result, self._cycle
+        if states[start] == DECIDED:
             return
+        mark = len(cycle)
+        results[start], states[start] = False, _GUESSING
+        # Most decisions meet neither an undecided move nor a cycle: settled at once.
+        try:
+            answer = self._arrives(start)
+        except _Undecided:
+            pass
+        else:
+            if len(cycle) == mark:
+                results[start], states[start] = answer, DECIDED
+                return
+        # Otherwise taken again from the beginning on the stack, which asks the same
+        # questions and gets the same answers so far.
+        self._decide_waiting(start, mark)
+
+    def _decide_waiting(self, start: int, mark: int) -> None:
+        states, results, cycle, in_cycle = self._state, self._result, self._cycle, self._in_cycle
         # The decisions under way: the move, the length of `cycle` when its decision began,
         # and the answer it got from the first guess (None while taking that guess).
-        waiting: list[tuple[int, int, bool | None]] = [(start, len(cycle), None)]
-        results[start], states[start] = False, _GUESSING
+        waiting: list[tuple[int, int, bool | None]] = [(start, mark, None)]
         while waiting:
             i, mark, first = waiting[-1]
             try:
@@ -73,8 +87,8 @@ class Decisions:
             if first is None:
                 if len(cycle) == mark:
                     # A cycle settled further up the stack may already have decided i.
-                    if states[i] != _DECIDED:
-                        results[i], states[i] = answer, _DECIDED
+                    if states[i] != DECIDED:
+                        results[i], states[i] = answer, DECIDED
                 elif cycle[mark] != i:
                     # Part of a cycle that a decision lower on the stack started; that
                     # decision will settle i.
@@ -88,13 +102,13 @@ class Decisions:
                     continue
             elif first == answer:
                 self._forget_guesses(mark)
-                results[i], states[i] = answer, _DECIDED
+                results[i], states[i] = answer, DECIDED
             else:
                 # Two consistent answers (guess False gave False, guess True gave True) is
                 # a circular movement: everyone in it moves. No consistent answer cannot
                 # happen with armies on land; should it, the moves in the cycle fail.
                 for j in cycle[mark:]:
-                    results[j], states[j], in_cycle[j] = answer, _DECIDED, False
+                    results[j], states[j], in_cycle[j] = answer, DECIDED, False
                 del cycle[mark:]
             waiting.pop()
 

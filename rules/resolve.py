@@ -10,7 +10,7 @@ circular movement, in which every army moves (rules.decisions, which needs no re
 
 from collections.abc import Mapping
 
-from rules.decisions import Decisions
+from rules.decisions import DECIDED, Decisions
 from rules.effects import Effect
 from rules.orders import Move, Order, Reinforce, Support
 from rules.position import REF
@@ -152,7 +152,7 @@ class Resolution(Decisions):
                 # Nothing stands in the way of a move into an empty territory that no
                 # other move contests, whatever the supports: it arrives, and depends on
                 # no other decision (so it is never part of a cycle).
-                self._settle(start, True)
+                self._state[start], self._result[start] = DECIDED, True
                 continue
             chain = []
             i = start
