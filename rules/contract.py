@@ -99,6 +99,10 @@ def adjudicate_json(data: bytes | str) -> bytes:
         raise RequestError(f"malformed request: {error}") from error
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         raise RequestError(f"invalid JSON: {error}") from error
+    # An inline map is free-form JSON until it is checked: arrays in arrays a thousand deep
+    # exhaust the decoder's recursion.
+    except RecursionError:
+        raise RequestError("invalid JSON: nested too deeply") from None
     return _encoder.encode(_respond(decoded))
 
 
@@ -222,8 +226,9 @@ def _inline_map(spec: dict[str, Any]) -> GameMap:
     its generated map with every turn): encoding it is far cheaper than building it."""
     try:
         encoded = msgspec.msgpack.encode(spec)
-    # An integer beyond 64 bits cannot be a key; converting the map says what is wrong.
-    except (TypeError, OverflowError, msgspec.EncodeError):
+    # An integer beyond 64 bits, or values nested too deeply, cannot be a key; converting
+    # the map says what is wrong.
+    except (TypeError, OverflowError, RecursionError, msgspec.EncodeError):
         return map_from_object(spec)
     return _converted_map(_InlineMap(spec, encoded))
 

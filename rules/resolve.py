@@ -5,23 +5,23 @@ unless cut, and a support that is not cut by an attack can only fail by its army
 dislodged, that is, by some move succeeding. Strengths (attack, hold, defend, prevent)
 follow Kruijswijk's "The Math of Adjudication"; a dependency cycle is settled by
 guessing and checking both answers, and a cycle with two consistent answers is a
-circular movement, in which every army moves.
+circular movement, in which every army moves (rules.decisions, which needs no recursion).
 """
 
 from collections.abc import Mapping
 
+from rules.decisions import DECIDED, Decisions
 from rules.effects import Effect
 from rules.orders import Move, Order, Reinforce, Support
 from rules.position import REF
 from rules.verdicts import Result
 
-_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 # A support as strengths count it: the supporting army's player, and the moves that would
 # cut it by arriving (a move from where the support goes, a reinforcement), if any.
 _Supporter = tuple[str, list[int] | None]
 
 
-class Resolution:
+class Resolution(Decisions):
     """The decisions of one turn. Answers the `Verdicts` questions of the order kinds."""
 
     def __init__(
@@ -86,10 +86,7 @@ class Resolution:
         self.cut_by: dict[str, str] = {}
         for unit, support in supports:
             self._add_support(unit, support, army_orders)
-        self._state = [_UNRESOLVED] * count
-        self._result = [False] * count
-        self._in_cycle = [False] * count
-        self._cycle: list[int] = []
+        super().__init__(count)
         self._resolve_dependencies_first()
         # An army is dislodged when a move into its territory arrived and it did not leave.
         result = self._result
@@ -138,8 +135,8 @@ class Resolution:
                 supporters.append(supporter)
 
     def _resolve_dependencies_first(self) -> None:
-        """Resolves every move, each after the move out of its target, which keeps the
-        guess-and-check recursion shallow along long chains."""
+        """Decides every move, each after the move out of its target, so that along a chain
+        no decision waits for another."""
         target, move_from, moves_into, armies = (
             self.target,
             self.move_from,
@@ -155,7 +152,7 @@ class Resolution:
                 # Nothing stands in the way of a move into an empty territory that no
                 # other move contests, whatever the supports: it arrives, and depends on
                 # no other decision (so it is never part of a cycle).
-                self._state[start], self._result[start] = _RESOLVED, True
+                self._state[start], self._result[start] = DECIDED, True
                 continue
             chain = []
             i = start
@@ -164,54 +161,7 @@ class Resolution:
                 chain.append(i)
                 i = move_from.get(target[i], -1)
             for j in reversed(chain):
-                self.resolve(j)
-
-    # The decision, with guess-and-check for cycles.
-
-    def resolve(self, i: int) -> bool:
-        states, results, cycle = self._state, self._result, self._cycle
-        state = states[i]
-        if state == _RESOLVED:
-            return results[i]
-        if state == _GUESSING:
-            if not self._in_cycle[i]:
-                self._in_cycle[i] = True
-                cycle.append(i)
-            return results[i]
-        mark = len(cycle)
-        results[i], states[i] = False, _GUESSING
-        first = self._arrives(i)
-        if len(cycle) == mark:
-            # A cycle settled further down may already have decided this move.
-            if states[i] != _RESOLVED:
-                results[i], states[i] = first, _RESOLVED
-            return results[i]
-        if cycle[mark] != i:
-            # Part of a cycle that a decision further up started; it will settle us.
-            self._in_cycle[i] = True
-            self._cycle.append(i)
-            self._result[i] = first
-            return first
-        self._forget_guesses(mark)
-        self._result[i], self._state[i] = True, _GUESSING
-        second = self._arrives(i)
-        if first == second:
-            self._forget_guesses(mark)
-            self._result[i], self._state[i] = first, _RESOLVED
-            return first
-        # Two consistent answers (guess False gave False, guess True gave True) is a
-        # circular movement: everyone in it moves. No consistent answer cannot happen
-        # with armies on land; should it, the moves in the cycle fail.
-        circular = second
-        for j in self._cycle[mark:]:
-            self._result[j], self._state[j], self._in_cycle[j] = circular, _RESOLVED, False
-        del self._cycle[mark:]
-        return self.resolve(i)
-
-    def _forget_guesses(self, mark: int) -> None:
-        for j in self._cycle[mark:]:
-            self._state[j], self._in_cycle[j] = _UNRESOLVED, False
-        del self._cycle[mark:]
+                self.decide(j)
 
     def _arrives(self, i: int) -> bool:
         attack, defence = self.attack_and_defence(i)
@@ -237,7 +187,7 @@ class Resolution:
             defence = 1 + self._given(against) if against else 1
         else:
             leaving = self.move_from.get(target, -1)
-            if leaving >= 0 and self.resolve(leaving):
+            if leaving >= 0 and self.decision(leaving):
                 return (1 + self._given(supports) if supports else 1), 0
             defence = 1 if leaving >= 0 else self.hold_strength(target)
         if occupant == self.player[i]:
@@ -250,13 +200,13 @@ class Resolution:
             return 0
         leaving = self.move_from.get(territory, -1)
         if leaving >= 0:
-            return 0 if self.resolve(leaving) else 1
+            return 0 if self.decision(leaving) else 1
         supports = self.hold_supports.get(territory)
         return 1 + self._entrench + (self._given(supports) if supports else 0)
 
     def prevent(self, j: int) -> int:
         opponent = self.head_to_head[j]
-        if opponent >= 0 and self.resolve(opponent):
+        if opponent >= 0 and self.decision(opponent):
             return 0
         supports = self._supports_of_move[j]
         return 1 + self._given(supports) if supports else 1
@@ -270,7 +220,7 @@ class Resolution:
                 continue
             if threats is not None:
                 for m in threats:
-                    if self.resolve(m):
+                    if self.decision(m):
                         break
                 else:
                     count += 1

@@ -1,13 +1,14 @@
 """The small interface through which the server knows a ruleset: a starting map and board
-from settings and a seed, the instant check of an order, the resolution of a turn, and the
-seeded draw of a vote. Skirmish Society is the first ruleset."""
+from settings and a seed, how many players a built-in map seats, the instant check of an
+order, the resolution of a turn, and the seeded draw of a vote. Skirmish Society is the
+first ruleset."""
 
 from collections.abc import Sequence
 from typing import Protocol
 
 from rules.board import GameMap, MapError
 from rules.effects import Effect, parse_effect
-from rules.mapgen import MapType, generate
+from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType, generate
 from rules.maps import builtin_map
 from rules.position import Position, Situation
 from rules.prng import derived
@@ -23,6 +24,8 @@ class Ruleset(Protocol):
     def starting_board(
         self, game_map: GameMap, players: Sequence[str], randomness: bytes
     ) -> tuple[Position, dict[str, tuple[str, ...]]]: ...
+
+    def player_counts(self, builtin: str) -> tuple[int, int] | None: ...
 
     def check_submission(
         self, game_map: GameMap, position: Position, player: str, text: str, effect: str | None
@@ -58,6 +61,13 @@ class SkirmishSociety:
         armies = {t: p for p, home in homes.items() for t in home if t in barracks}
         control = {t: p for p, home in homes.items() for t in home}
         return Position(armies=armies, control=control), homes
+
+    def player_counts(self, builtin: str) -> tuple[int, int] | None:
+        """The fewest and the most players a game on the built-in map `builtin` can start
+        with (one starting home each), or None if it cannot host a game. MapError for an
+        unknown map."""
+        homes = len(builtin_map(builtin).homes)
+        return (MIN_PLAYERS, min(homes, MAX_PLAYERS)) if homes >= MIN_PLAYERS else None
 
     def check_submission(
         self, game_map: GameMap, position: Position, player: str, text: str, effect: str | None

@@ -1,5 +1,7 @@
 """The end of a turn, in the order docs/rules.md fixes: farming, expansion, join forces,
-elimination, winner."""
+elimination, winner. Who is out after the moves is known before any of it: a player out
+then (no army, no barracks), like a resigned one, neither earns VP nor blocks the
+expansion award."""
 
 from collections.abc import Collection, Iterable, Mapping
 
@@ -47,7 +49,6 @@ def players_out(
 def score_turn(
     *,
     vp_before: Mapping[str, int],
-    start: Position,
     end: Position,
     barracks: frozenset[str],
     farmed: Iterable[str],
@@ -57,8 +58,10 @@ def score_turn(
     resigned: frozenset[str],
     vp_target: int,
 ) -> Scores:
-    """`farmed` and `built` name the player of each successful farm and build order."""
-    scoring = set(vp_before).difference(resigned, players_out(vp_before, start, barracks))
+    """`end` is the position after the moves; `farmed` and `built` name the player of
+    each successful farm and build order."""
+    out_after_moves = players_out(vp_before, end, barracks)
+    scoring = set(vp_before).difference(resigned, out_after_moves)
     # Plain dicts and loops rather than Counters and comprehensions: a turn has few
     # players, and this runs on every adjudication.
     gained = dict.fromkeys(vp_before, 0)
@@ -94,7 +97,9 @@ def score_turn(
         vp[joint] = min(vp.pop(a), vp.pop(b))
         position = _merge(position, (a, b), joint)
 
-    eliminated = sorted(players_out(vp, position, barracks))
+    # Elimination after joining forces: a player out after the moves who joined forces
+    # this turn lives on in the joint player (with its partner's armies and barracks).
+    eliminated = sorted(players_out(vp, position, barracks) if joined else out_after_moves)
     # The winner: the one player still racing with the most VP, at least vp_target.
     best, leaders = vp_target, []
     for player, points in vp.items():

@@ -92,7 +92,6 @@ def resolve_turn(turn: TurnInput, *, explain: bool = False) -> TurnOutcome:
     player_of = start.armies.__getitem__
     scores = score_turn(
         vp_before=turn.vp,
-        start=start,
         end=end,
         barracks=board.barracks,
         farmed=map(player_of, farmed),

@@ -62,10 +62,25 @@ def check_settings(settings: Settings) -> Settings:
     check_range("vote_start_turn", settings.vote_start_turn, 1, 10_000)
     if settings.map is not None:
         try:
-            builtin_map(settings.map)
+            counts = SKIRMISH_SOCIETY.player_counts(settings.map)
         except MapError as error:
             raise InvalidCommand(str(error)) from error
+        if counts is None:
+            # Refused now rather than at the start, once players have joined for nothing.
+            homes = len(builtin_map(settings.map).homes)
+            raise InvalidCommand(
+                f"map {settings.map!r} cannot host a game: it has starting homes for {homes} "
+                f"players and a game needs at least {MIN_PLAYERS} (GET /v1/maps says which "
+                "maps can, for how many players)"
+            )
     return replace(settings, name=name)
+
+
+def _seats(settings: Settings) -> int:
+    """How many players may join: on a built-in map, one per starting home, so that the
+    start never lacks one."""
+    counts = SKIRMISH_SOCIETY.player_counts(settings.map) if settings.map is not None else None
+    return counts[1] if counts is not None else MAX_PLAYERS
 
 
 def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
@@ -94,8 +109,11 @@ def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
         raise NotAllowed("a sandbox has no real players: its admin plays every seat")
     if state.player_of(command.actor) is not None and not sandbox:
         raise Conflict("you have already joined this game")
-    if len(state.players) >= MAX_PLAYERS:
-        raise Conflict(f"the game is full ({MAX_PLAYERS} players)")
+    seats = _seats(state.settings)
+    if len(state.players) >= seats:
+        if state.settings.map is None:
+            raise Conflict(f"the game is full ({seats} players)")
+        raise Conflict(f"the game is full: map {state.settings.map!r} holds {seats} players")
     if any(p.name.lower() == name.lower() for p in state.players.values()):
         raise Conflict(f"the name {name!r} is taken in this game")
     used = {p.color for p in state.players.values()}

@@ -12,6 +12,7 @@ from rules.board import GameMap, MapError
 from rules.effects import DESCRIPTIONS
 from rules.mapgen import MapGenerationError, generate
 from rules.maps import builtin_map, builtin_names
+from rules.ruleset import SKIRMISH_SOCIETY
 from server.api import documented, json_response, read_body
 from server.drawing import drawable_builtin
 from server.errors import ApiError
@@ -20,12 +21,19 @@ router = APIRouter(prefix="/v1", tags=["maps"])
 _MAX_SEED = 2**63 - 1
 
 
+class PlayerCounts(msgspec.Struct, frozen=True):
+    min: int
+    max: int
+
+
 class MapSummary(msgspec.Struct, frozen=True):
     name: str
     description: str
     territories: int
-    # Starting homes for players; a game can start on a built-in map only if it has them.
+    # Starting homes for players: a game on the map seats one player per home.
     homes: int
+    # How many players a game on the map can start with; null if it cannot host a game.
+    players: PlayerCounts | None
 
 
 class MapList(msgspec.Struct, frozen=True):
@@ -49,10 +57,17 @@ class EffectList(msgspec.Struct, frozen=True):
 
 @router.get("/maps", **documented(responses={200: MapList}, summary="The built-in maps"))
 async def list_maps() -> Response:
-    maps = [builtin_map(name) for name in builtin_names()]
-    return json_response(
-        MapList([MapSummary(m.name, m.description, len(m.territories), len(m.homes)) for m in maps])
-    )
+    summaries = []
+    for name in builtin_names():
+        game_map = builtin_map(name)
+        counts = SKIRMISH_SOCIETY.player_counts(name)
+        players = PlayerCounts(*counts) if counts is not None else None
+        summaries.append(
+            MapSummary(
+                name, game_map.description, len(game_map.territories), len(game_map.homes), players
+            )
+        )
+    return json_response(MapList(summaries))
 
 
 @router.get(

@@ -240,6 +240,10 @@ BAD_JSON = [
     pytest.param(b'[{"map": "rulebook"}]', id="top level list"),
     pytest.param(b'"rulebook"', id="top level string"),
     pytest.param(b'{"map": "\xff\xfe"}', id="not utf-8"),
+    pytest.param(
+        b'{"map": {"name": ' + b"[" * 5000 + b"]" * 5000 + b'}, "players": {}}',
+        id="nested too deeply",
+    ),
 ]
 
 
@@ -274,6 +278,14 @@ def test_bad_json_is_refused(body: bytes) -> None:
         adjudicate_json(body)
     assert "\n" not in str(error.value)
     assert_one_line_error(run_cli("-", stdin=body))
+
+
+def test_a_deeply_nested_inline_map_is_refused() -> None:
+    nested: list[Any] = []
+    for _ in range(5000):
+        nested = [nested]
+    with pytest.raises(RequestError, match="invalid map"):
+        adjudicate({"map": {"name": "deep", "territories": nested, "edges": []}, "players": {}})
 
 
 def test_the_request_error_is_a_value_error() -> None:

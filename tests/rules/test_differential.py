@@ -51,6 +51,18 @@ with warnings.catch_warnings():
 MAP_NAME = "diplomacy-land"
 MAP_FILE = Path(builtin_maps.__file__).parent / f"{MAP_NAME}.json"
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
+# The starting homes (docs/rules.md, "Game life"): one per great power but England, whose
+# island no army can leave or reach; each two of the power's home centres and a province of
+# its homeland, connected, so that no two homes touch and the power's other home centres lie
+# free next to its home (tests/rules/test_builtin_maps.py checks all of it).
+HOMES = (
+    ("VIE", "BUD", "BOH"),  # Austria; Trieste free
+    ("PAR", "BRE", "BUR"),  # France; Marseilles free
+    ("BER", "KIE", "PRU"),  # Germany; Munich free
+    ("ROM", "VEN", "PIE"),  # Italy; Naples free
+    ("MOS", "STP", "UKR"),  # Russia; Warsaw and Sevastopol free
+    ("ANK", "CON", "ARM"),  # Turkey; Smyrna free
+)
 CHUNKS = 12
 POSITIONS_PER_CHUNK = 250  # 3,000 positions in all
 
@@ -83,10 +95,13 @@ def derive_land_map() -> dict[str, Any]:
         "description": (
             "The land provinces of the standard Diplomacy map with their army adjacencies, "
             "derived from the diplomacy package (tests/rules/test_differential.py); "
-            "barracks are the supply centres."
+            "barracks are the supply centres. Starting homes for 3 to 6 players: two home "
+            "centres and a province of each great power but England, whose island armies "
+            "cannot leave."
         ),
         "territories": territories,
         "edges": edges,
+        "homes": [list(home) for home in HOMES],
     }
 
 
@@ -103,6 +118,8 @@ def _map_json(document: dict[str, Any]) -> str:
         + rows(document["territories"])
         + '\n ],\n "edges": [\n'
         + rows(document["edges"])
+        + '\n ],\n "homes": [\n'
+        + rows(document["homes"])
         + "\n ]\n}\n"
     )
 

@@ -4,6 +4,7 @@ import msgspec
 import pytest
 
 from projections.game import evolve
+from rules.maps import builtin_map
 from schema.commands import (
     BanPlayer,
     CastVote,
@@ -99,6 +100,11 @@ def test_a_game_is_created_only_once() -> None:
         ({"utc_offset": 13}, "utc_offset must be between -11 and 12, not 13"),
         ({"vote_start_turn": 0}, "vote_start_turn must be between 1 and 10000, not 0"),
         ({"map": "atlantis"}, "unknown map: 'atlantis'"),
+        (
+            {"map": "rulebook"},
+            "map 'rulebook' cannot host a game: it has starting homes for 0 players and a "
+            "game needs at least 3",
+        ),
         ({"name": "   "}, "the game's name is empty"),
         ({"name": "x" * 81}, "the game's name is too long"),
     ],
@@ -274,10 +280,19 @@ def test_a_spacious_map_has_more_territories_than_a_normal_one() -> None:
     assert len(spacious.territories) > len(normal.territories)
 
 
-def test_a_built_in_map_without_homes_is_refused_with_the_reason() -> None:
-    game = joined(3, map="rulebook")
-    with pytest.raises(InvalidCommand, match="map 'rulebook' has starting homes for 0 players"):
-        game.when(StartGame(actor=ADMIN, now=T0, secret=SECRET))
+@pytest.mark.parametrize("players", [3, 6])
+def test_a_game_on_the_diplomacy_map_starts_with_a_power_s_home_for_each(players: int) -> None:
+    event = start_event(started(players, map="diplomacy-land"))
+    assert event.map == builtin_map("diplomacy-land")
+    assert sorted(event.homes) == [f"p{i}" for i in range(1, players + 1)]
+    assert set(event.homes.values()) <= set(event.map.homes)
+    assert len(event.board.armies) == 2 * players
+
+
+def test_a_game_on_a_built_in_map_is_full_at_its_homes() -> None:
+    game = joined(6, map="diplomacy-land")
+    with pytest.raises(Conflict, match="the game is full: map 'diplomacy-land' holds 6 players"):
+        game.when(JoinGame(actor="acct-7th", now=T0, name="Seventh"))
 
 
 # --- resign -------------------------------------------------------------------------
