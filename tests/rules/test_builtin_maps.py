@@ -88,7 +88,7 @@ def test_england_has_no_home_because_its_island_is_cut_off() -> None:
 def test_a_diplomacy_game_starts_with_two_armies_in_each_drawn_home(players: int) -> None:
     game_map = builtin_map("diplomacy-land")
     seats = [f"p{i}" for i in range(1, players + 1)]
-    position, homes = SKIRMISH_SOCIETY.starting_board(game_map, seats, seed=5)
+    position, homes = SKIRMISH_SOCIETY.starting_board(game_map, seats, bytes(range(32)))
     assert sorted(homes) == seats
     assert set(homes.values()) <= set(game_map.homes)
     for player, home in homes.items():
