@@ -27,6 +27,7 @@ from server.routes import webhooks as webhooks_routes
 from server.scheduler import Scheduler
 from server.services import Services
 from server.settings import Settings, SettingsError
+from server.socket_limits import OpenSockets
 from server.webhooks import Webhooks
 
 # Past this, closing gives up waiting for borrowed connections and cuts them.
@@ -54,7 +55,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                     pool=pool,
                     store=store,
                     games=games,
-                    live=LiveHub(games, store),
+                    live=LiveHub(games, store, OpenSockets(settings)),
                     accounts=Accounts(pool, settings.operator_token),
                     clock=the_clock,
                     scheduler=Scheduler(games, pool, the_clock),

@@ -6,6 +6,11 @@ from pathlib import Path
 import msgspec
 import platformdirs
 
+# How many websockets one process holds open at most: per account, per client address, in all.
+SOCKETS_PER_ACCOUNT = 20
+SOCKETS_PER_ADDRESS = 200
+SOCKETS_TOTAL = 10_000
+
 
 class SettingsError(Exception):
     """An environment variable holds something unusable."""
@@ -23,6 +28,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     pool_size: int = 10
     # Acts as admin on every game (SKIRMISH_OPERATOR_TOKEN); unset: no operator.
     operator_token: str | None = None
+    sockets_per_account: int = SOCKETS_PER_ACCOUNT
+    sockets_per_address: int = SOCKETS_PER_ADDRESS
+    sockets_total: int = SOCKETS_TOTAL
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -38,4 +46,19 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             data_dir=Path(data_dir) if data_dir else default_data_dir(),
             pool_size=int(pool_size),
             operator_token=environ.get("SKIRMISH_OPERATOR_TOKEN") or None,
+            sockets_per_account=_count(
+                environ, "SKIRMISH_SOCKETS_PER_ACCOUNT", SOCKETS_PER_ACCOUNT
+            ),
+            sockets_per_address=_count(environ, "SKIRMISH_SOCKETS_PER_IP", SOCKETS_PER_ADDRESS),
+            sockets_total=_count(environ, "SKIRMISH_SOCKETS_TOTAL", SOCKETS_TOTAL),
         )
+
+
+def _count(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A positive whole number of at most a million, or the default when unset."""
+    value = environ.get(name, "")
+    if not value:
+        return default
+    if not value.isdigit() or not 1 <= int(value) <= 1_000_000:
+        raise SettingsError(f"{name} must be 1 to 1000000, not {value!r}")
+    return int(value)

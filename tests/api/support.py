@@ -244,11 +244,14 @@ class Server:
 
 @contextlib.asynccontextmanager
 async def serving(
-    schema_url: str, *, pool_size: int = 10, send_buffer: int | None = None
+    schema_url: str, *, pool_size: int = 10, send_buffer: int | None = None, **overrides: Any
 ) -> AsyncIterator[Server]:
-    """The app on a real uvicorn, on a fake clock, with an operator token."""
+    """The app on a real uvicorn, on a fake clock, with an operator token; `overrides` set
+    other fields of server.settings.Settings."""
     clock = FakeClock(START)
-    settings = Settings(database_url=schema_url, pool_size=pool_size, operator_token=OPERATOR_TOKEN)
+    settings = Settings(
+        database_url=schema_url, pool_size=pool_size, operator_token=OPERATOR_TOKEN, **overrides
+    )
     app = create_app(settings, clock=clock)
     async with (
         running(app, send_buffer=send_buffer) as base,
