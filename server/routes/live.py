@@ -50,12 +50,18 @@ async def live(websocket: WebSocket, game: str, after: int = 0, token: str | Non
             status = getattr(error, "status", 400)
             await _refuse(websocket, 4000 + status, error.message)
             return
-        await _follow(websocket, found, loaded, identity, after)
+        await _serve(websocket, found, game, loaded, identity, after)
 
 
-async def _follow(
-    websocket: WebSocket, found: Services, loaded: Loaded, identity: Identity | None, after: int
+async def _serve(
+    websocket: WebSocket,
+    found: Services,
+    game: str,
+    loaded: Loaded,
+    identity: Identity | None,
+    after: int,
 ) -> None:
+    """Catch up, then follow live until the client leaves or falls behind."""
     handler = asyncio.current_task()
     assert handler is not None
     # A client that falls too far behind is dropped at once, even if this handler is stuck
@@ -66,7 +72,7 @@ async def _follow(
     # (a client coming from another process may be ahead of this process's feed, never of
     # the database); a position past it would hold back every event until it is reached.
     after = min(max(after, 0), loaded.position)
-    feed, joined = await hub.join(loaded.state.game_id, client, after)
+    feed, joined = await hub.join(game, client, after)
     try:
         try:
             await _catch_up(websocket, found, feed, client, after, joined)
