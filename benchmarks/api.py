@@ -1,5 +1,5 @@
 """The HTTP and websocket API under load: `python -m benchmarks api [--seconds=N]
-[--spectators=1000,5000] [--rounds=N] [--verbose]`.
+[--spectators=1000,5000] [--rounds=N] [--neighbours=N] [--verbose]`.
 
 The server runs as a subprocess (the app under uvicorn, as `skirmish serve` runs it, without
 its per-request access log), on DATABASE_URL in a scratch schema (or an embedded PostgreSQL
@@ -15,6 +15,13 @@ in a temporary directory), so that its memory can be read from /proc.
    growth of the server's resident memory per connection. The clients speak just enough
    of the websocket protocol (no compression offered, pongs for pings) to be cheap: on a
    two-core machine the clients share the CPU with the server and the database.
+3. Idle neighbours: order submissions (as in 1, over five games) while an admin resolves
+   another game once a second, first alone, then with N idle spectators of a third game
+   connected (`--neighbours=2000`), by a process of their own so that answering the
+   server's pings does not slow the measuring clients; each for 25 s, so that every
+   spectator's pings (one each way per 20 s) fall within it. The cost of sockets that
+   merely stay open, and the server's memory with them, on a server of its own (2 leaves
+   the server's memory grown).
 """
 
 import asyncio
@@ -42,12 +49,15 @@ ROUNDS = 5
 OPERATOR = "benchmark-operator-token"
 # How many websocket handshakes are under way at once while spectators connect.
 CONNECTING = 250
+NEIGHBOURS = 2000
+NEIGHBOUR_SECONDS = 25.0
 _SERVER = """
 import sys
 import uvicorn
 from server.app import create_app
+from server.serve import WEBSOCKET_OPTIONS
 uvicorn.run(create_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-            access_log=False, lifespan="on", backlog=4096)
+            access_log=False, lifespan="on", backlog=4096, **WEBSOCKET_OPTIONS)
 """
 
 
@@ -56,9 +66,10 @@ def main(argv: Sequence[str]) -> None:
     seconds = float(options.get("seconds", SECONDS))
     spectators = tuple(int(n) for n in options.get("spectators", "1000,5000").split(","))
     rounds = int(options.get("rounds", ROUNDS))
-    _raise_file_limit(max(spectators) * 2 + 1000)
+    neighbours = int(options.get("neighbours", NEIGHBOURS))
+    _raise_file_limit(max(*spectators, neighbours) * 2 + 1000)
     verbose = "--verbose" in argv
-    orders, fan_out = asyncio.run(_run(seconds, spectators, rounds, verbose))
+    orders, fan_out, beside = asyncio.run(_run(seconds, spectators, rounds, neighbours, verbose))
     print_table(
         ["order submissions", "clients", "requests", "per second", "p50 ms", "p99 ms", "errors"],
         orders,
@@ -76,6 +87,22 @@ def main(argv: Sequence[str]) -> None:
         ],
         fan_out,
     )
+    print()
+    print_table(
+        [
+            "while",
+            "order submissions",
+            "per second",
+            "p50 ms",
+            "p99 ms",
+            "server CPU ms per order",
+            "resolutions of another game",
+            "resolve p50 ms",
+            "resolve max ms",
+            "server RSS MB",
+        ],
+        beside,
+    )
 
 
 def _raise_file_limit(wanted: int) -> None:
@@ -87,17 +114,21 @@ def _raise_file_limit(wanted: int) -> None:
 
 
 async def _run(
-    seconds: float, spectators: Sequence[int], rounds: int, verbose: bool
-) -> tuple[list[list[object]], list[list[object]]]:
-    async with scratch_database() as url, _server(url) as (port, pid):
-        orders = [
-            await _orders(port, games=5, players=10, seconds=seconds),
-            await _orders(port, games=1, players=20, seconds=seconds),
-        ]
-        fan_out = [
-            await _fan_out(port, pid, count, rounds, verbose=verbose) for count in spectators
-        ]
-    return orders, fan_out
+    seconds: float, spectators: Sequence[int], rounds: int, neighbours: int, verbose: bool
+) -> tuple[list[list[object]], list[list[object]], list[list[object]]]:
+    async with scratch_database() as url:
+        async with _server(url) as (port, pid):
+            orders = [
+                await _orders(port, games=5, players=10, seconds=seconds),
+                await _orders(port, games=1, players=20, seconds=seconds),
+            ]
+            fan_out = [
+                await _fan_out(port, pid, count, rounds, verbose=verbose) for count in spectators
+            ]
+        # A server of its own: the fan-out's thousands of sockets leave the memory grown.
+        async with _server(url) as (port, pid):
+            beside = await _beside_idle_spectators(port, pid, neighbours)
+    return orders, fan_out, beside
 
 
 # --- The database and the server. ------------------------------------------------------
@@ -121,6 +152,9 @@ async def _server(url: str) -> AsyncIterator[tuple[int, int]]:
         "SKIRMISH_POOL_SIZE": "20",
         # Fifty clients from one address, as fast as they can: far over the rate limits.
         "SKIRMISH_RATE_LIMITS": "off",
+        # Every spectator here comes from one address.
+        "SKIRMISH_SOCKETS_PER_IP": "1000000",
+        "SKIRMISH_SOCKETS_TOTAL": "1000000",
     }
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", _SERVER, str(port), env=environment
@@ -314,28 +348,8 @@ async def _fan_out(
 ) -> list[object]:
     http = await _Http.open(port)
     game_id, admin, _ = await _game(http, 3)
-    state = await _call(http, "GET", f"/v1/games/{game_id}")
-    request = (
-        f"GET /v1/games/{game_id}/live?after={state['position']} HTTP/1.1\r\n"
-        f"Host: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {_KEY}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    ).encode()
-    loop = asyncio.get_running_loop()
     before = _rss(pid)
-    spectators: list[_Spectator] = []
-    gate = asyncio.Semaphore(CONNECTING)
-
-    async def connect() -> None:
-        async with gate:
-            _, spectator = await loop.create_connection(
-                lambda: _Spectator(request), "127.0.0.1", port
-            )
-            spectators.append(spectator)
-            await spectator.live.wait()
-
-    async with asyncio.timeout(300):
-        await asyncio.gather(*(connect() for _ in range(count)))
-    assert not any(s.closed for s in spectators), "a spectator was refused"
+    spectators = await _spectate(port, http, game_id, count)
     connected = _rss(pid)
 
     http.close()
@@ -376,9 +390,135 @@ async def _fan_out(
     ]
 
 
+async def _spectate(port: int, http: _Http, game_id: str, count: int) -> list[_Spectator]:
+    """`count` spectators of the game, connected from its current position and caught up."""
+    state = await _call(http, "GET", f"/v1/games/{game_id}")
+    request = (
+        f"GET /v1/games/{game_id}/live?after={state['position']} HTTP/1.1\r\n"
+        f"Host: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {_KEY}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+    loop = asyncio.get_running_loop()
+    spectators: list[_Spectator] = []
+    gate = asyncio.Semaphore(CONNECTING)
+
+    async def connect() -> None:
+        async with gate:
+            _, spectator = await loop.create_connection(
+                lambda: _Spectator(request), "127.0.0.1", port
+            )
+            spectators.append(spectator)
+            await spectator.live.wait()
+
+    async with asyncio.timeout(300):
+        await asyncio.gather(*(connect() for _ in range(count)))
+    assert not any(s.closed for s in spectators), "a spectator was refused"
+    return spectators
+
+
 def _rss(pid: int) -> int:
     """The process's resident memory in bytes."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+# --- 3. Idle neighbours. -----------------------------------------------------------------
+
+
+_SPECTATING = """
+import asyncio, sys
+from benchmarks.api import _Http, _spectate
+async def main(port, game_id, count):
+    spectators = await _spectate(port, await _Http.open(port), game_id, count)
+    print("connected", flush=True)
+    await asyncio.Event().wait()  # until terminated
+asyncio.run(main(int(sys.argv[1]), sys.argv[2], int(sys.argv[3])))
+"""
+
+
+async def _beside_idle_spectators(port: int, pid: int, count: int) -> list[list[object]]:
+    """The same traffic alone, then beside `count` idle spectators of a third game; the
+    third row is the change from the first to the second (for memory, in MB)."""
+    alone = await _traffic(port, pid)
+    async with _idle_spectators(port, count):
+        beside = await _traffic(port, pid)
+    change = [f"{(b - a) / a:+.0%}" for a, b in zip(alone[:-1], beside[:-1], strict=True)]
+    return [
+        ["no other sockets", *alone],
+        [f"{count:,} idle spectators", *beside],
+        ["change", *change, f"{beside[-1] - alone[-1]:+.0f}"],
+    ]
+
+
+@contextlib.asynccontextmanager
+async def _idle_spectators(port: int, count: int) -> AsyncIterator[None]:
+    """`count` spectators of a game of their own, connected by a process of their own, so
+    that answering the server's pings does not slow this process's clients."""
+    http = await _Http.open(port)
+    game_id, _, _ = await _game(http, 3)
+    http.close()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _SPECTATING,
+        str(port),
+        game_id,
+        str(count),
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    try:
+        async with asyncio.timeout(300):
+            assert await process.stdout.readline() == b"connected\n", "the spectators failed"
+        yield
+    finally:
+        process.terminate()
+        await process.wait()
+
+
+async def _traffic(port: int, pid: int) -> list[float]:
+    """Order submissions over five games for NEIGHBOUR_SECONDS while another game is
+    resolved once a second: requests, per second, p50 and p99 ms, the server's CPU time
+    per request (resolutions and pings included); resolutions, their p50 and max ms; and
+    the server's memory in MB after."""
+    http = await _Http.open(port)
+    game_id, admin, _ = await _game(http, 10)
+    resolutions: list[float] = []
+    done = asyncio.Event()
+
+    async def resolve_every_second() -> None:
+        while not done.is_set():
+            started = time.perf_counter()
+            await _call(http, "POST", f"/v1/games/{game_id}/admin/resolve", token=admin)
+            resolutions.append(time.perf_counter() - started)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), 1.0)
+
+    resolving = asyncio.create_task(resolve_every_second())
+    cpu = _cpu_seconds(pid)
+    try:
+        orders = await _orders(port, games=5, players=10, seconds=NEIGHBOUR_SECONDS)
+    finally:
+        done.set()
+        await resolving
+        http.close()
+    cpu = _cpu_seconds(pid) - cpu
+    figures = [float(f) for f in orders[2:6] if isinstance(f, int | float)]
+    assert len(figures) == 4, orders
+    return [
+        *figures,
+        cpu * 1000 / figures[0],
+        len(resolutions),
+        statistics.median(resolutions) * 1000,
+        max(resolutions) * 1000,
+        _rss(pid) / 2**20,
+    ]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used, user and system. Less at the mercy of whatever
+    else the machine runs than a rate or a latency."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -40,6 +40,7 @@ from server.routes import webhooks as webhooks_routes
 from server.scheduler import Scheduler
 from server.services import Services
 from server.settings import Settings, SettingsError
+from server.socket_limits import OpenSockets
 from server.throttle import Throttle
 from server.webhook_sender import WebhookSender
 from server.webhooks import Webhooks
@@ -75,7 +76,7 @@ def create_app(
                     pool=pool,
                     store=store,
                     games=games,
-                    live=LiveHub(games, store),
+                    live=LiveHub(games, store, OpenSockets(settings)),
                     accounts=Accounts(pool, settings.operator_token),
                     clock=the_clock,
                     scheduler=Scheduler(games, pool, the_clock),

@@ -5,7 +5,8 @@ every server process sees every append) and fans each event out to its clients. 
 registers with the feed and notes the position the feed has dispatched up to, with no await
 in between: catch-up covers everything up to that position, the live queue everything after
 it, so nothing is missed or sent twice. Each client's queue is bounded; a client that falls
-that far behind is dropped, and reconnects with `after` to catch up.
+that far behind is dropped, and reconnects with `after` to catch up. A client far behind
+starts from a snapshot of the public game instead, encoded once per position for everyone.
 """
 
 import asyncio
@@ -18,12 +19,13 @@ import msgspec
 from eventstore.base import EventStore, RecordedEvent
 from projections.game import GameState, fold
 from projections.loading import state_until, stream_of
-from projections.views import PlayerView, standings
+from projections.views import PlayerView, PublicGame, public_game, standings
 from projections.visibility import Viewer
 from schema.api import FeedEvent
 from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
 from server.feed import feed_event
 from server.handlers import GameService
+from server.socket_limits import OpenSockets
 
 QUEUE_LIMIT = 1000
 IDLE_FEED_SECONDS = 30.0
@@ -32,7 +34,8 @@ _log = logging.getLogger(__name__)
 
 
 class LiveMessage(msgspec.Struct, frozen=True, omit_defaults=True):
-    """What the server sends: `event`, `standings`, `resolved`, `rewound`, `ping`, `error`."""
+    """What the server sends: `snapshot`, `event`, `standings`, `resolved`, `rewound`, `ping`,
+    `error`."""
 
     type: str
     position: int
@@ -41,6 +44,7 @@ class LiveMessage(msgspec.Struct, frozen=True, omit_defaults=True):
     turn: int | None = None
     resolution: TurnResolved | None = None
     message: str | None = None
+    game: PublicGame | None = None
 
 
 class Client:
@@ -109,6 +113,8 @@ class GameFeed:
         self.state = GameState()
         self.position = 0
         self._standings: list[PlayerView] = []
+        # The last `snapshot` message encoded, and the position it stands at.
+        self._snapshot: tuple[int, bytes] = (-1, b"")
         self._task: asyncio.Task[None] | None = None
         self.idle_since: float | None = None
 
@@ -129,6 +135,15 @@ class GameFeed:
     def current_standings(self, position: int | None = None) -> LiveMessage:
         at = self.position if position is None else position
         return LiveMessage("standings", at, standings=self._standings)
+
+    def snapshot(self, state: GameState, position: int) -> bytes:
+        """The `snapshot` message of the game at `position` (`state` is the game there),
+        encoded once for every client that starts from it. It is shared for as long as the
+        game stays there, so it carries no `now`: the clock is GET /v1/games/{game}'s."""
+        if self._snapshot[0] != position:
+            game = public_game(state, position)
+            self._snapshot = (position, _encode(LiveMessage("snapshot", position, game=game)))
+        return self._snapshot[1]
 
     @property
     def failed(self) -> bool:
@@ -175,24 +190,32 @@ class GameFeed:
                 client.offer(self.position, data)
 
 
-class LiveHub:
-    """The feeds of one server process."""
+class Joined(msgspec.Struct, frozen=True):
+    """Where a client joined a feed: the game's state and position at that moment."""
 
-    def __init__(self, games: GameService, store: EventStore) -> None:
+    state: GameState
+    position: int
+
+
+class LiveHub:
+    """The feeds of one server process, and the count of its open sockets."""
+
+    def __init__(self, games: GameService, store: EventStore, sockets: OpenSockets) -> None:
         self._games = games
         self._store = store
+        self.sockets = sockets
         self._feeds: dict[str, GameFeed] = {}
         self._lock = asyncio.Lock()
 
-    async def join(self, game_id: str, client: Client, after: int) -> tuple[GameFeed, int]:
+    async def join(self, game_id: str, client: Client, after: int) -> tuple[GameFeed, Joined]:
         """Register the client with the game's feed; what the catch-up must cover is
-        (after, returned position]. Nothing awaits between registering and reading the
+        (after, the returned position]. Nothing awaits between registering and reading the
         position, so the live queue starts exactly where the catch-up ends."""
         feed = await self._feed(game_id)
         feed.clients.add(client)
-        covered = feed.position
-        client.sent_up_to = max(after, covered)
-        return feed, covered
+        joined = Joined(feed.state, feed.position)
+        client.sent_up_to = max(after, joined.position)
+        return feed, joined
 
     async def _feed(self, game_id: str) -> GameFeed:
         async with self._lock:

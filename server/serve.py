@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import msgspec
 import uvicorn
@@ -20,6 +21,14 @@ from server.database import EmbeddedPostgres, EmbeddedPostgresError
 from server.settings import Settings, SettingsError
 
 logger = logging.getLogger("skirmish.serve")
+# Thousands of spectators must cost little each. Clients send one short message at most (a
+# token), and compression would give every socket zlib state of its own (tens of KB).
+# docs/operations.md says the same as uvicorn's command line options.
+WEBSOCKET_OPTIONS: dict[str, Any] = {
+    "ws_per_message_deflate": False,
+    "ws_max_size": 4096,
+    "ws_max_queue": 4,
+}
 
 
 class _Stop(BaseException):
@@ -69,7 +78,8 @@ def serve(host: str, port: int, data_dir: Path | None, *, fake_clock: bool = Fal
             # says so (POST /v1/admin/clock).
             clock = FakeClock(SystemClock().now()) if fake_clock else None
             app = create_app(settings, clock=clock)
-            server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, lifespan="on"))
+            config = uvicorn.Config(app, host=host, port=port, lifespan="on", **WEBSOCKET_OPTIONS)
+            server = uvicorn.Server(config)
             server.run()
             return 0 if server.started else 1
         except _Stop:

@@ -8,6 +8,11 @@ import platformdirs
 
 from server.ratelimit import Rate, RateLimits
 
+# How many websockets one process holds open at most: per account, per client address, in all.
+SOCKETS_PER_ACCOUNT = 20
+SOCKETS_PER_ADDRESS = 200
+SOCKETS_TOTAL = 10_000
+
 
 class SettingsError(Exception):
     """An environment variable holds something unusable."""
@@ -30,6 +35,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhook_allow_private: bool = False
     # None: no rate limits at all (SKIRMISH_RATE_LIMITS=off, for the operator's load tests).
     rate_limits: RateLimits | None = msgspec.field(default_factory=RateLimits)
+    sockets_per_account: int = SOCKETS_PER_ACCOUNT
+    sockets_per_address: int = SOCKETS_PER_ADDRESS
+    sockets_total: int = SOCKETS_TOTAL
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -52,6 +60,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             operator_token=environ.get("SKIRMISH_OPERATOR_TOKEN") or None,
             webhook_allow_private=allow_private == "1",
             rate_limits=_rate_limits(environ),
+            sockets_per_account=_count(
+                environ, "SKIRMISH_SOCKETS_PER_ACCOUNT", SOCKETS_PER_ACCOUNT
+            ),
+            sockets_per_address=_count(environ, "SKIRMISH_SOCKETS_PER_IP", SOCKETS_PER_ADDRESS),
+            sockets_total=_count(environ, "SKIRMISH_SOCKETS_TOTAL", SOCKETS_TOTAL),
         )
 
 
@@ -74,3 +87,13 @@ def _rate_limits(environ: Mapping[str, str]) -> RateLimits | None:
     if switch not in ("on", "off"):
         raise SettingsError(f"SKIRMISH_RATE_LIMITS must be on or off, not {switch!r}")
     return RateLimits(**rates) if switch == "on" else None
+
+
+def _count(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A positive whole number of at most a million, or the default when unset."""
+    value = environ.get(name, "")
+    if not value:
+        return default
+    if not value.isdigit() or not 1 <= int(value) <= 1_000_000:
+        raise SettingsError(f"{name} must be 1 to 1000000, not {value!r}")
+    return int(value)

@@ -7,6 +7,7 @@ import json
 import msgspec
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from eventstore.base import EventStore
 from projections.loading import stream_of
 from schema.game_events import game_codec
 from server.accounts import Identity
@@ -14,8 +15,9 @@ from server.decide.acting import existing
 from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.feed import viewer_of
+from server.handlers import Loaded
 from server.identity import identify
-from server.live import Client, GameFeed, LiveMessage, messages_for
+from server.live import Client, GameFeed, Joined, LiveMessage, messages_for
 from server.services import Services, services
 
 router = APIRouter()
@@ -24,7 +26,11 @@ TOKEN_WAIT_SECONDS = 0.25
 PING_SECONDS = 20.0
 # How long a dropped client's socket may take to accept its close frame.
 DROP_CLOSE_SECONDS = 10.0
-_PAGE = 500
+# A client with more events than this to catch up on starts from a snapshot of the game
+# instead: what a connection costs to start must not grow with the game's history.
+SNAPSHOT_BEYOND = 200
+# Events read at a time while catching up: most of what one connection holds.
+_PAGE = 50
 _encode = msgspec.json.Encoder().encode
 
 
@@ -32,31 +38,47 @@ _encode = msgspec.json.Encoder().encode
 async def live(websocket: WebSocket, game: str, after: int = 0, token: str | None = None) -> None:
     await websocket.accept()
     found = services(websocket)
-    try:
-        identity = await _identity(websocket, token)
-        loaded = await found.games.load(game)
-        existing(loaded.state)
-    except (ApiError, DomainError) as error:
-        status = getattr(error, "status", 400)
-        await _refuse(websocket, 4000 + status, error.message)
-        return
+    with found.live.sockets.seat() as seat:
+        try:
+            # Counted first, so that a flood from one address costs little beyond handshakes.
+            seat.take_address(_address(websocket))
+            identity = await _identity(websocket, token)
+            seat.take_account(identity)
+            loaded = await found.games.load(game)
+            existing(loaded.state)
+        except (ApiError, DomainError) as error:
+            status = getattr(error, "status", 400)
+            await _refuse(websocket, 4000 + status, error.message)
+            return
+        await _serve(websocket, found, game, loaded, identity, after)
+
+
+async def _serve(
+    websocket: WebSocket,
+    found: Services,
+    game: str,
+    loaded: Loaded,
+    identity: Identity | None,
+    after: int,
+) -> None:
+    """Catch up, then follow live until the client leaves or falls behind."""
     handler = asyncio.current_task()
     assert handler is not None
-    # A client that falls too far behind is dropped at once, even if this handler is stuck
-    # writing to a socket that nobody reads: the feed cancels it.
     # A moderator's read of secrets is recorded before it happens; a socket cannot do
     # that, so it carries only the reader's own seats' private events.
     viewer = viewer_of(loaded.state, identity).without_moderation()
+    # A client that falls too far behind is dropped at once, even if this handler is stuck
+    # writing to a socket that nobody reads: the feed cancels it.
     client = Client(viewer, on_drop=handler.cancel)
     hub = found.live
     # Nobody has seen beyond the game's last event, which `loaded` read from the database
     # (a client coming from another process may be ahead of this process's feed, never of
     # the database); a position past it would hold back every event until it is reached.
     after = min(max(after, 0), loaded.position)
-    feed, covered = await hub.join(game, client, after)
+    feed, joined = await hub.join(game, client, after)
     try:
         try:
-            await _catch_up(websocket, found, feed, client, after, covered)
+            await _catch_up(websocket, found, feed, client, after, joined)
             await _send_live(websocket, client, feed)
         finally:
             # From here on a drop must not cancel the handler's cleaning up.
@@ -71,6 +93,12 @@ async def live(websocket: WebSocket, game: str, after: int = 0, token: str | Non
         await _drop(websocket, client.delivered)
     finally:
         await hub.release(feed, client)
+
+
+def _address(websocket: WebSocket) -> str:
+    """The client's address: the peer's, or the one a trusted proxy forwarded (uvicorn's
+    --forwarded-allow-ips)."""
+    return websocket.client.host if websocket.client is not None else "unknown"
 
 
 async def _identity(websocket: WebSocket, token: str | None) -> Identity | None:
@@ -91,12 +119,55 @@ async def _identity(websocket: WebSocket, token: str | None) -> Identity | None:
 
 
 async def _catch_up(
-    websocket: WebSocket, found: Services, feed: GameFeed, client: Client, after: int, covered: int
+    websocket: WebSocket,
+    found: Services,
+    feed: GameFeed,
+    client: Client,
+    after: int,
+    joined: Joined,
 ) -> None:
+    covered = joined.position
+    if await _far_behind(found.store, feed.game_id, after, joined):
+        await _send(websocket, feed.snapshot(joined.state, covered))
+        client.delivered = covered
+    else:
+        await _replay(websocket, found.store, feed, client, after, covered)
+    # At the position the catch-up covered, not the feed's own, which may have moved on: the
+    # events in between are in the client's queue, and a client that reconnects from this
+    # message's position must still receive them.
+    await _send(websocket, _encode(feed.current_standings(covered)))
+    client.delivered = max(client.delivered, covered)
+
+
+async def _far_behind(store: EventStore, game_id: str, after: int, joined: Joined) -> bool:
+    """Whether more than SNAPSHOT_BEYOND events lie in (after, joined.position]. A stream's
+    versions count its events one by one (a rewind reuses the versions it archives), so the
+    version of the first event after `after` tells how many there are; from the start, as
+    many as the game's version."""
+    if after >= joined.position:
+        return False
+    first_version = 1
+    if after > 0:
+        first = await store.read_stream_after_position(stream_of(game_id), after, limit=1)
+        if not first or first[0].position > joined.position:
+            return False
+        first_version = first[0].version
+    return joined.state.version - first_version >= SNAPSHOT_BEYOND
+
+
+async def _replay(
+    websocket: WebSocket,
+    store: EventStore,
+    feed: GameFeed,
+    client: Client,
+    after: int,
+    covered: int,
+) -> None:
+    """Every event in (after, covered] that the client may see, page by page."""
     stream = stream_of(feed.game_id)
     position = after
     while position < covered:
-        page = await found.store.read_stream_after_position(stream, position, limit=_PAGE)
+        page = await store.read_stream_after_position(stream, position, limit=_PAGE)
         page = [r for r in page if r.position <= covered]
         if not page:
             break
@@ -106,11 +177,6 @@ async def _catch_up(
                 await _send(websocket, _encode(message))
                 client.delivered = recorded.position
         position = page[-1].position
-    # At the position the catch-up covered, not the feed's own, which may have moved on: the
-    # events in between are in the client's queue, and a client that reconnects from this
-    # message's position must still receive them.
-    await _send(websocket, _encode(feed.current_standings(covered)))
-    client.delivered = max(client.delivered, covered)
 
 
 async def _send_live(websocket: WebSocket, client: Client, feed: GameFeed) -> None:

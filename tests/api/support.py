@@ -20,7 +20,6 @@ from websockets.exceptions import ConnectionClosed
 from server.app import create_app
 from server.clock import FakeClock
 from server.entropy import Entropy
-from server.ratelimit import RateLimits
 from server.settings import Settings
 from tests.server.running import running, serve_subprocess
 
@@ -262,19 +261,18 @@ async def serving(
     pool_size: int = 10,
     send_buffer: int | None = None,
     entropy: Entropy = lambda: TEST_SECRET,
-    webhook_allow_private: bool = False,
-    rate_limits: RateLimits | None = None,
+    **overrides: Any,
 ) -> AsyncIterator[Server]:
     """The app on a real uvicorn, on a fake clock, with an operator token; every game it
-    starts draws from `entropy` (TEST_SECRET unless told otherwise); without rate limits
-    unless given (the tests make accounts and games by the hundred, from one address)."""
+    starts draws from `entropy` (TEST_SECRET unless told otherwise). `overrides` set other
+    fields of server.settings.Settings; the rate limits are off unless given (the tests make
+    accounts and games by the hundred, from one address)."""
     clock = FakeClock(START)
     settings = Settings(
         database_url=schema_url,
         pool_size=pool_size,
         operator_token=OPERATOR_TOKEN,
-        webhook_allow_private=webhook_allow_private,
-        rate_limits=rate_limits,
+        **{"rate_limits": None, **overrides},
     )
     app = create_app(settings, clock=clock, entropy=entropy)
     async with (

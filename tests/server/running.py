@@ -13,6 +13,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import uvicorn
 from fastapi import FastAPI
 
+from server.serve import WEBSOCKET_OPTIONS
+
 
 @contextlib.asynccontextmanager
 async def running(app: FastAPI, *, send_buffer: int | None = None) -> AsyncIterator[str]:
@@ -29,7 +31,8 @@ async def running(app: FastAPI, *, send_buffer: int | None = None) -> AsyncItera
     # Listening now, so that requests made before startup completes wait in the backlog.
     listening.listen()
     port = listening.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, lifespan="on", log_level="warning"))
+    config = uvicorn.Config(app, lifespan="on", log_level="warning", **WEBSOCKET_OPTIONS)
+    server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve(sockets=[listening]))
     try:
         yield f"http://127.0.0.1:{port}"

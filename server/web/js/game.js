@@ -402,6 +402,8 @@ function handle(message) {
         if (showing() === currentTurn()) render();
       }
       break;
+    // A snapshot comes instead of the events of a long absence: the game as it is now.
+    case "snapshot":
     case "event":
       refresh();
       break;
