@@ -28,7 +28,6 @@ from server.handlers import GameService
 from server.socket_limits import OpenSockets
 
 QUEUE_LIMIT = 1000
-IDLE_FEED_SECONDS = 30.0
 _encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
 

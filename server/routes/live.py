@@ -216,7 +216,12 @@ async def _drain_incoming(websocket: WebSocket, client: Client) -> None:
 
 async def _send(websocket: WebSocket, data: bytes) -> None:
     """One JSON text frame, from the bytes encoded once for every client alike."""
-    await websocket.send({"type": "websocket.send", "text": data.decode()})
+    try:
+        await websocket.send({"type": "websocket.send", "text": data.decode()})
+    except RuntimeError as closed:
+        # uvicorn closed the socket itself (a ping went unanswered) before the disconnect
+        # reached this handler: the ASGI state machine refuses the send.
+        raise WebSocketDisconnect(1006) from closed
 
 
 async def _drop(websocket: WebSocket, delivered: int) -> None:
