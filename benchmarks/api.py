@@ -15,13 +15,14 @@ in a temporary directory), so that its memory can be read from /proc.
    growth of the server's resident memory per connection. The clients speak just enough
    of the websocket protocol (no compression offered, pongs for pings) to be cheap: on a
    two-core machine the clients share the CPU with the server and the database.
-3. Idle neighbours: order submissions (as in 1, over five games) while an admin resolves
-   another game once a second, first alone, then with N idle spectators of a third game
-   connected (`--neighbours=2000`), by a process of their own so that answering the
-   server's pings does not slow the measuring clients; each for 25 s, so that every
-   spectator's pings (one each way per 20 s) fall within it. The cost of sockets that
-   merely stay open, and the server's memory with them, on a server of its own (2 leaves
-   the server's memory grown).
+3. Neighbours: order submissions (as in 1, over five games) while an admin resolves
+   another game once a second: first alone; then while a third game's webhook is a tarpit
+   (a loopback receiver that answers one byte every 2 s and never finishes, in a process
+   of its own), fed by resolutions of that game; then with N idle spectators of a fourth
+   game connected as well (`--neighbours=2000`), by a process of their own so that
+   answering the server's pings does not slow the measuring clients. Each for 25 s, so that
+   every spectator's pings (one each way per 20 s) fall within it. What a hostile neighbour
+   costs everyone else, on a server of its own (2 leaves the server's memory grown).
 """
 
 import asyncio
@@ -155,6 +156,8 @@ async def _server(url: str) -> AsyncIterator[tuple[int, int]]:
         # Every spectator here comes from one address.
         "SKIRMISH_SOCKETS_PER_IP": "1000000",
         "SKIRMISH_SOCKETS_TOTAL": "1000000",
+        # The tarpit listens on loopback.
+        "SKIRMISH_WEBHOOK_ALLOW_PRIVATE": "1",
     }
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", _SERVER, str(port), env=environment
@@ -439,17 +442,63 @@ asyncio.run(main(int(sys.argv[1]), sys.argv[2], int(sys.argv[3])))
 
 
 async def _beside_idle_spectators(port: int, pid: int, count: int) -> list[list[object]]:
-    """The same traffic alone, then beside `count` idle spectators of a third game; the
-    third row is the change from the first to the second (for memory, in MB)."""
+    """The same traffic alone, beside a game whose webhook is a tarpit, then beside that
+    and `count` idle spectators of another game; the last row is the change from the first
+    to the third (for memory, in MB)."""
     alone = await _traffic(port, pid)
-    async with _idle_spectators(port, count):
-        beside = await _traffic(port, pid)
+    async with _tarpit_webhook(port):
+        tarpitted = await _traffic(port, pid)
+        async with _idle_spectators(port, count):
+            beside = await _traffic(port, pid)
     change = [f"{(b - a) / a:+.0%}" for a, b in zip(alone[:-1], beside[:-1], strict=True)]
     return [
-        ["no other sockets", *alone],
-        [f"{count:,} idle spectators", *beside],
-        ["change", *change, f"{beside[-1] - alone[-1]:+.0f}"],
+        ["no other load", *alone],
+        ["a tarpit webhook", *tarpitted],
+        [f"tarpit + {count:,} idle spectators", *beside],
+        ["change (third to first)", *change, f"{beside[-1] - alone[-1]:+.0f}"],
     ]
+
+
+_TARPIT = """
+import asyncio, sys
+async def hold(reader, writer):
+    answer = b"HTTP/1.1 200 OK\\r\\nX-Trickle: " + b"a" * 10_000
+    for byte in answer:
+        writer.write(bytes([byte]))
+        await writer.drain()
+        await asyncio.sleep(2)
+async def main():
+    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    await asyncio.Event().wait()  # until terminated
+asyncio.run(main())
+"""
+# Resolutions of the tarpitted game before the measurements: each queues a delivery per
+# player and one for the resolution, and each delivery holds a slot until its deadline.
+TARPIT_RESOLUTIONS = 10
+
+
+@contextlib.asynccontextmanager
+async def _tarpit_webhook(port: int) -> AsyncIterator[None]:
+    """A game of its own whose webhook is a tarpit in a process of its own, with deliveries
+    queued for it throughout."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", _TARPIT, stdout=asyncio.subprocess.PIPE
+    )
+    assert process.stdout is not None
+    try:
+        tarpit = int(await process.stdout.readline())
+        http = await _Http.open(port)
+        game_id, admin, _ = await _game(http, 3)
+        hook = {"url": f"http://127.0.0.1:{tarpit}/hook"}
+        await _call(http, "PUT", f"/v1/games/{game_id}/webhook", hook, token=admin)
+        for _ in range(TARPIT_RESOLUTIONS):
+            await _call(http, "POST", f"/v1/games/{game_id}/admin/resolve", token=admin)
+        http.close()
+        yield
+    finally:
+        process.terminate()
+        await process.wait()
 
 
 @contextlib.asynccontextmanager

@@ -40,9 +40,14 @@ async def test_a_ring_of_a_thousand_rotates_over_http(server: Server) -> None:
     assert answer["armies"] == {territories[(k + 1) % 1000]: p for k, p in enumerate(players)}
 
 
-async def test_json_nested_too_deeply_is_a_422(server: Server) -> None:
+async def test_json_nested_too_deeply_is_a_400(server: Server) -> None:
+    """The API's check of every body (duplicate keys, depth) refuses it before the engine
+    reads it; the engine itself refuses it too (tests/rules/test_contract.py)."""
     depth = 20_000
     body = b'{"map": {"name": ' + b"[" * depth + b"]" * depth + b'}, "players": {}}'
     response = await server.api.client.post("/v1/adjudicate", content=body)
-    assert response.status_code == 422, response.text
-    assert response.json()["error"]["message"] == "invalid JSON: nested too deeply"
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == {
+        "code": "invalid_json",
+        "message": "the body is not valid JSON: it is nested too deeply",
+    }
