@@ -34,7 +34,7 @@ async def test_serve_with_the_embedded_database_stops_it_and_finds_its_data_agai
                 written = await store.append("e2e", [new_event()], expected_version=0)
         finally:
             await pool.close()
-    assert health.json() == {"status": "ok", "database": "ok"}
+    assert health.json() == {"status": "ok", "database": "ok", "read_models": "ok"}
     # SIGTERM stopped the embedded server too.
     assert running_url(data_dir) is None
     assert not (data_dir / "postmaster.pid").exists()
