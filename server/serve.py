@@ -20,6 +20,10 @@ from server.database import EmbeddedPostgres, EmbeddedPostgresError
 from server.settings import Settings, SettingsError
 
 logger = logging.getLogger("skirmish.serve")
+# How long a stop waits for requests under way; websockets are closed at once (1012). With
+# the application's own shutdown (server.app.STOP_SECONDS) and the embedded PostgreSQL's,
+# SIGTERM ends the server within 10 s.
+GRACEFUL_SECONDS = 3
 
 
 class _Stop(BaseException):
@@ -69,7 +73,14 @@ def serve(host: str, port: int, data_dir: Path | None, *, fake_clock: bool = Fal
             # says so (POST /v1/admin/clock).
             clock = FakeClock(SystemClock().now()) if fake_clock else None
             app = create_app(settings, clock=clock)
-            server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, lifespan="on"))
+            config = uvicorn.Config(
+                app,
+                host=host,
+                port=port,
+                lifespan="on",
+                timeout_graceful_shutdown=GRACEFUL_SECONDS,
+            )
+            server = uvicorn.Server(config)
             server.run()
             return 0 if server.started else 1
         except _Stop:
