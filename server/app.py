@@ -31,9 +31,9 @@ from server.services import Services
 from server.settings import Settings, SettingsError
 from server.webhooks import Webhooks
 
-# Shutdown waits this long for the background tasks, the live feeds and the store to stop,
-# and then as long again for the pool's connections to close, before it cuts what is left:
-# with uvicorn's own graceful period (server.serve), SIGTERM ends the server within 10 s
+# Shutdown waits this long for each of four steps (the background tasks, the live feeds,
+# the event store, the pool's connections) before it leaves or cuts what is left: with
+# uvicorn's own graceful period (server.serve), SIGTERM ends the server within 10 s
 # whatever state the database is in.
 STOP_SECONDS = 1.5
 _log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                     yield
                 finally:
                     await _stop(background)
-                    await found.live.close()
+                    await _within(STOP_SECONDS, found.live.close(), "the live feeds")
             finally:
                 await _within(STOP_SECONDS, store.close(), "the event store")
         finally:

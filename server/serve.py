@@ -23,7 +23,7 @@ logger = logging.getLogger("skirmish.serve")
 # How long a stop waits for requests under way; websockets are closed at once (1012). With
 # the application's own shutdown (server.app.STOP_SECONDS) and the embedded PostgreSQL's,
 # SIGTERM ends the server within 10 s.
-GRACEFUL_SECONDS = 3
+GRACEFUL_SECONDS = 2
 
 
 class _Stop(BaseException):
