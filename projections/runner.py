@@ -114,6 +114,7 @@ class ReadModelRunner:
             while True:
                 if loop.time() >= retry_at:
                     await self.retry_failed()
+                    self._backoff.succeeded()
                     retry_at = loop.time() + self._retry_seconds
                 batch = None
                 # A fetch that times out has moved no cursor: nothing is lost.

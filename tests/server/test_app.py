@@ -7,6 +7,8 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from eventstore.base import MAX_EVENT_BYTES
+from eventstore.memory import MemoryEventStore
 from eventstore.migrations import migrate
 from server.app import create_app
 from server.database import create_pool
@@ -16,6 +18,7 @@ from server.scheduler import read_models_caught_up
 from server.settings import Settings, SettingsError
 from tests.server.running import CuttableLink, running
 from tests.server.scripted import ScriptedGame
+from tests.support import new_event
 
 
 async def test_the_app_migrates_starts_and_is_healthy(schema_url: str) -> None:
@@ -70,6 +73,7 @@ async def test_health_is_503_while_the_database_is_unreachable(schema_url: str) 
         await link.cut()
     assert up.status_code == 200
     assert down.status_code == 503
+    assert down.headers["retry-after"] == "2"
     assert down.json()["error"]["code"] == "database_unavailable"
     assert down.json()["error"]["message"]
     assert back.status_code == 200
@@ -114,3 +118,19 @@ async def test_health_lists_a_game_whose_read_models_fail_and_stays_200(schema_u
     assert failing["version"] == version
     assert {(g["id"], g["turn"]) for g in listed.json()["games"]} == {("good", 2), ("bad", 1)}
     assert healthy.json() == {"status": "ok", "database": "ok", "read_models": "ok"}
+
+
+async def test_an_event_past_the_stores_bound_is_a_413_and_nothing_is_written() -> None:
+    store = MemoryEventStore()
+    app = FastAPI()
+    install_error_handlers(app)
+
+    @app.post("/append")
+    async def append() -> None:
+        await store.append("s", [new_event(b"x" * (MAX_EVENT_BYTES + 1))], expected_version=0)
+
+    async with running(app) as base, httpx.AsyncClient(base_url=base) as client:
+        response = await client.post("/append")
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "event_too_large"
+    assert await store.stream_version("s") == 0
