@@ -17,6 +17,12 @@ import msgspec
 from eventstore.subscription import Fetch, Subscription, Wakeups
 
 MAX_NAME_LENGTH = 200
+# The largest event the store takes: past it, PostgreSQL and the read models could not hold
+# it (a read model keeps a resolution as jsonb, at most 255 MiB; a statement's parameters,
+# 1 GiB). Twice the largest resolution the per-turn quotas allow (docs/eventstore.md, "Bounds").
+MAX_EVENT_BYTES = 32 * 1024 * 1024
+# The most one append (or truncation's follow-up) may carry in all.
+MAX_APPEND_BYTES = 2 * MAX_EVENT_BYTES
 
 
 class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -113,6 +119,10 @@ class InvalidRequestError(EventStoreError, ValueError):
     """The arguments can never succeed: an empty batch, a bad name, a naive datetime..."""
 
 
+class EventTooLargeError(InvalidRequestError):
+    """An event, or an append in all, is past the store's bound: nothing was written."""
+
+
 class ConcurrencyError(EventStoreError):
     """The stream is not at the expected version: someone else appended first."""
 
@@ -156,6 +166,17 @@ def check_append(stream_id: str, events: Sequence[NewEvent], expected_version: i
         check_name("event type", event.type)
         if event.occurred_at.utcoffset() is None:
             raise InvalidRequestError("occurred_at must carry a time zone")
+        if len(event.data) > MAX_EVENT_BYTES:
+            raise EventTooLargeError(
+                f"a {event.type} event of {len(event.data):,} bytes is past the store's bound "
+                f"of {MAX_EVENT_BYTES:,} bytes per event"
+            )
+    total = sum(len(event.data) for event in events)
+    if total > MAX_APPEND_BYTES:
+        raise EventTooLargeError(
+            f"an append of {total:,} bytes is past the store's bound of "
+            f"{MAX_APPEND_BYTES:,} bytes per append"
+        )
 
 
 def check_truncate(stream_id: str, after_version: int, truncated_by: str, reason: str) -> None:

@@ -18,13 +18,17 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from eventstore.base import AppendResult, EventStoreError, NewEvent
+from eventstore.base import MAX_APPEND_BYTES, AppendResult, EventStoreError, NewEvent
 
 
 class AppendRequest(msgspec.Struct, frozen=True):
     stream_id: str
     events: tuple[NewEvent, ...]
     expected_version: int | None
+
+    @property
+    def size(self) -> int:
+        return sum(len(event.data) for event in self.events)
 
 
 Outcome = AppendResult | EventStoreError
@@ -34,10 +38,20 @@ _Waiting = tuple[AppendRequest, "asyncio.Future[AppendResult]"]
 
 
 class AppendCombiner:
-    def __init__(self, write: Write, *, max_in_flight: int = 4, max_batch: int = 500) -> None:
+    def __init__(
+        self,
+        write: Write,
+        *,
+        max_in_flight: int = 4,
+        max_batch: int = 500,
+        max_bytes: int = MAX_APPEND_BYTES,
+    ) -> None:
         self._write = write
         self._max_in_flight = max_in_flight
         self._max_batch = max_batch
+        # A write is one statement, whose parameters PostgreSQL takes up to 1 GiB: appends
+        # of large events go out in several writes rather than one it would refuse.
+        self._max_bytes = max_bytes
         self._queue: list[_Waiting] = []
         self._busy: set[str] = set()
         self._in_flight = 0
@@ -91,14 +105,20 @@ class AppendCombiner:
         while self._queue and self._in_flight < self._max_in_flight:
             batch: list[_Waiting] = []
             kept: list[_Waiting] = []
+            size = 0
             for waiting in self._queue:
                 request, future = waiting
                 if future.done():
                     continue  # its caller gave up before it was sent: never written
-                if request.stream_id in self._busy or len(batch) >= self._max_batch:
+                if (
+                    request.stream_id in self._busy
+                    or len(batch) >= self._max_batch
+                    or (batch and size + request.size > self._max_bytes)
+                ):
                     kept.append(waiting)
                 else:
                     batch.append(waiting)
+                    size += request.size
             # Streams taken by this batch stay busy for the rest of the queue.
             self._queue = kept
             if not batch:

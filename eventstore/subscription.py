@@ -118,7 +118,9 @@ class Subscription:
         return self._buffer.popleft()
 
     async def next_batch(self) -> list[RecordedEvent]:
-        """Every event available now, waiting for at least one; [] once closed."""
+        """Every event available now, waiting for at least one; [] once closed. Safe to cut
+        short (a timeout, say): a fetch moves the cursor only once its events are in hand,
+        and nothing waits between that and returning them."""
         while not self._buffer:
             if not await self._fill():
                 return []

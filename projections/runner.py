@@ -4,63 +4,60 @@ Events are folded in global order; each batch's writes and the new checkpoint co
 transaction, so every event is applied exactly once, whatever crashes. One runner works at
 a time, across every server process, under an advisory lock. A `turn_rewound` event makes
 the runner reload that game from the store, since a fold cannot run backwards.
+
+One game's failure never holds up the others: each game's writes go under a savepoint, and
+a game whose events cannot be folded or whose rows the database refuses is recorded as
+failing (projections/failures.py) while the checkpoint moves on. Nothing is skipped for it:
+on its next event, and every `retry_seconds`, its rows are written afresh from its stream
+up to the last event the runner has passed, until that succeeds.
 """
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager
-from typing import Any
+from collections.abc import Awaitable, Callable
+from functools import partial
 
 import asyncpg
-import msgspec
 
 from eventstore.base import Checkpoint, EventStore, RecordedEvent
+from eventstore.migrations import Connection
+from eventstore.outages import UNREACHABLE, Backoff
+from projections import failures
 from projections.game import GameState, fold
-from projections.loading import game_of, state_until
-from projections.views import public_game
-from schema.game_events import GameStarted, TurnResolved, TurnRewound, game_codec
+from projections.leading import Connect, lead
+from projections.loading import game_of, state_until, stream_of
+from projections.rows import turn_writes, write_game
+from schema.game_events import GameEvent, TurnRewound, game_codec
 
 NAME = "read_models.v1"
-# With the schema's hash, so that deployments sharing a database in separate schemas
-# (and tests) do not wait for one another.
 _LOCK_KEY = 0x5EAD_0001
 _BATCH = 1000
 # How soon to look again when committed events are held back by an older transaction.
 _HELD_BACK_SECONDS = 0.005
-_encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
 
-
-# A borrowed pool connection or one of its own: anything to `execute` on.
-Connect = Callable[[], AbstractAsyncContextManager[Any]]
-
-
-@contextlib.asynccontextmanager
-async def leading(connect: Connect, key: int) -> AsyncIterator[None]:
-    """Hold the schema's advisory lock `key` for as long as the block runs: one leader at a
-    time across every process. The lock goes with its connection, whatever happens."""
-    async with connect() as connection:
-        await connection.execute("SELECT pg_advisory_lock(hashtext(current_schema()), $1)", key)
-        try:
-            yield
-        finally:
-            await connection.execute(
-                "SELECT pg_advisory_unlock(hashtext(current_schema()), $1)", key
-            )
+# A game's state as written, and the position of its last event.
+Written = tuple[GameState, int]
 
 
 class ReadModelRunner:
     def __init__(
-        self, store: EventStore, pool: asyncpg.Pool, *, lock_connection: Connect | None = None
+        self,
+        store: EventStore,
+        pool: asyncpg.Pool,
+        *,
+        lock_connection: Connect | None = None,
+        retry_seconds: float = 30.0,
     ) -> None:
         self._store = store
         self._pool = pool
         # The lock is held for as long as the runner leads; give it a connection of its own
         # (server.database.dedicated_connections) so that the pool is never short of one.
         self._lock_connection = lock_connection or pool.acquire
-        self._games: dict[str, tuple[GameState, int]] = {}
+        self._retry_seconds = retry_seconds
+        self._games: dict[str, Written] = {}
+        self._backoff = Backoff("read models", _log)
 
     async def checkpoint(self) -> Checkpoint:
         row = await self._pool.fetchrow(
@@ -99,67 +96,146 @@ class ReadModelRunner:
             if progress is not None:
                 progress(done)
 
-    async def follow(self, *, retry_after: float = 1.0) -> None:
-        """Run for ever: take the lock, then catch up and follow the log live."""
+    async def follow(self) -> None:
+        """Run for ever: take the lock, then catch up and follow the log live. When the
+        database goes away, pause and start again; when cancelled, stop at once."""
         while True:
             try:
-                async with leading(self._lock_connection, _LOCK_KEY):
-                    await self._follow_locked()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                _log.warning("read models paused: %s; retrying", error)
+                await lead(self._lock_connection, _LOCK_KEY, self._follow_locked)
+            except Exception as error:
                 self._games.clear()
-                await asyncio.sleep(retry_after)
+                await self._backoff.failed(error)
 
     async def _follow_locked(self) -> None:
         self._games.clear()
+        loop = asyncio.get_running_loop()
+        retry_at = loop.time()
         async with self._store.subscribe(after=await self.checkpoint()) as events:
-            while batch := await events.next_batch():
-                await self.apply(batch)
+            while True:
+                if loop.time() >= retry_at:
+                    await self.retry_failed()
+                    self._backoff.succeeded()
+                    retry_at = loop.time() + self._retry_seconds
+                batch = None
+                # A fetch that times out has moved no cursor: nothing is lost.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout_at(retry_at):
+                        batch = await events.next_batch()
+                if batch == []:
+                    return  # the store is closing
+                if batch:
+                    await self.apply(batch)
+                    self._backoff.succeeded()
 
     async def reset(self) -> None:
         """Forget every read model, so that the next catch-up rebuilds them from the log."""
         async with self._pool.acquire() as connection, connection.transaction():
             await connection.execute("DELETE FROM read_turns")
             await connection.execute("DELETE FROM read_games")
+            await connection.execute("DELETE FROM read_model_failures")
             await connection.execute("DELETE FROM projection_checkpoints WHERE name = $1", NAME)
         self._games.clear()
 
     async def apply(self, batch: list[RecordedEvent]) -> None:
-        writes: list[tuple[str, tuple[object, ...]]] = []
-        changed: set[str] = set()
+        """Fold a batch into the read models and move the checkpoint past it, in one
+        transaction; a game that fails is recorded, and the others go on."""
+        games: dict[str, list[RecordedEvent]] = {}
         for recorded in batch:
             game_id = game_of(recorded.stream_id)
-            if game_id is None:
-                continue
-            state = await self._fold_in(game_id, recorded)
-            writes.extend(_turn_writes(game_id, game_codec.decode_recorded(recorded)))
-            self._games[game_id] = (state, recorded.position)
-            changed.add(game_id)
-        try:
-            async with self._pool.acquire() as connection, connection.transaction():
-                for sql, args in writes:
-                    await connection.execute(sql, *args)
-                for game_id in sorted(changed):
-                    await _write_game(connection, game_id, *self._games[game_id])
-                last = batch[-1].checkpoint
-                await connection.execute(
-                    "INSERT INTO projection_checkpoints (name, transaction_id, position) "
-                    "VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE "
-                    "SET transaction_id = excluded.transaction_id, position = excluded.position",
-                    NAME,
-                    last.transaction_id,
-                    last.position,
-                )
-        except BaseException:
-            # The cache ran ahead of what committed; the next batch must not build on it.
-            self._games.clear()
-            raise
+            if game_id is not None:
+                games.setdefault(game_id, []).append(recorded)
+        async with self._pool.acquire() as connection, connection.transaction():
+            writes = _Writes(connection, await failures.failing_among(connection, list(games)))
+            # In game order, as the scheduler's claims lock them.
+            for game_id in sorted(games):
+                events = games[game_id]
+                last = events[-1]
+                if game_id in writes.failing:
+                    # Its rows missed events: write them afresh, up to here.
+                    write = partial(self._rewrite, connection, game_id, last.version)
+                else:
+                    write = partial(self._write, connection, game_id, events)
+                await writes.write(game_id, last.version, last.position, write)
+            checkpoint = batch[-1].checkpoint
+            await connection.execute(
+                "INSERT INTO projection_checkpoints (name, transaction_id, position) "
+                "VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE "
+                "SET transaction_id = excluded.transaction_id, position = excluded.position",
+                NAME,
+                checkpoint.transaction_id,
+                checkpoint.position,
+            )
+        self._committed(writes)
 
-    async def _fold_in(self, game_id: str, recorded: RecordedEvent) -> GameState:
-        event = game_codec.decode_recorded(recorded)
+    async def retry_failed(self) -> None:
+        """Write afresh the rows of every game recorded as failing, up to the last event of
+        it that the runner has passed."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            listed = await failures.listed(connection, limit=None)
+            writes = _Writes(connection, {failure.game_id for failure in listed})
+            for failure in listed:
+                game_id, version = failure.game_id, failure.version
+                write = partial(self._rewrite, connection, game_id, version)
+                await writes.write(game_id, version, failure.position, write)
+        self._committed(writes)
+
+    def _committed(self, writes: "_Writes") -> None:
+        """Remember what was written; say once when a game fails, and when it recovers."""
+        self._games.update(writes.written)
+        for game_id, error in writes.failed.items():
+            self._games.pop(game_id, None)
+            if game_id not in writes.failing:
+                _log.error(
+                    "the read models of game %s could not be written (%s: %s); the other "
+                    "games go on, and this one is retried on its next event and every %g s",
+                    game_id,
+                    type(error).__name__,
+                    failures.summary(error),
+                    self._retry_seconds,
+                    exc_info=None if isinstance(error, asyncpg.PostgresError) else error,
+                )
+        for game_id in writes.failing & writes.written.keys():
+            _log.info("the read models of game %s are written again", game_id)
+
+    async def _write(
+        self, connection: Connection, game_id: str, events: list[RecordedEvent]
+    ) -> Written:
+        """The game's rows moved on by its events in this batch."""
+        written = self._games.get(game_id)
+        for recorded in events:
+            event = game_codec.decode_recorded(recorded)
+            state = await self._fold_in(game_id, recorded, event, written)
+            for sql, args in turn_writes(game_id, event):
+                await connection.execute(sql, *args)
+            written = (state, recorded.position)
+        assert written is not None
+        await write_game(connection, game_id, *written)
+        return written
+
+    async def _rewrite(self, connection: Connection, game_id: str, version: int) -> Written:
+        """The game's rows written afresh from its stream, up to `version`."""
+        await connection.execute("DELETE FROM read_turns WHERE game_id = $1", game_id)
+        stream = stream_of(game_id)
+        state, position = GameState(), 0
+        while state.version < version:
+            limit = min(_BATCH, version - state.version)
+            page = await self._store.read_stream(stream, after_version=state.version, limit=limit)
+            if not page:
+                break  # truncated since: its `turn_rewound` is on its way
+            for recorded in page:
+                event = game_codec.decode_recorded(recorded)
+                state = fold(state, [(recorded.version, event)])
+                for sql, args in turn_writes(game_id, event):
+                    await connection.execute(sql, *args)
+                position = recorded.position
+        await write_game(connection, game_id, state, position)
+        return state, position
+
+    async def _fold_in(
+        self, game_id: str, recorded: RecordedEvent, event: GameEvent, cached: Written | None
+    ) -> GameState:
         if isinstance(event, TurnRewound):
             return await state_until(self._store, game_id, recorded.version)
-        cached = self._games.get(game_id)
         if cached is None or cached[0].version != recorded.version - 1:
             state = await state_until(self._store, game_id, recorded.version - 1)
         else:
@@ -167,57 +243,30 @@ class ReadModelRunner:
         return fold(state, [(recorded.version, event)])
 
 
-def _turn_writes(game_id: str, event: object) -> list[tuple[str, tuple[object, ...]]]:
-    upsert_start = (
-        "INSERT INTO read_turns (game_id, turn, start_board, effect) VALUES ($1, $2, $3, $4) "
-        "ON CONFLICT (game_id, turn) DO UPDATE SET start_board = excluded.start_board, "
-        "effect = excluded.effect, resolution = NULL"
-    )
-    if isinstance(event, GameStarted):
-        return [(upsert_start, (game_id, 1, _encode(event.board).decode(), None))]
-    if isinstance(event, TurnResolved):
-        return [
-            (
-                "UPDATE read_turns SET resolution = $3, effect = $4 "
-                "WHERE game_id = $1 AND turn = $2",
-                (game_id, event.turn, _encode(event).decode(), event.effect),
-            ),
-            (
-                upsert_start,
-                (game_id, event.turn + 1, _encode(event.board).decode(), event.next_effect),
-            ),
-        ]
-    if isinstance(event, TurnRewound):
-        return [
-            ("DELETE FROM read_turns WHERE game_id = $1 AND turn > $2", (game_id, event.turn)),
-            (
-                "UPDATE read_turns SET resolution = NULL WHERE game_id = $1 AND turn = $2",
-                (game_id, event.turn),
-            ),
-        ]
-    return []
+class _Writes:
+    """The games of one transaction: those written, those that failed, and those that were
+    failing before it."""
 
+    def __init__(self, connection: Connection, failing: set[str]) -> None:
+        self.connection = connection
+        self.failing = failing
+        self.written: dict[str, Written] = {}
+        self.failed: dict[str, Exception] = {}
 
-async def _write_game(
-    connection: asyncpg.pool.PoolConnectionProxy, game_id: str, state: GameState, position: int
-) -> None:
-    if state.phase == "new":
-        return
-    view = public_game(state, position)
-    await connection.execute(
-        "INSERT INTO read_games (game_id, name, phase, turn, players, position, view, "
-        "next_resolution_at, next_reminder_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
-        "ON CONFLICT (game_id) DO UPDATE SET name = excluded.name, phase = excluded.phase, "
-        "turn = excluded.turn, players = excluded.players, position = excluded.position, "
-        "view = excluded.view, next_resolution_at = excluded.next_resolution_at, "
-        "next_reminder_at = excluded.next_reminder_at",
-        game_id,
-        state.settings.name,
-        state.phase,
-        state.turn,
-        len(state.players),
-        position,
-        _encode(view).decode(),
-        view.next_resolution_at,
-        state.next_reminder_at(),
-    )
+    async def write(
+        self, game_id: str, version: int, position: int, write: Callable[[], Awaitable[Written]]
+    ) -> None:
+        """One game's writes, up to its event at (version, position), under a savepoint: if
+        they fail they are undone and the failure is recorded instead. A lost database is
+        no game's failure: it ends the whole transaction."""
+        try:
+            async with self.connection.transaction():
+                self.written[game_id] = await write()
+        except UNREACHABLE:
+            raise
+        except Exception as error:
+            self.failed[game_id] = error
+            await failures.record(self.connection, game_id, version, position, error)
+            return
+        if game_id in self.failing:
+            await failures.clear(self.connection, game_id)

@@ -20,6 +20,11 @@ _SEPARATORS = re.compile(r"[,\n\r]+")
 # Longest first, so that "->" is not read as "-" then ">".
 _ARROWS = re.compile(r"->|>")
 _EXPECTED_ACTION = "H, to, S, B or F"
+# No order is longer (territory names are short); longer text is refused unquoted and
+# reported cut, so that one line can never fill a turn's report.
+MAX_ORDER_LENGTH = 100
+# What a reason quotes of the text it refuses, at most.
+MAX_QUOTED = 40
 
 
 class ParsedOrder(msgspec.Struct, frozen=True):
@@ -45,13 +50,28 @@ def parse_orders(text: str, board: Board) -> list[ParsedOrder]:
 def parse_order(text: str, board: Board) -> ParsedOrder:
     order = read_order(text, board)
     if isinstance(order, str):
-        return ParsedOrder(text, error=order)
+        return ParsedOrder(clipped(text), error=order)
     return ParsedOrder(text, order)
+
+
+def clipped(text: str) -> str:
+    """An order's text as reports show it: whole, or cut after MAX_ORDER_LENGTH."""
+    return _cut(text, MAX_ORDER_LENGTH)
+
+
+def _quoted(text: str) -> str:
+    return _cut(text, MAX_QUOTED)
+
+
+def _cut(text: str, longest: int) -> str:
+    return text if len(text) <= longest else text[:longest] + "\u2026"
 
 
 def read_order(text: str, board: Board) -> Order | str:
     """One order (`text` holds no separator): the order, or why it is not one.
     `parse_order` without the wrapper, for validation, which reads every order of a turn."""
+    if len(text) > MAX_ORDER_LENGTH:
+        return f"not an order: longer than {MAX_ORDER_LENGTH} characters"
     # The common case, quickly: every name one word (ids always are) typed in one of the
     # board's spellings, a known form. The words are those that the general way below
     # splits the text into, each a keyword or a name, so that it would find the same.
@@ -77,7 +97,7 @@ def read_order(text: str, board: Board) -> Order | str:
         if kind == "NAME":
             territory = board.name_to_id.get(value.lower())
             if territory is None:
-                return f"no such territory: {value}"
+                return f"no such territory: {_quoted(value)}"
         values.append(territory)
     return build(values)
 
@@ -145,6 +165,9 @@ def _split_leading_name(segments: list[tuple[str, str]], board: Board) -> list[t
 def _shape_error(text: str, segments: list[tuple[str, str]]) -> str:
     if not segments:
         return "empty order"
+    # What a reason quotes of the text is short, whatever the text.
+    text = _quoted(text)
+    segments = [(kind, _quoted(value)) for kind, value in segments]
     shape = [kind for kind, _ in segments]
     first_kind, first = segments[0]
     if first_kind == "UNKNOWN":

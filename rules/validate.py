@@ -11,7 +11,7 @@ import msgspec
 
 from rules.board import Board
 from rules.orders import Order, Reinforce
-from rules.parse import read_order, split_orders
+from rules.parse import clipped, read_order, split_orders
 from rules.position import Situation
 
 
@@ -71,7 +71,7 @@ def check_orders(
         for text in texts:
             order = read_order(text, board)
             if isinstance(order, str):
-                checked.append(CheckedOrder(player, text, None, order))
+                checked.append(CheckedOrder(player, clipped(text), None, order))
                 continue
             reason = barred or order.problem(player, situation)
             checked.append(CheckedOrder(player, text, order, reason))

@@ -2,8 +2,9 @@
 
 import asyncio
 import contextlib
+import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 from fastapi import FastAPI
@@ -22,6 +23,7 @@ from server.gate import Gate
 from server.handlers import GameService
 from server.limits import BodyLimit
 from server.live import LiveHub
+from server.redaction import redact_query_strings
 from server.routes import (
     accounts,
     adjudicate,
@@ -45,8 +47,12 @@ from server.throttle import Throttle
 from server.webhook_sender import WebhookSender
 from server.webhooks import Webhooks
 
-# Past this, closing gives up waiting for borrowed connections and cuts them.
-POOL_CLOSE_SECONDS = 10.0
+# Shutdown waits this long for each of four steps (the background tasks, the live feeds,
+# the event store, the pool's connections) before it leaves or cuts what is left: with
+# uvicorn's own graceful period (server.serve), SIGTERM ends the server within 10 s
+# whatever state the database is in.
+STOP_SECONDS = 1.5
+_log = logging.getLogger(__name__)
 
 
 def create_app(
@@ -63,13 +69,17 @@ def create_app(
     database_url = settings.database_url
     if database_url is None:
         raise SettingsError("DATABASE_URL is not set (`skirmish serve` starts a database)")
+    # Here rather than in `skirmish serve`, so that `uvicorn --factory` keeps tokens out of
+    # its logs too.
+    redact_query_strings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = await create_pool(database_url, max_size=settings.pool_size)
         try:
             await migrate(pool)
-            async with await PostgresEventStore.open(pool) as store:
+            store = await PostgresEventStore.open(pool)
+            try:
                 games = GameService(store)
                 the_clock = clock or SystemClock()
                 found = Services(
@@ -98,24 +108,20 @@ def create_app(
                 )
                 runner = ReadModelRunner(store, pool, lock_connection=own)
                 background = [
-                    asyncio.create_task(runner.follow()),
-                    asyncio.create_task(found.scheduler.run_forever()),
-                    asyncio.create_task(webhooks.enqueue_forever()),
-                    asyncio.create_task(sender.send_forever()),
+                    asyncio.create_task(runner.follow(), name="the read models"),
+                    asyncio.create_task(found.scheduler.run_forever(), name="the scheduler"),
+                    asyncio.create_task(webhooks.enqueue_forever(), name="the webhook enqueuer"),
+                    asyncio.create_task(sender.send_forever(), name="the webhook sender"),
                 ]
                 try:
                     yield
                 finally:
-                    for task in background:
-                        task.cancel()
-                    for task in background:
-                        with contextlib.suppress(asyncio.CancelledError):
-                            await task
-                    await found.live.close()
+                    await _stop(background)
+                    await _within(STOP_SECONDS, found.live.close(), "the live feeds")
+            finally:
+                await _within(STOP_SECONDS, store.close(), "the event store")
         finally:
-            try:
-                await asyncio.wait_for(pool.close(), POOL_CLOSE_SECONDS)
-            except TimeoutError:
+            if not await _within(STOP_SECONDS, pool.close(), "the database pool"):
                 pool.terminate()
 
     app = FastAPI(
@@ -144,6 +150,29 @@ def create_app(
         app.include_router(module.router)
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+async def _stop(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel the background tasks and wait for them, STOP_SECONDS at most."""
+    for task in tasks:
+        task.cancel()
+    done, pending = await asyncio.wait(tasks, timeout=STOP_SECONDS)
+    for task in pending:
+        _log.warning("%s did not stop within %g s; left behind", task.get_name(), STOP_SECONDS)
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("%s had stopped", task.get_name(), exc_info=task.exception())
+
+
+async def _within(seconds: float, closing: Awaitable[None], what: str) -> bool:
+    """Whether `closing` finished in time; if not, it is cancelled."""
+    try:
+        async with asyncio.timeout(seconds):
+            await closing
+    except TimeoutError:
+        _log.warning("%s did not close within %g s; cut", what, seconds)
+        return False
+    return True
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

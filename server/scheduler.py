@@ -17,6 +17,7 @@ import asyncpg
 import msgspec
 
 from eventstore.base import EventStore
+from eventstore.outages import Backoff
 from projections.runner import ReadModelRunner
 from schema.commands import GameCommand, RemindPlayers, ResolveTurn
 from server.clock import Clock, FakeClock
@@ -73,11 +74,14 @@ class Scheduler:
         self._wake.set()
 
     async def run_forever(self) -> None:
+        backoff = Backoff("scheduler", _log)
         while True:
             try:
                 await self.run_due()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                _log.warning("scheduler paused: %s", error)
+            except Exception as error:
+                await backoff.failed(error)
+                continue
+            backoff.succeeded()
             self._wake.clear()
             try:
                 async with asyncio.timeout(self._poll):

@@ -30,6 +30,11 @@ WEBSOCKET_OPTIONS: dict[str, Any] = {
     "ws_max_queue": 4,
 }
 
+# How long a stop waits for requests under way; websockets are closed at once (1012). With
+# the application's own shutdown (server.app.STOP_SECONDS) and the embedded PostgreSQL's,
+# SIGTERM ends the server within 10 s.
+GRACEFUL_SECONDS = 2
+
 
 class _Stop(BaseException):
     """A signal asked us to stop before (or after) uvicorn had its own handlers."""
@@ -78,7 +83,14 @@ def serve(host: str, port: int, data_dir: Path | None, *, fake_clock: bool = Fal
             # says so (POST /v1/admin/clock).
             clock = FakeClock(SystemClock().now()) if fake_clock else None
             app = create_app(settings, clock=clock)
-            config = uvicorn.Config(app, host=host, port=port, lifespan="on", **WEBSOCKET_OPTIONS)
+            config = uvicorn.Config(
+                app,
+                host=host,
+                port=port,
+                lifespan="on",
+                timeout_graceful_shutdown=GRACEFUL_SECONDS,
+                **WEBSOCKET_OPTIONS,
+            )
             server = uvicorn.Server(config)
             server.run()
             return 0 if server.started else 1

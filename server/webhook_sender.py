@@ -27,6 +27,7 @@ import asyncpg
 import httpx
 import msgspec
 
+from eventstore.outages import Backoff
 from server.clock import Clock
 from server.webhook_targets import TargetRefused, host_and_port, target_address
 
@@ -140,15 +141,17 @@ class WebhookSender:
 
     async def send_forever(self) -> None:
         sending: set[asyncio.Task[None]] = set()
+        backoff = Backoff("webhook sender", _log)
         async with webhook_client(self._deadline) as http:
             try:
                 while True:
                     self._freed.clear()
                     try:
                         claims = await self.claim()
-                    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                        _log.warning("webhook sender paused: %s", error)
-                        claims = []
+                    except Exception as error:
+                        await backoff.failed(error)
+                        continue
+                    backoff.succeeded()
                     for claim in claims:
                         task = asyncio.create_task(self.deliver(http, claim))
                         sending.add(task)

@@ -9,22 +9,22 @@ process claim, POST and record the deliveries (server.webhook_sender). None of t
 inside a resolution, so a slow or dead endpoint never delays a game.
 """
 
-import asyncio
 import logging
 
 import asyncpg
 import msgspec
 
 from eventstore.base import Checkpoint, EventStore, RecordedEvent
+from eventstore.outages import Backoff
+from projections.leading import Connect, lead
 from projections.loading import game_of
-from projections.runner import Connect, leading
 from projections.visibility import Viewer, shown
 from schema.game_events import PlayerNotified, game_codec
 from server.clock import Clock
 from server.handlers import GameService
 
 CHECKPOINT = "webhooks.v1"
-# With the schema's hash (see projections.runner).
+# With the schema's hash (see projections.leading).
 _LOCK_KEY = 0x5EAD_0002
 _TYPES = ("player_notified.v1", "turn_resolved.v1")
 _ADMIN = Viewer(moderator=True)
@@ -67,16 +67,20 @@ class Webhooks:
         self._poll = poll_seconds
 
     async def enqueue_forever(self) -> None:
+        backoff = Backoff("webhook enqueuer", _log)
+
+        async def enqueue_following() -> None:
+            after = await self._checkpoint()
+            async with self._store.subscribe(after=after) as events:
+                while batch := await events.next_batch():
+                    await self.enqueue(batch)
+                    backoff.succeeded()
+
         while True:
             try:
-                async with leading(self._lock_connection, _LOCK_KEY):
-                    after = await self._checkpoint()
-                    async with self._store.subscribe(after=after) as events:
-                        while batch := await events.next_batch():
-                            await self.enqueue(batch)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                _log.warning("webhook enqueuer paused: %s", error)
-                await asyncio.sleep(self._poll)
+                await lead(self._lock_connection, _LOCK_KEY, enqueue_following)
+            except Exception as error:
+                await backoff.failed(error)
 
     async def enqueue(self, batch: list[RecordedEvent]) -> None:
         wanted = [r for r in batch if r.type in _TYPES and game_of(r.stream_id) is not None]

@@ -11,6 +11,8 @@ from server.decide.acting import require_admin, require_phase
 from server.decide.errors import WrongTurn
 from server.words import HINTS
 
+# A message, not the record: the turn's results hold every order.
+MAX_LISTED = 40
 _MARKS = {"succeeded": "✓", "failed": "✗", "cut": "✗", "invalid": "✗", "replaced": "·"}
 
 
@@ -68,9 +70,11 @@ def results_notices(state: GameState, resolved: TurnResolved) -> list[PlayerNoti
 def results_text(state: GameState, player: Player, resolved: TurnResolved) -> str:
     lines = [f"{state.settings.name}: turn {resolved.turn} resolved."]
     mine = [o for o in resolved.orders if o.player == player.id]
-    for order in mine:
+    for order in mine[:MAX_LISTED]:
         detail = "" if order.result == "succeeded" else f" ({order.reason or order.result})"
         lines.append(f"{_MARKS[order.result]} {order.text}{detail}")
+    if len(mine) > MAX_LISTED:
+        lines.append(f"... and {len(mine) - MAX_LISTED} more orders: see the turn's results.")
     if not mine:
         lines.append("You gave no orders: your armies held.")
     lines.extend(

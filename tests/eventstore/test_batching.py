@@ -136,3 +136,18 @@ async def test_closing_waits_for_appends_still_queued() -> None:
         assert queued.done()
         await first
     assert writer.writes == [["a"], ["b"]]
+
+
+async def test_queued_appends_go_out_in_writes_of_at_most_max_bytes() -> None:
+    writer = RecordingWriter()
+    size = _request("a").size
+    combiner = AppendCombiner(writer, max_in_flight=1, max_bytes=2 * size)
+    first = asyncio.create_task(combiner.append(_request("a")))
+    queued = [asyncio.create_task(combiner.append(_request(s))) for s in ("b", "c", "d", "e")]
+    async with asyncio.timeout(5):
+        await writer.wait_for_writes(1)
+        writer.release.set()
+        await first
+        await asyncio.gather(*queued)
+        await combiner.close()
+    assert writer.writes == [["a"], ["b", "c"], ["d", "e"]]

@@ -3,18 +3,21 @@
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
+import pytest
 
 from eventstore.postgres import PostgresEventStore
+from projections import failures
 from projections.runner import ReadModelRunner
 from schema.commands import SubmitOrders
 from server.handlers import GameService
 from server.scheduler import read_models_caught_up
 from tests.server.scripted import ScriptedGame
-from tests.support import visible_log
+from tests.support import new_event, visible_log
 
 
 async def _tables(pool: asyncpg.Pool) -> dict[str, list[dict[str, Any]]]:
@@ -114,3 +117,118 @@ async def test_a_crash_between_batches_applies_nothing_twice(
     await reference.reset()
     await reference.catch_up()
     assert await _tables(pool) == live
+
+
+async def _refuse_rows_of(pool: asyncpg.Pool, game_id: str, from_turn: int) -> None:
+    """From now on PostgreSQL refuses the game's list entry once it reaches `from_turn`, as
+    it refused a resolution too large for jsonb: a constraint of this test's schema only."""
+    await pool.execute(
+        "ALTER TABLE read_games ADD CONSTRAINT refused "
+        f"CHECK (game_id <> '{game_id}' OR turn < {from_turn}) NOT VALID"
+    )
+
+
+async def _turns(pool: asyncpg.Pool) -> dict[str, int]:
+    return {row[0]: row[1] for row in await pool.fetch("SELECT game_id, turn FROM read_games")}
+
+
+async def _until_no_failures(pool: asyncpg.Pool) -> None:
+    async with asyncio.timeout(10):
+        # The runner clears the row in the database; there is no event to wait on.
+        while await failures.listed(pool):  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+
+
+async def _equal_to_a_rebuild(store: PostgresEventStore, pool: asyncpg.Pool) -> None:
+    live = await _tables(pool)
+    reference = ReadModelRunner(store, pool)
+    await reference.reset()
+    await reference.catch_up()
+    assert await _tables(pool) == live
+
+
+async def test_a_game_whose_rows_are_refused_fails_alone_and_is_retried_until_written(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="projections.runner")
+    runner = ReadModelRunner(postgres_store, pool, retry_seconds=0.02)
+    service = GameService(postgres_store)
+    good, bad = ScriptedGame(service, "good"), ScriptedGame(service, "bad")
+    await good.set_up()
+    await bad.set_up()
+    async with _following(runner):
+        await read_models_caught_up(pool, postgres_store)
+        await _refuse_rows_of(pool, "bad", from_turn=2)
+        for _ in range(2):
+            await bad.play_turn()
+            await good.play_turn()
+        await read_models_caught_up(pool, postgres_store)
+        stuck = await _turns(pool)
+        async with asyncio.timeout(10):
+            # Retried, and failing again, several times over.
+            while (await failures.listed(pool))[0].attempts < 5:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        [failing] = await failures.listed(pool)
+
+        await pool.execute("ALTER TABLE read_games DROP CONSTRAINT refused")
+        await _until_no_failures(pool)
+        caught_up = await _turns(pool)
+
+    assert stuck == {"good": 3, "bad": 1}
+    assert (failing.game_id, failing.error) == ("bad", "CheckViolationError")
+    assert "refused" in failing.message
+    assert failing.version == await postgres_store.stream_version("game-bad")
+    assert caught_up == {"good": 3, "bad": 3}
+    await _equal_to_a_rebuild(postgres_store, pool)
+    alerts = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(alerts) == 1
+    assert "game bad" in alerts[0]
+    assert any("game bad are written again" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_failed_game_is_written_again_on_its_next_event(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    # No periodic retry within the test: only the game's next event can mend it.
+    runner = ReadModelRunner(postgres_store, pool, retry_seconds=3600)
+    service = GameService(postgres_store)
+    good, bad = ScriptedGame(service, "good"), ScriptedGame(service, "bad")
+    await good.set_up()
+    await bad.set_up()
+    async with _following(runner):
+        await read_models_caught_up(pool, postgres_store)
+        await _refuse_rows_of(pool, "bad", from_turn=2)
+        await bad.play_turn()
+        await read_models_caught_up(pool, postgres_store)
+        assert [f.game_id for f in await failures.listed(pool)] == ["bad"]
+        await pool.execute("ALTER TABLE read_games DROP CONSTRAINT refused")
+        await good.play_turn()
+        await read_models_caught_up(pool, postgres_store)
+        still = [f.game_id for f in await failures.listed(pool)]
+        await bad.rewind()
+        await bad.play_turn()
+        await read_models_caught_up(pool, postgres_store)
+        mended = await failures.listed(pool)
+
+    assert still == ["bad"]
+    assert mended == []
+    assert await _turns(pool) == {"good": 2, "bad": 2}
+    await _equal_to_a_rebuild(postgres_store, pool)
+
+
+async def test_a_game_that_cannot_be_folded_does_not_hold_up_the_others(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    game = ScriptedGame(GameService(postgres_store), "good")
+    await game.set_up()
+    garbage = new_event(b'{"type":"no_such_thing.v1"}', type="no_such_thing.v1")
+    await postgres_store.append("game-broken", [garbage], expected_version=0)
+    await game.play_turn()
+    runner = ReadModelRunner(postgres_store, pool)
+
+    await runner.catch_up()
+
+    assert await runner.caught_up()
+    assert await _turns(pool) == {"good": 2}
+    [failing] = await failures.listed(pool)
+    assert (failing.game_id, failing.version) == ("broken", 1)

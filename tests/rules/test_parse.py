@@ -15,7 +15,14 @@ from rules.board import Board
 from rules.effects import Effect
 from rules.maps import builtin_map
 from rules.orders import Build, Farm, Hold, Move, Order, Reinforce, Support
-from rules.parse import ParsedOrder, parse_order, parse_orders, split_orders
+from rules.parse import (
+    MAX_ORDER_LENGTH,
+    ParsedOrder,
+    clipped,
+    parse_order,
+    parse_orders,
+    split_orders,
+)
 from rules.position import REF, Position, Situation
 from rules.validate import CheckedOrder, check_submission
 
@@ -256,7 +263,8 @@ VOCABULARY = [
 def check_never_raises(text: str) -> None:
     parsed = parse_orders(text, BOARD)
     pieces = split_orders(text)
-    assert [p.text for p in parsed] == pieces
+    # A piece is reported as typed, cut after MAX_ORDER_LENGTH.
+    assert [p.text for p in parsed] == [clipped(piece) for piece in pieces]
     for piece in parsed:
         assert piece.text
         assert (piece.order is None) != (piece.error is None), piece
@@ -526,3 +534,18 @@ def test_later_orders_do_not_hide_earlier_ones() -> None:
     # The instant check reports every order; which one is carried out is the resolver's
     # business (newest valid order wins).
     assert check("SI H, SI to RG, SI to MA") == [None, None, "not adjacent: SI to MA"]
+
+
+def test_a_line_longer_than_any_order_is_refused_unquoted_and_reported_cut() -> None:
+    line = "SI to " + "x" * MAX_ORDER_LENGTH
+    parsed = parse_order(line, BOARD)
+    assert parsed.error == f"not an order: longer than {MAX_ORDER_LENGTH} characters"
+    assert parsed.text == line[:MAX_ORDER_LENGTH] + "\u2026"
+
+
+def test_a_reason_quotes_at_most_forty_characters() -> None:
+    parsed = parse_order("Q" * MAX_ORDER_LENGTH, BOARD)
+    assert parsed.error == f"no such territory: {'Q' * 40}\u2026"
+    parsed = parse_order("SI jump " + "z" * 80, BOARD)
+    assert parsed.error is not None
+    assert "z" * 41 not in parsed.error

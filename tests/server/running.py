@@ -1,11 +1,15 @@
-"""Real servers for tests: uvicorn on a loopback port, and a database link a test can cut."""
+"""Real servers for tests: uvicorn on a loopback port, `skirmish serve` in a subprocess, a
+database link a test can cut, and the embedded PostgreSQL's processes."""
 
 import asyncio
 import contextlib
+import os
 import re
+import select
 import signal
 import socket
 import sys
+import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -59,7 +63,8 @@ class CuttableLink:
         self._path = parts.path
         self._query = query
         self._server: asyncio.Server | None = None
-        self._writers: set[asyncio.StreamWriter] = set()
+        # Both ends of every relayed connection since the last cut.
+        self._links: set[asyncio.StreamWriter] = set()
         self.port = 0
 
     @property
@@ -68,7 +73,10 @@ class CuttableLink:
         return urlunsplit(("postgresql", netloc, self._path, urlencode(self._query), ""))
 
     async def restore(self) -> None:
-        self._server = await asyncio.start_server(self._relay, "127.0.0.1", self.port)
+        link = self._links
+        self._server = await asyncio.start_server(
+            lambda reader, writer: self._relay(link, reader, writer), "127.0.0.1", self.port
+        )
         self.port = self._server.sockets[0].getsockname()[1]
 
     async def cut(self) -> None:
@@ -76,57 +84,116 @@ class CuttableLink:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
-        for writer in list(self._writers):
+        # Connections accepted before the cut whose relay has not started yet see a new set.
+        links, self._links = self._links, set()
+        for writer in links:
             writer.close()
-        self._writers.clear()
 
-    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _relay(
+        self,
+        links: set[asyncio.StreamWriter],
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+    ) -> None:
+        """Relay one connection, unless the link it came through has been cut since."""
+        if links is not self._links:
+            writer.close()
+            return
+        links.add(writer)
         if self._upstream_socket:
             up_reader, up_writer = await asyncio.open_unix_connection(self._upstream_socket)
         else:
             up_reader, up_writer = await asyncio.open_connection(*self._upstream)
-        self._writers |= {writer, up_writer}
+        if links is not self._links:  # cut while the upstream side opened
+            up_writer.close()
+            return
+        links.add(up_writer)
         await asyncio.gather(
-            self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
+            self._pipe(links, reader, up_writer),
+            self._pipe(links, up_reader, writer),
+            return_exceptions=True,
         )
 
-    async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    async def _pipe(
+        self,
+        links: set[asyncio.StreamWriter],
+        source: asyncio.StreamReader,
+        sink: asyncio.StreamWriter,
+    ) -> None:
         try:
             while data := await source.read(65536):
                 sink.write(data)
                 await sink.drain()
         finally:
-            self._writers.discard(sink)
+            links.discard(sink)
             sink.close()
 
 
+def postmaster_pid(data_dir: Path) -> int:
+    """The PostgreSQL server running from `data_dir` (as its pid file says)."""
+    return int((data_dir / "postmaster.pid").read_text().split()[0])
+
+
+def kill_9(pid: int) -> None:
+    """SIGKILL, returning once the process has died (not our child: wait on a pidfd)."""
+    descriptor = os.pidfd_open(pid)
+    try:
+        os.kill(pid, signal.SIGKILL)
+        ready, _, _ = select.select([descriptor], [], [], 10)
+        assert ready, f"process {pid} survived SIGKILL"
+    finally:
+        os.close(descriptor)
+
+
+def processes_of(data_dir: Path) -> list[int]:
+    """The processes whose command line names `data_dir`: a PostgreSQL server's postmaster."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue  # it ended while we looked
+            if str(data_dir) in command:
+                found.append(int(entry.name))
+    return found
+
+
 SKIRMISH = Path(sys.executable).parent / "skirmish"
+# How soon SIGTERM must end `skirmish serve`, whatever state it is in (docs/operations.md).
+STOP_SECONDS = 10.0
 
 
 @contextlib.asynccontextmanager
-async def serve_subprocess(*options: str, environment: Mapping[str, str]) -> AsyncIterator[str]:
+async def serve_subprocess(
+    *options: str, environment: Mapping[str, str], log: list[str] | None = None
+) -> AsyncIterator[str]:
     """`skirmish serve --port 0 OPTIONS` in a subprocess; yields its base URL once uvicorn
-    listens. On the way out it is stopped with SIGTERM, and must have exited cleanly: status
-    0 and no traceback in its log."""
+    listens. On the way out it is stopped with SIGTERM, and must have exited cleanly within
+    STOP_SECONDS: status 0 and no traceback in its log. Its whole log ends up in `log`."""
     process = await asyncio.create_subprocess_exec(
         str(SKIRMISH),
         *("serve", "--port", "0", *options),
         env=dict(environment),
-        stderr=asyncio.subprocess.PIPE,
+        # Its log, and uvicorn's access log (on standard output), in one.
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
-    assert process.stderr is not None
-    log: list[str] = []
+    output = process.stdout
+    assert output is not None
+    log = [] if log is None else log
     draining: asyncio.Task[bytes] | None = None
     try:
         async with asyncio.timeout(60):
             while not (match := re.search(r"Uvicorn running on (http://\S+)", "".join(log))):
-                line = await process.stderr.readline()
+                line = await output.readline()
                 assert line, f"serve exited early:\n{''.join(log)}"
                 log.append(line.decode())
         # The rest of its log is read on the way out; meanwhile it must not block on a pipe.
-        draining = asyncio.create_task(process.stderr.read())
+        draining = asyncio.create_task(output.read())
         yield match[1]
     finally:
+        stopping = time.monotonic()
         if process.returncode is None:
             process.send_signal(signal.SIGTERM)
         try:
@@ -135,7 +202,9 @@ async def serve_subprocess(*options: str, environment: Mapping[str, str]) -> Asy
         except TimeoutError:
             process.kill()
             status = await process.wait()
+        took = time.monotonic() - stopping
         if draining is not None:
             log.append((await draining).decode())
     assert status == 0, "".join(log)
     assert "Traceback" not in "".join(log), "".join(log)
+    assert took < STOP_SECONDS, f"stopping took {took:.1f} s:\n{''.join(log)}"

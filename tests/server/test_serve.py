@@ -8,8 +8,11 @@ import httpx
 
 from eventstore.postgres import PostgresEventStore
 from server.database import create_pool, running_url
+from tests.api.support import Api, Live
 from tests.server.running import serve_subprocess
 from tests.support import new_event
+
+OPERATOR = "operator-token-that-must-stay-secret"
 
 
 def serving(data_dir: Path) -> AbstractAsyncContextManager[str]:
@@ -34,7 +37,7 @@ async def test_serve_with_the_embedded_database_stops_it_and_finds_its_data_agai
                 written = await store.append("e2e", [new_event()], expected_version=0)
         finally:
             await pool.close()
-    assert health.json() == {"status": "ok", "database": "ok"}
+    assert health.json() == {"status": "ok", "database": "ok", "read_models": "ok"}
     # SIGTERM stopped the embedded server too.
     assert running_url(data_dir) is None
     assert not (data_dir / "postmaster.pid").exists()
@@ -55,3 +58,29 @@ async def test_serve_with_the_embedded_database_stops_it_and_finds_its_data_agai
         (written.version, written.position)
     ]
     assert running_url(data_dir) is None
+
+
+async def test_no_token_reaches_the_log(schema_url: str) -> None:
+    environment = {**os.environ, "DATABASE_URL": schema_url, "SKIRMISH_OPERATOR_TOKEN": OPERATOR}
+    log: list[str] = []
+    async with (
+        serve_subprocess(environment=environment, log=log) as base,
+        httpx.AsyncClient(base_url=base) as client,
+    ):
+        api = Api(client)
+        alice = await api.account("Alice")
+        game = (await api.new_game(alice))["id"]
+        tokens = [alice.token, OPERATOR]
+        for token in tokens:
+            async with Live.open(base, game, token=token) as live:
+                await live.wait_for(lambda messages: bool(messages))
+            await client.get(f"/v1/games/{game}", params={"token": token, "after": 1})
+            await client.get(f"/v1/games/{game}", headers={"Authorization": f"Bearer {token}"})
+        async with Live.open(base, game, token="not-a-token-at-all") as refused:
+            await refused.wait_for(lambda messages: bool(messages))
+        tokens.append("not-a-token-at-all")
+
+    whole = "".join(log)
+    assert f"/v1/games/{game}/live?[redacted]" in whole
+    assert f"/v1/games/{game}?[redacted]" in whole
+    assert [line for line in whole.splitlines() if any(token in line for token in tokens)] == []
