@@ -11,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocket
 
 from eventstore.base import (
@@ -108,6 +109,11 @@ def install_error_handlers(app: FastAPI) -> None:
             return None
         return error_response(503, "database_unavailable", message)
 
+    async def client_gone(_: Request, error: Exception) -> JSONResponse:
+        # Nobody reads this answer: the client left while sending its body.
+        return error_response(400, "client_disconnected", "the request's body never came")
+
+    app.add_exception_handler(ClientDisconnect, client_gone)
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid)

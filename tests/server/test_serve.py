@@ -1,5 +1,6 @@
 """End to end: the README's `skirmish serve`, with no DATABASE_URL, in a subprocess."""
 
+import asyncio
 import os
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -84,3 +85,24 @@ async def test_no_token_reaches_the_log(schema_url: str) -> None:
     assert f"/v1/games/{game}/live?[redacted]" in whole
     assert f"/v1/games/{game}?[redacted]" in whole
     assert [line for line in whole.splitlines() if any(token in line for token in tokens)] == []
+
+
+async def test_a_client_that_leaves_in_the_middle_of_its_body_costs_no_traceback(
+    schema_url: str,
+) -> None:
+    """serve_subprocess fails the test on any traceback in the server's log."""
+    environment = {**os.environ, "DATABASE_URL": schema_url}
+    async with serve_subprocess(environment=environment) as base:
+        host, port = base.removeprefix("http://").split(":")
+        for path in ("/v1/accounts", "/v1/adjudicate"):
+            _, writer = await asyncio.open_connection(host, int(port))
+            writer.write(
+                f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                'Content-Length: 1000\r\n\r\n{"name": '.encode()
+            )
+            await writer.drain()
+            writer.close()
+            await writer.wait_closed()
+        async with httpx.AsyncClient(base_url=base) as client:
+            created = await client.post("/v1/accounts", json={"name": "Still here"})
+    assert created.status_code == 201
