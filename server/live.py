@@ -17,6 +17,7 @@ from collections.abc import Callable
 import msgspec
 
 from eventstore.base import EventStore, RecordedEvent
+from eventstore.outages import UNREACHABLE
 from projections.game import GameState, fold
 from projections.loading import state_until, stream_of
 from projections.views import PlayerView, PublicGame, public_game, standings
@@ -154,9 +155,12 @@ class GameFeed:
             async with self._store.subscribe_stream(stream, after_position=self.position) as events:
                 while batch := await events.next_batch():
                     await self._dispatch(batch)
-        except Exception:
+        except Exception as error:
             # The clients would wait for ever: drop them, and they reconnect to a new feed.
-            _log.exception("the live feed of game %s failed", self.game_id)
+            if isinstance(error, UNREACHABLE):
+                _log.warning("the live feed of game %s lost the database: %s", self.game_id, error)
+            else:
+                _log.exception("the live feed of game %s failed", self.game_id)
             for client in list(self.clients):
                 client.drop()
 
