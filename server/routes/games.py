@@ -133,7 +133,7 @@ async def set_up(found: Services, who: Identity, body: NewGame, address: str) ->
 async def list_games(
     request: Request,
     phase: Annotated[str | None, Query(pattern="^(joining|running|paused|finished)$")] = None,
-    after: Annotated[str, Query(max_length=64)] = "",
+    after: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Response:
     rows = await services(request).pool.fetch(

@@ -66,6 +66,15 @@ async def test_a_bad_body_gets_a_clear_4xx(
     assert says in error["message"]
 
 
+@pytest.mark.parametrize("after", ["\x00", "a\x00b", "x y", "ä"])
+async def test_a_listing_from_a_game_id_that_cannot_be_one_is_a_422(
+    server: Server, after: str
+) -> None:
+    """PostgreSQL refuses a NUL in text: such a value must not reach it."""
+    response = await server.api.client.get("/v1/games", params={"after": after})
+    assert _error(response, 422)["code"] == "invalid_request"
+
+
 RULEBOOK_TURN = {
     "map": "rulebook",
     "players": {"red": {"vp": 0}, "blue": {"vp": 3}},
