@@ -15,7 +15,8 @@ in a temporary directory), so that its memory can be read from /proc.
    growth of the server's resident memory per connection. The clients speak just enough
    of the websocket protocol (no compression offered, pongs for pings) to be cheap: on a
    two-core machine the clients share the CPU with the server and the database.
-3. Neighbours: order submissions (as in 1, over five games) while an admin resolves
+3. Neighbours: order submissions (as in 1, over twenty games, so that no player meets the
+   quota of 100 submissions a turn) while an admin resolves
    another game once a second: first alone; then while a third game's webhook is a tarpit
    (a loopback receiver that answers one byte every 2 s and never finishes, in a process
    of its own), fed by resolutions of that game; then with N idle spectators of a fourth
@@ -52,6 +53,8 @@ OPERATOR = "benchmark-operator-token"
 CONNECTING = 250
 NEIGHBOURS = 2000
 NEIGHBOUR_SECONDS = 25.0
+# Enough players that none meets the quota of 100 submissions a turn in NEIGHBOUR_SECONDS.
+NEIGHBOUR_GAMES = 20
 _SERVER = """
 import sys
 import uvicorn
@@ -463,10 +466,13 @@ _TARPIT = """
 import asyncio, sys
 async def hold(reader, writer):
     answer = b"HTTP/1.1 200 OK\\r\\nX-Trickle: " + b"a" * 10_000
-    for byte in answer:
-        writer.write(bytes([byte]))
-        await writer.drain()
-        await asyncio.sleep(2)
+    try:
+        for byte in answer:
+            writer.write(bytes([byte]))
+            await writer.drain()
+            await asyncio.sleep(2)
+    except ConnectionError:
+        pass  # the server gave up on it, as it should
 async def main():
     server = await asyncio.start_server(hold, "127.0.0.1", 0)
     print(server.sockets[0].getsockname()[1], flush=True)
@@ -528,7 +534,7 @@ async def _idle_spectators(port: int, count: int) -> AsyncIterator[None]:
 
 
 async def _traffic(port: int, pid: int) -> list[float]:
-    """Order submissions over five games for NEIGHBOUR_SECONDS while another game is
+    """Order submissions over NEIGHBOUR_GAMES games for NEIGHBOUR_SECONDS while another game is
     resolved once a second: requests, per second, p50 and p99 ms, the server's CPU time
     per request (resolutions and pings included); resolutions, their p50 and max ms; and
     the server's memory in MB after."""
@@ -548,7 +554,7 @@ async def _traffic(port: int, pid: int) -> list[float]:
     resolving = asyncio.create_task(resolve_every_second())
     cpu = _cpu_seconds(pid)
     try:
-        orders = await _orders(port, games=5, players=10, seconds=NEIGHBOUR_SECONDS)
+        orders = await _orders(port, games=NEIGHBOUR_GAMES, players=10, seconds=NEIGHBOUR_SECONDS)
     finally:
         done.set()
         await resolving
@@ -556,6 +562,7 @@ async def _traffic(port: int, pid: int) -> list[float]:
     cpu = _cpu_seconds(pid) - cpu
     figures = [float(f) for f in orders[2:6] if isinstance(f, int | float)]
     assert len(figures) == 4, orders
+    assert orders[6] == 0, f"refused submissions (a quota?): {orders}"
     return [
         *figures,
         cpu * 1000 / figures[0],
