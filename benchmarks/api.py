@@ -263,7 +263,7 @@ async def _orders(port: int, *, games: int, players: int, seconds: float) -> lis
         nonlocal errors
         # Each client plays its share of the seats in turn: with more seats than clients, no
         # player meets the quota of 100 submissions a turn.
-        mine = itertools.cycle(seats[index::CLIENTS] or seats[index % len(seats) :][:1])
+        mine = itertools.cycle(seats[index % len(seats) :: CLIENTS])
         http = await _Http.open(port)
         try:
             while time.perf_counter() < deadline:
