@@ -27,7 +27,6 @@ in a temporary directory), so that its memory can be read from /proc.
 """
 
 import asyncio
-import base64
 import contextlib
 import gc
 import itertools
@@ -44,6 +43,7 @@ from typing import Any
 
 from benchmarks._database import scratch_database
 from benchmarks._table import print_table
+from benchmarks._websocket import RawWebsocket, upgrade_request
 
 CLIENTS = 50
 SECONDS = 5.0
@@ -299,57 +299,24 @@ def _percentile(values: Sequence[float], percent: int) -> float:
 
 # --- 2. Spectators. ----------------------------------------------------------------------
 
-_KEY = base64.b64encode(b"benchmark-nonce!").decode()
 _RESOLVED = b'{"type":"resolved"'
 
 
-class _Spectator(asyncio.Protocol):
-    """The least of a websocket client: the handshake, text frames, pongs."""
+class _Spectator(RawWebsocket):
+    """A spectator that notes when each `resolved` message arrives."""
 
     def __init__(self, request: bytes) -> None:
-        self._request = request
-        self._buffer = bytearray()
-        self._open = False
-        self.transport: asyncio.Transport | None = None
+        super().__init__(request)
         self.live = asyncio.Event()
         self.resolved: list[float] = []
         self.closed = False
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        transport.write(self._request)
+    def on_text(self, payload: bytes) -> None:
+        self.live.set()
+        if payload.startswith(_RESOLVED):
+            self.resolved.append(time.perf_counter())
 
-    def data_received(self, data: bytes) -> None:
-        now = time.perf_counter()
-        self._buffer += data
-        if not self._open:
-            end = self._buffer.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            assert self._buffer.startswith(b"HTTP/1.1 101"), bytes(self._buffer[:80])
-            del self._buffer[: end + 4]
-            self._open = True
-        while len(self._buffer) >= 2:
-            opcode, size = self._buffer[0] & 0x0F, self._buffer[1] & 0x7F
-            start = 2
-            if size == 126:
-                size, start = int.from_bytes(self._buffer[2:4], "big"), 4
-            elif size == 127:
-                size, start = int.from_bytes(self._buffer[2:10], "big"), 10
-            if len(self._buffer) < start + size:
-                return
-            payload = bytes(self._buffer[start : start + size])
-            del self._buffer[: start + size]
-            if opcode == 0x1:
-                self.live.set()
-                if payload.startswith(_RESOLVED):
-                    self.resolved.append(now)
-            elif opcode == 0x9 and self.transport is not None:
-                # A pong, masked (with a zero key) as every client frame must be.
-                self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
-
-    def connection_lost(self, exc: Exception | None) -> None:
+    def on_end(self) -> None:
         self.closed = True
         self.live.set()
 
@@ -387,8 +354,7 @@ async def _fan_out(
     gc.enable()
     grown = max(connected, _rss(pid)) - before
     for spectator in spectators:
-        if spectator.transport is not None:
-            spectator.transport.close()
+        spectator.close()
     http.close()
     return [
         count,
@@ -404,11 +370,8 @@ async def _fan_out(
 async def _spectate(port: int, http: _Http, game_id: str, count: int) -> list[_Spectator]:
     """`count` spectators of the game, connected from its current position and caught up."""
     state = await _call(http, "GET", f"/v1/games/{game_id}")
-    request = (
-        f"GET /v1/games/{game_id}/live?after={state['position']} HTTP/1.1\r\n"
-        f"Host: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {_KEY}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    ).encode()
+    target = f"/v1/games/{game_id}/live?after={state['position']}"
+    request = upgrade_request(f"127.0.0.1:{port}", target)
     loop = asyncio.get_running_loop()
     spectators: list[_Spectator] = []
     gate = asyncio.Semaphore(CONNECTING)
