@@ -1,5 +1,6 @@
 """The API benchmark's server and its clients' HTTP: the app under uvicorn in a subprocess,
-as `skirmish serve` runs it (without its per-request access log), so that its memory and CPU
+as `skirmish serve` runs it (its websocket options and garbage collector thresholds, without
+its per-request access log), so that its memory and CPU
 can be read from /proc; and a small HTTP/1.1 client, which must cost the server's CPU as
 little as can be."""
 
@@ -15,10 +16,11 @@ from typing import Any
 
 OPERATOR = "benchmark-operator-token"
 _SERVER = """
-import sys
+import gc, sys
 import uvicorn
 from server.app import create_app
-from server.serve import WEBSOCKET_OPTIONS
+from server.serve import GC_THRESHOLDS, WEBSOCKET_OPTIONS
+gc.set_threshold(*GC_THRESHOLDS)
 uvicorn.run(create_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
             access_log=False, lifespan="on", backlog=4096, **WEBSOCKET_OPTIONS)
 """

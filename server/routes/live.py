@@ -3,6 +3,7 @@
 import asyncio
 import contextlib
 import json
+import random
 
 import msgspec
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -185,7 +186,8 @@ async def _send_live(websocket: WebSocket, client: Client, feed: GameFeed) -> No
     try:
         while True:
             try:
-                async with asyncio.timeout(PING_SECONDS):
+                # Spread: sockets that connected together must not all ping at once.
+                async with asyncio.timeout(random.uniform(PING_SECONDS * 0.75, PING_SECONDS)):
                     message = await client.queue.get()
             except TimeoutError:
                 # Everything queued has been sent, and the feed queues as it dispatches: all
