@@ -132,6 +132,15 @@ class GameState(msgspec.Struct, frozen=True):
         """Whether the account acts for a seat of this game (eliminated or not)."""
         return any(account_id in p.accounts for p in self.players.values())
 
+    def moderates(
+        self, account_id: str, *, operator: bool = False, vouched_by: str | None = None
+    ) -> bool:
+        """May read players' secrets (rules.md): the operator, or an admin who plays no seat;
+        an admin who plays sees what any player sees."""
+        return operator or (
+            self.is_admin(account_id, vouched_by=vouched_by) and not self.plays(account_id)
+        )
+
     @property
     def randomness(self) -> bytes:
         """What every draw after the map derives from: the game's secret, or, for a game

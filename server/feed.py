@@ -15,7 +15,7 @@ def viewer_of(state: GameState, who: Identity | None) -> Viewer:
     if state.settings.sandbox and is_admin(state, who):
         return Viewer(players=frozenset(state.players), moderator=True, operator=who.operator)
     players = frozenset(p.id for p in state.players.values() if who.account_id in p.accounts)
-    moderator = who.operator or (not players and is_admin(state, who))
+    moderator = state.moderates(who.account_id, operator=who.operator, vouched_by=who.vouched_by)
     return Viewer(players=players, moderator=moderator, operator=who.operator)
 
 

@@ -3,7 +3,7 @@
 from projections.game import GameState
 from schema.commands import AddAdmin, RecordPrivateRead, RemoveAdmin
 from schema.game_events import AdminAdded, AdminRemoved, GameEvent, PrivateEventsRead
-from server.decide.acting import existing, is_admin, require_admin
+from server.decide.acting import existing, require_admin
 from server.decide.errors import Conflict, InvalidCommand, NotAllowed
 
 MAX_ADMINS = 20
@@ -35,7 +35,7 @@ def record_private_read(state: GameState, command: RecordPrivateRead) -> list[Ga
     """rules.md: a moderator's read of private events before resolution is recorded in the
     log, once per moderator and turn. An admin who plays a seat may not read them at all."""
     existing(state)
-    if not is_admin(state, command) or (state.plays(command.actor) and not command.operator):
+    if not state.moderates(command.actor, operator=command.operator, vouched_by=command.vouched_by):
         raise NotAllowed("only an admin who plays no seat, or the operator, reads secrets")
     if state.settings.sandbox or state.phase not in ("running", "paused"):
         return []

@@ -46,10 +46,10 @@ from server.decide.acting import (
     require_phase,
 )
 from server.decide.errors import Conflict, InvalidCommand, NotAllowed
+from server.decide.play import COLORS
 from server.decide.votes import vote_for
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 20
-COLORS, PATTERNS = 20, 16
 MAX_VP_TARGET = 50
 MIN_SECRET_BYTES = 16
 
