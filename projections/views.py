@@ -4,69 +4,10 @@ orders. Pure functions of the state; nothing secret enters the public ones."""
 from collections import Counter
 from datetime import datetime
 
-import msgspec
-
-from projections.game import GameState, Player, PlayerStatus
+from projections.game import GameState, Player
 from projections.visibility import secret_revealed
-from rules.board import GameMap
-from rules.turn import OrderReport
-from schema.game_events import Board, CheckedOrder, Phase, Settings, TurnResolved
-
-
-class PlayerView(msgspec.Struct, frozen=True):
-    id: str
-    name: str
-    color: int
-    pattern: int
-    vp: int
-    territories: int
-    armies: int
-    status: PlayerStatus
-    banned: bool
-
-
-class VoteView(msgspec.Struct, frozen=True):
-    turn: int
-    candidates: tuple[str, str]
-    tie_break: str
-    # Counted publicly in normal mode; None while same-day ballots are secret.
-    tally: dict[str, int] | None
-
-
-class PublicGame(msgspec.Struct, frozen=True):
-    id: str
-    name: str
-    phase: Phase
-    turn: int
-    settings: Settings
-    admins: tuple[str, ...]
-    players: list[PlayerView]
-    map: GameMap | None
-    board: Board
-    vote: VoteView | None
-    effect: str | None
-    winner: str | None
-    next_resolution_at: datetime | None
-    last_turn: TurnResolved | None
-    position: int
-    # The server's clock as it answered (the operator's under --fake-clock): count down to
-    # next_resolution_at from it, not from the reader's own clock.
-    now: datetime | None = None
-    # The SHA-256 (hex) of the game's secret, published when it starts; the secret itself
-    # (hex) once the game has ended, so that anyone can check every draw.
-    commitment: str | None = None
-    secret: str | None = None
-
-
-class MyOrders(msgspec.Struct, frozen=True):
-    player: str
-    turn: int
-    # Every submission this turn, oldest first, as checked when sent.
-    submitted: list[list[CheckedOrder]]
-    # The order each army will carry out if nothing changes: the newest valid one.
-    current: list[CheckedOrder]
-    # My valid orders of the last turn, with their results.
-    last_turn: list[OrderReport]
+from schema.api import MyOrders, PlayerView, PublicGame, VoteView
+from schema.game_events import CheckedOrder
 
 
 def standings(state: GameState) -> list[PlayerView]:

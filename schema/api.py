@@ -5,7 +5,19 @@ from typing import Any, Literal
 
 import msgspec
 
-from schema.game_events import CheckedOrder, MapType, Phase, VoteFrequency, VotingMode
+from rules.board import GameMap
+from rules.turn import OrderReport
+from schema.game_events import (
+    Board,
+    CheckedOrder,
+    MapType,
+    Phase,
+    PlayerStatus,
+    Settings,
+    TurnResolved,
+    VoteFrequency,
+    VotingMode,
+)
 
 
 class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -62,6 +74,62 @@ class GameList(msgspec.Struct, frozen=True):
     games: list[GameSummary]
     # Pass as `after` for the next page; null on the last one.
     next: str | None
+
+
+class PlayerView(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    color: int
+    pattern: int
+    vp: int
+    territories: int
+    armies: int
+    status: PlayerStatus
+    banned: bool
+
+
+class VoteView(msgspec.Struct, frozen=True):
+    turn: int
+    candidates: tuple[str, str]
+    tie_break: str
+    # Counted publicly in normal mode; None while same-day ballots are secret.
+    tally: dict[str, int] | None
+
+
+class PublicGame(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    phase: Phase
+    turn: int
+    settings: Settings
+    admins: tuple[str, ...]
+    players: list[PlayerView]
+    map: GameMap | None
+    board: Board
+    vote: VoteView | None
+    effect: str | None
+    winner: str | None
+    next_resolution_at: datetime | None
+    last_turn: TurnResolved | None
+    position: int
+    # The server's clock as it answered (the operator's under --fake-clock): count down to
+    # next_resolution_at from it, not from the reader's own clock.
+    now: datetime | None = None
+    # The SHA-256 (hex) of the game's secret, published when it starts; the secret itself
+    # (hex) once the game has ended, so that anyone can check every draw.
+    commitment: str | None = None
+    secret: str | None = None
+
+
+class MyOrders(msgspec.Struct, frozen=True):
+    player: str
+    turn: int
+    # Every submission this turn, oldest first, as checked when sent.
+    submitted: list[list[CheckedOrder]]
+    # The order each army will carry out if nothing changes: the newest valid one.
+    current: list[CheckedOrder]
+    # My valid orders of the last turn, with their results.
+    last_turn: list[OrderReport]
 
 
 class Done(msgspec.Struct, frozen=True):
@@ -187,9 +255,25 @@ class ClockNow(msgspec.Struct, frozen=True):
     now: datetime
 
 
+class FailingGame(msgspec.Struct, frozen=True):
+    """A game whose read models could not be written: its list entry, public view and turn
+    history stay as they were until a retry succeeds (docs/operations.md)."""
+
+    game: str
+    # The event up to which its read models are being rewritten.
+    version: int
+    # The exception's class only: its message may quote a game's secrets, and is in the log.
+    error: str
+    since: datetime
+    attempts: int
+
+
 class Health(msgspec.Struct, frozen=True):
-    status: str
-    database: str
+    # "degraded" while some game's read models fail: the server still serves (200).
+    status: Literal["ok", "degraded"]
+    database: Literal["ok"]
+    # The failing games, the oldest failures first (at most 100 listed).
+    read_models: Literal["ok"] | list[FailingGame]
 
 
 class WebhookBody(Body, frozen=True):
@@ -214,3 +298,17 @@ class WebhookView(msgspec.Struct, frozen=True):
     # Why a delivery failed (its receiver's answer, a timeout, a refused address): of those
     # that did, the one to be tried last.
     last_error: str | None
+
+
+class LiveMessage(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What the live websocket sends: `snapshot`, `event`, `standings`, `resolved`,
+    `rewound`, `ping`, `error` (docs/api.md, "Live")."""
+
+    type: str
+    position: int
+    event: FeedEvent | None = None
+    standings: list[PlayerView] | None = None
+    turn: int | None = None
+    resolution: TurnResolved | None = None
+    message: str | None = None
+    game: PublicGame | None = None

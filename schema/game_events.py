@@ -14,6 +14,7 @@ Phase = Literal["joining", "running", "paused", "finished", "killed"]
 MapType = Literal["normal", "spacious"]
 VoteFrequency = Literal["every_turn", "every_other_turn", "disabled"]
 VotingMode = Literal["normal", "same_day"]
+PlayerStatus = Literal["active", "resigned", "eliminated"]
 
 
 class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

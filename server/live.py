@@ -20,9 +20,9 @@ from eventstore.base import EventStore, RecordedEvent
 from eventstore.outages import UNREACHABLE
 from projections.game import GameState, fold
 from projections.loading import state_until, stream_of
-from projections.views import PlayerView, PublicGame, public_game, standings
+from projections.views import public_game, standings
 from projections.visibility import Viewer
-from schema.api import FeedEvent
+from schema.api import LiveMessage, PlayerView
 from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
 from server.feed import feed_event
 from server.handlers import GameService
@@ -31,20 +31,6 @@ from server.socket_limits import OpenSockets
 QUEUE_LIMIT = 1000
 _encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
-
-
-class LiveMessage(msgspec.Struct, frozen=True, omit_defaults=True):
-    """What the server sends: `snapshot`, `event`, `standings`, `resolved`, `rewound`, `ping`,
-    `error`."""
-
-    type: str
-    position: int
-    event: FeedEvent | None = None
-    standings: list[PlayerView] | None = None
-    turn: int | None = None
-    resolution: TurnResolved | None = None
-    message: str | None = None
-    game: PublicGame | None = None
 
 
 class Client:

@@ -8,7 +8,7 @@ from fastapi.responses import Response
 
 from projections.game import GameState
 from projections.schedule import utc_offset_for
-from projections.views import PublicGame, public_game
+from projections.views import public_game
 from schema.api import (
     AdminAction,
     AdminBody,
@@ -16,6 +16,7 @@ from schema.api import (
     GameList,
     GameSummary,
     NewGame,
+    PublicGame,
     SettingsPatch,
 )
 from schema.commands import (

@@ -10,6 +10,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from eventstore.base import EventStore
 from projections.loading import stream_of
+from schema.api import LiveMessage
 from schema.game_events import game_codec
 from server.accounts import Identity
 from server.decide.acting import existing
@@ -18,7 +19,7 @@ from server.errors import ApiError
 from server.feed import viewer_of
 from server.handlers import Loaded
 from server.identity import identify
-from server.live import Client, GameFeed, Joined, LiveMessage, messages_for
+from server.live import Client, GameFeed, Joined, messages_for
 from server.services import Services, services
 
 router = APIRouter()

@@ -3,11 +3,12 @@
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from projections.views import MyOrders, my_orders
+from projections.views import my_orders
 from schema.api import (
     BroadcastBody,
     Done,
     JoinForcesBody,
+    MyOrders,
     OrdersAccepted,
     OrdersBody,
     PlayerPatch,

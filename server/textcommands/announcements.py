@@ -5,8 +5,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from datetime import datetime
 
-from projections.views import PublicGame
 from rules.turn import OrderReport
+from schema.api import PublicGame
 from schema.game_events import Settings, TurnResolved
 from server.textcommands.replies import VALID, effect_line
 from server.textcommands.status import schedule, vote_lines

@@ -3,9 +3,8 @@ produced. Replies are plain text with a little Discord markdown."""
 
 from collections.abc import Sequence
 
-from projections.views import MyOrders, VoteView
 from rules.effects import DESCRIPTIONS, parse_effect
-from schema.api import OrdersAccepted
+from schema.api import MyOrders, OrdersAccepted, VoteView
 from schema.game_events import CheckedOrder
 from server.textcommands.parse import COMMANDS, Problem
 from server.textcommands.text import clip, plural

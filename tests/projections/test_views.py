@@ -4,7 +4,8 @@ from typing import Any
 
 import msgspec
 
-from projections.views import VoteView, my_orders, public_game, standings
+from projections.views import my_orders, public_game, standings
+from schema.api import VoteView
 from schema.commands import CastVote, ChangeLook
 from schema.game_events import CheckedOrder
 from tests.server.decide.given import (

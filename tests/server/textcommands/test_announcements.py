@@ -4,8 +4,9 @@ from datetime import timedelta
 
 from msgspec.structs import replace
 
-from projections.views import PublicGame, public_game
+from projections.views import public_game
 from rules.turn import Death, OrderReport
+from schema.api import PublicGame
 from schema.game_events import Board, TurnResolved, Vote, VoteOutcome
 from server.textcommands import announcements
 from tests.server.decide.given import T0, created, started

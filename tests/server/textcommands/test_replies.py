@@ -1,8 +1,7 @@
 """What the bot answers a player, from the data each command produced."""
 
-from projections.views import MyOrders, VoteView
 from rules.turn import OrderReport
-from schema.api import OrdersAccepted
+from schema.api import MyOrders, OrdersAccepted, VoteView
 from schema.game_events import CheckedOrder
 from server.textcommands import replies
 from server.textcommands.parse import COMMANDS, Problem

@@ -4,7 +4,8 @@ from datetime import timedelta
 
 from msgspec.structs import replace
 
-from projections.views import PublicGame, public_game
+from projections.views import public_game
+from schema.api import PublicGame
 from schema.game_events import GamePaused, Vote
 from server.textcommands.status import SHOWN_STANDINGS, schedule, summary, without_game
 from tests.server.decide.given import T0, Game, joined, scored, started

@@ -1,0 +1,112 @@
+"""The HTTP side: one pool of keep-alive connections, the credentials a call carries, and
+msgspec in and out (the bodies and answers of schema/api.py)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import httpx
+import msgspec
+
+from client.errors import Unreachable, error_from_answer
+
+T = TypeVar("T")
+_encode = msgspec.json.Encoder().encode
+_JSON = {b"Content-Type": b"application/json"}
+
+
+@dataclass(frozen=True)
+class ActingUser:
+    """The user a trusted client acts for (docs/api.md, "Identity"): `X-Acting-User`, and
+    optionally `X-Acting-User-Name` and `X-Acting-User-Admin: true`."""
+
+    id: str
+    name: str | None = None
+    # The client vouches that its user is an admin (of every game set up through it).
+    admin: bool = False
+
+
+def credential_headers(token: str | None, acting_user: ActingUser | None) -> dict[str, str]:
+    """The headers that say who calls: the bearer token, and a trusted client's user."""
+    headers: dict[str, str] = {}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    if acting_user is not None:
+        headers["X-Acting-User"] = acting_user.id
+        if acting_user.name is not None:
+            # UTF-8 on the wire, which the server expects; headers are Latin-1 text (ISO
+            # 8859-1 is how websockets writes them, and how `http_headers` turns them back).
+            headers["X-Acting-User-Name"] = acting_user.name.encode().decode("latin-1")
+        if acting_user.admin:
+            headers["X-Acting-User-Admin"] = "true"
+    return headers
+
+
+def http_headers(headers: Mapping[str, str]) -> dict[bytes, bytes]:
+    """The headers as bytes: httpx would encode text as ASCII, and refuse a non-ASCII name."""
+    return {name.encode(): value.encode("latin-1") for name, value in headers.items()}
+
+
+_decoders: dict[Any, msgspec.json.Decoder[Any]] = {}
+
+
+def _decoder(type_: Any) -> msgspec.json.Decoder[Any]:
+    decoder = _decoders.get(type_)
+    if decoder is None:
+        decoder = _decoders[type_] = msgspec.json.Decoder(type_)
+    return decoder
+
+
+class Http:
+    """Calls on one pool of connections (an httpx.AsyncClient), which every client made
+    from the same one shares."""
+
+    def __init__(self, base_url: str, http: httpx.AsyncClient | None, timeout: float) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.owned = http is None
+        self.client = http or httpx.AsyncClient(base_url=self.base_url, timeout=timeout)
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        answer: type[T],
+        headers: Mapping[bytes, bytes],
+        body: object = None,
+        params: dict[str, Any] | None = None,
+    ) -> T:
+        """The answer decoded as `answer`; an ApiError of the status's kind otherwise."""
+        content = await self.send(method, path, headers, body, params)
+        result: T = _decoder(answer).decode(content)
+        return result
+
+    async def send(
+        self,
+        method: str,
+        path: str,
+        headers: Mapping[bytes, bytes],
+        body: object = None,
+        params: dict[str, Any] | None = None,
+    ) -> bytes:
+        """The answer's body, once its status says it succeeded."""
+        if body is not None:
+            headers = {**headers, **_JSON}
+        try:
+            response = await self.client.request(
+                method,
+                path,
+                content=None if body is None else _encode(body),
+                headers=headers,
+                params=params,
+            )
+        except httpx.TransportError as error:
+            raise Unreachable(f"{method} {path}: {error!r}") from error
+        if response.status_code >= 300:
+            raise error_from_answer(
+                response.status_code, response.content, response.headers.get("retry-after")
+            )
+        return response.content
+
+    async def aclose(self) -> None:
+        if self.owned:
+            await self.client.aclose()
