@@ -260,13 +260,14 @@ async def serving(
     *,
     pool_size: int = 10,
     send_buffer: int | None = None,
+    port: int = 0,
     entropy: Entropy = lambda: TEST_SECRET,
     **overrides: Any,
 ) -> AsyncIterator[Server]:
     """The app on a real uvicorn, on a fake clock, with an operator token; every game it
-    starts draws from `entropy` (TEST_SECRET unless told otherwise). `overrides` set other
-    fields of server.settings.Settings; the rate limits are off unless given (the tests make
-    accounts and games by the hundred, from one address)."""
+    starts draws from `entropy` (TEST_SECRET unless told otherwise); on `port` if given.
+    `overrides` set other fields of server.settings.Settings; the rate limits are off unless
+    given (the tests make accounts and games by the hundred, from one address)."""
     clock = FakeClock(START)
     settings = Settings(
         database_url=schema_url,
@@ -276,7 +277,7 @@ async def serving(
     )
     app = create_app(settings, clock=clock, entropy=entropy)
     async with (
-        running(app, send_buffer=send_buffer) as base,
+        running(app, send_buffer=send_buffer, port=port) as base,
         httpx.AsyncClient(base_url=base, timeout=30) as client,
     ):
         yield Server(base, Api(client), clock, app)

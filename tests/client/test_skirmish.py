@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from client import ActingUser, Conflict, SkirmishClient
+from client import ActingUser, Conflict, NotFound, SkirmishClient
 from rules.contract import PlayerEntry
 from rules.contract import Request as Adjudication
 from schema.api import NewGame, PlayerPatch, SettingsPatch
@@ -21,6 +21,13 @@ async def _players(anyone: SkirmishClient) -> list[tuple[str, SkirmishClient]]:
 
 async def _listed(anyone: SkirmishClient, count: int) -> bool:
     return len((await anyone.list_games()).games) == count
+
+
+async def _turn_read(anyone: SkirmishClient, game: str, turn: int) -> bool:
+    try:
+        return (await anyone.turn(game, turn)).resolution is not None
+    except NotFound:
+        return False
 
 
 async def test_a_game_from_setup_to_its_end(server: Server, anyone: SkirmishClient) -> None:
@@ -76,6 +83,8 @@ async def test_a_game_from_setup_to_its_end(server: Server, anyone: SkirmishClie
     resolved = await ann.resolve(game)
     assert "turn_resolved.v1" in resolved.events
     server.clock.advance(PAST_THE_LOCK)
+    # The turn's history is a read model too.
+    await until(lambda: _turn_read(anyone, game, 1), what="turn 1's history")
     turn = await anyone.turn(game, 1)
     assert turn.resolution is not None
     assert turn.resolution["turn"] == 1

@@ -21,17 +21,21 @@ from server.serve import WEBSOCKET_OPTIONS
 
 
 @contextlib.asynccontextmanager
-async def running(app: FastAPI, *, send_buffer: int | None = None) -> AsyncIterator[str]:
+async def running(
+    app: FastAPI, *, send_buffer: int | None = None, port: int = 0
+) -> AsyncIterator[str]:
     """Serve the app with uvicorn, lifespan and all; yields its base URL. The listening
     socket is named TCP, so that asyncio sets TCP_NODELAY on the connections it accepts (it
     checks the protocol), as it does for `skirmish serve`: otherwise a response written in
     two parts waits for the client's delayed ACK, 40 ms a request. `send_buffer` sets the
     kernel's send buffer of every connection (inherited from the listening socket), so that
-    a client that stops reading blocks the server's writes soon."""
+    a client that stops reading blocks the server's writes soon. `port` (0: any free one)
+    serves again where a server stopped, its old connections still closing."""
     listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if send_buffer is not None:
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
-    listening.bind(("127.0.0.1", 0))
+    listening.bind(("127.0.0.1", port))
     # Listening now, so that requests made before startup completes wait in the backlog.
     listening.listen()
     port = listening.getsockname()[1]

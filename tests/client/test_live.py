@@ -1,0 +1,217 @@
+"""client.live: the live messages decoded, and resumed on its own from where it stood when
+the server closes the socket or restarts, with no event twice and none missing."""
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+import pytest
+
+from client import NotFound, SkirmishClient, Unauthorized, Unreachable
+from client.live import Cursor, Subscription, gap_messages
+from schema.api import FeedEvent, LiveMessage, NewGame
+from schema.game_events import TurnResolved
+from server.routes import live as live_route
+from tests.api.support import Server, serving, until
+
+Delivered = tuple[str, int, str | None]
+
+
+def delivered(messages: list[LiveMessage]) -> list[Delivered]:
+    """What must arrive exactly once: events, resolutions and rewinds, in order."""
+    return [
+        (m.type, m.position, m.event.type if m.event is not None else None)
+        for m in messages
+        if m.type in ("event", "resolved", "rewound")
+    ]
+
+
+async def expected(client: SkirmishClient, game: str) -> list[Delivered]:
+    """The same, from the event feed as the client reads it."""
+    return delivered([m async for e in client.all_events(game) for m in gap_messages(e)])
+
+
+@contextlib.asynccontextmanager
+async def collecting(subscription: Subscription) -> AsyncIterator[list[LiveMessage]]:
+    """Read the subscription into a list in the background."""
+    received: list[LiveMessage] = []
+
+    async def read() -> None:
+        async for message in subscription:
+            received.append(message)
+
+    reader = asyncio.create_task(read())
+    try:
+        yield received
+    finally:
+        reader.cancel()
+        await subscription.aclose()
+        # A reader that failed fails the test: awaiting it raises what it met.
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+
+
+def reached(received: list[LiveMessage], position: int) -> bool:
+    return any(m.position >= position for m in received)
+
+
+async def _game(anyone: SkirmishClient) -> tuple[str, list[SkirmishClient]]:
+    """A started game of three, and a client for each player."""
+    players = [anyone.using((await anyone.create_account(n)).token) for n in ("A", "B", "C")]
+    game = (await players[0].create_game(NewGame("Live", fast_mode=True))).id
+    for player in players:
+        await player.join(game)
+    await players[0].start(game)
+    return game, players
+
+
+async def test_a_spectator_receives_the_games_messages_decoded(
+    server: Server, anyone: SkirmishClient
+) -> None:
+    game, (admin, *_) = await _game(anyone)
+    async with collecting(anyone.live(game)) as received:
+        await until(lambda: any(m.type == "standings" for m in received), what="the catch-up")
+        server.clock.advance(60)
+        done = await admin.resolve(game)
+        await until(lambda: any(m.type == "resolved" for m in received), what="the resolution")
+        # The notices after the resolution are the players', not a spectator's: this is.
+        said = await admin.broadcast(game, "resolved")
+        await until(lambda: reached(received, said.position), what="the broadcast")
+    resolved = next(m for m in received if m.type == "resolved")
+    assert isinstance(resolved.resolution, TurnResolved)
+    assert resolved.turn == 1
+    assert resolved.position < done.position
+    standings = next(m for m in received if m.type == "standings")
+    assert standings.standings is not None
+    assert {p.id for p in standings.standings} == {"p1", "p2", "p3"}
+    assert delivered(received) == await expected(anyone, game)
+
+
+async def test_it_resumes_when_the_server_closes_every_socket(
+    server: Server, anyone: SkirmishClient
+) -> None:
+    game, players = await _game(anyone)
+    hub = server.app.state.services.live
+    async with collecting(players[1].live(game)) as received:
+        for round_ in range(3):
+            for index, player in enumerate(players):
+                await player.broadcast(game, f"round {round_}, {index}")
+            end = (await players[0].broadcast(game, f"end of round {round_}")).position
+            await until(lambda: reached(received, end), what="the round")  # noqa: B023
+            # Every live socket of this server closed at once, as at a redeploy.
+            await hub.close()
+        last = await players[2].broadcast(game, "the end")
+        await until(lambda: reached(received, last.position), what="the last message")
+    assert delivered(received) == await expected(players[1], game)
+    assert sum(m.type == "standings" for m in received) >= 4
+
+
+async def test_it_resumes_across_a_restart_and_reads_what_a_snapshot_stands_for(
+    schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Few events make a client far behind, so that the resume comes as a snapshot.
+    monkeypatch.setattr(live_route, "SNAPSHOT_BEYOND", 5)
+    port = _free_port()
+    async with contextlib.AsyncExitStack() as stack:
+        anyone = await stack.enter_async_context(SkirmishClient(f"http://127.0.0.1:{port}"))
+        async with serving(schema_url, port=port):
+            game, players = await _game(anyone)
+            after = (await anyone.get_game(game)).position
+            received = await stack.enter_async_context(
+                collecting(players[1].live(game, after=after))
+            )
+            said = await players[0].broadcast(game, "before the restart")
+            await until(lambda: reached(received, said.position), what="the first message")
+        # Stopped. Meanwhile another server appends more than a snapshot stands for, the
+        # subscriber's own orders among them.
+        async with serving(schema_url) as other, SkirmishClient(other.base) as elsewhere:
+            for index in range(10):
+                await elsewhere.using(players[index % 3].token).broadcast(game, f"{index}")
+            await elsewhere.using(players[1].token).submit_orders(game, "XX H")
+        async with serving(schema_url, port=port):
+            last = await players[2].broadcast(game, "after the restart")
+            await until(lambda: reached(received, last.position), what="the resume")
+            want = await expected(players[1], game)
+    start = want.index(("event", said.position, "message_broadcast.v1"))
+    assert delivered(received) == want[start:]
+    assert "orders_submitted.v1" in {kind for _, _, kind in delivered(received)}
+    snapshot = next(m for m in received if m.type == "snapshot")
+    assert snapshot.game is not None
+    assert snapshot.game.id == game
+    # The events the snapshot stands for came before it: ten broadcasts and the orders, at
+    # least (the last broadcast too if it came before the reconnection).
+    before = received[: received.index(snapshot)]
+    gap = [m for m in before if m.type == "event" and m.position > said.position]
+    assert len(gap) >= 11
+    assert not [m for m in received[received.index(snapshot) :] if m.position < snapshot.position]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _event(position: int, kind: str = "message_broadcast.v1") -> LiveMessage:
+    at = datetime(2030, 1, 1, tzinfo=UTC)
+    return LiveMessage("event", position, event=FeedEvent(position, position, kind, at, {}))
+
+
+def test_a_connection_lost_between_an_event_and_its_resolution_resumes_before_them() -> None:
+    cursor = Cursor(0)
+    assert cursor.take(_event(3))
+    assert cursor.take(_event(5, "turn_resolved.v1"))
+    # The `resolved` of position 5 is owed: ask for position 5 again.
+    assert cursor.resume_after == 4
+    assert not cursor.take(_event(5, "turn_resolved.v1"))
+    assert cursor.take(LiveMessage("resolved", 5, turn=1))
+    assert cursor.resume_after == 5
+    assert not cursor.take(LiveMessage("resolved", 5, turn=1))
+    assert not cursor.take(_event(3))
+    # Pings are not yielded; everything up to theirs has been sent.
+    assert not cursor.take(LiveMessage("ping", 9))
+    assert cursor.resume_after == 9
+    assert cursor.take(LiveMessage("standings", 9, standings=[]))
+
+
+@pytest.mark.parametrize(
+    ("game", "token", "kind"),
+    [("no-such-game", None, NotFound), (None, "not-a-token", Unauthorized)],
+)
+async def test_a_refusal_that_another_try_would_not_change_is_raised(
+    server: Server,
+    anyone: SkirmishClient,
+    game: str | None,
+    token: str | None,
+    kind: type[Exception],
+) -> None:
+    if game is None:
+        game, _ = await _game(anyone)
+    async with anyone.using(token).live(game) as subscription:
+        with pytest.raises(kind) as refused:
+            await anext(subscription)
+    assert refused.value.message  # type: ignore[attr-defined]
+
+
+async def test_a_server_that_keeps_hanging_up_is_given_up_on_after_the_deadline() -> None:
+    attempts = 0
+
+    async def hang_up(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal attempts
+        attempts += 1
+        writer.close()
+
+    listening = await asyncio.start_server(hang_up, "127.0.0.1", 0)
+    port = listening.sockets[0].getsockname()[1]
+    async with (
+        listening,
+        SkirmishClient(f"http://127.0.0.1:{port}") as client,
+        client.live("a-game", deadline=1.0) as subscription,
+    ):
+        with pytest.raises(Unreachable):
+            await anext(subscription)
+    # Waits that double from 0.1 s: a handful of attempts in a second, never a busy loop.
+    assert 2 <= attempts <= 8
