@@ -1,4 +1,4 @@
-"""A game played over HTTP only, the same way every time (seed 7, four players).
+"""A game played through the client (client/), the same way every time (seed 7, four players).
 
 Ann (p1, also the admin) builds farms on turn 1 and farms them after: 2 VP a turn. Di (p4)
 expands into empty land on turns 1 and 2 and takes the expansion award each turn. On turn 3
@@ -9,7 +9,8 @@ everyone votes MOBILIZE, and Bob (p2) and Cy (p3) ask to join forces too early (
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.api.support import PAST_THE_LOCK, Account, Api, Json, Server
+from schema.api import Done, OrdersAccepted, PublicGame
+from tests.api.support import PAST_THE_LOCK, Account, Api, Server
 
 SEED = 7
 VP_TARGET = 6
@@ -41,7 +42,7 @@ class ScriptedGame:
     def player(self, name: str) -> Account:
         return self.accounts[NAMES.index(name)]
 
-    async def create(self, **options: Any) -> Json:
+    async def create(self, **options: Any) -> PublicGame:
         self.accounts = [await self.api.account(name) for name in NAMES]
         settings: dict[str, Any] = {
             "seed": SEED,
@@ -50,7 +51,7 @@ class ScriptedGame:
             "vote_start_turn": 3,
         }
         created = await self.api.new_game(self.admin, **{**settings, **options})
-        self.game_id = created["id"]
+        self.game_id = created.id
         return created
 
     async def join_and_start(self) -> None:
@@ -58,7 +59,7 @@ class ScriptedGame:
             await self.api.join(self.game_id, account)
         await self.api.start(self.game_id, self.admin)
 
-    async def submit(self, turn: int) -> list[Json]:
+    async def submit(self, turn: int) -> list[OrdersAccepted]:
         return [
             await self.api.orders(self.game_id, self.accounts[index], text, turn=turn)
             for index, text in ORDERS[turn].items()
@@ -66,31 +67,24 @@ class ScriptedGame:
 
     async def vote_all(self, effect: str = VOTE) -> None:
         for account in self.accounts:
-            await self.api.call(
-                "POST", f"/v1/games/{self.game_id}/votes", account, {"effect": effect}
-            )
+            await self.api.as_(account).vote(self.game_id, effect)
 
-    async def join_forces(self, a: str, b: str, *, expect: int = 200) -> Any:
-        return await self.api.call(
-            "POST",
-            f"/v1/games/{self.game_id}/join-forces",
-            self.player(a),
-            {"with": f"p{NAMES.index(b) + 1}"},
-            expect=expect,
-        )
+    async def join_forces(self, a: str, b: str) -> Done:
+        with_player = f"p{NAMES.index(b) + 1}"
+        return await self.api.as_(self.player(a)).join_forces(self.game_id, with_player)
 
-    async def resolve(self) -> Json:
+    async def resolve(self) -> Done:
         """Resolve now as the admin, then step the clock past the lock after it."""
         self.server.clock.advance(60)
-        done: Json = await self.api.admin(self.game_id, self.admin, "resolve")
+        done = await self.api.as_(self.admin).resolve(self.game_id)
         self.server.clock.advance(PAST_THE_LOCK)
         return done
 
-    async def rewind(self) -> Json:
+    async def rewind(self) -> Done:
         self.server.clock.advance(60)
-        done: Json = await self.api.admin(self.game_id, self.admin, "rewind", reason="testing")
+        done = await self.api.as_(self.admin).rewind(self.game_id, "testing")
         self.server.clock.advance(PAST_THE_LOCK)
         return done
 
-    async def state(self, who: Account | None = None) -> Json:
+    async def state(self, who: Account | None = None) -> PublicGame:
         return await self.api.game(self.game_id, who)

@@ -13,10 +13,22 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
+import msgspec
 from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from client import SkirmishClient, Subscription
+from schema.api import (
+    AdminAction,
+    AdminBody,
+    Done,
+    FeedEvent,
+    LiveMessage,
+    NewGame,
+    OrdersAccepted,
+    PublicGame,
+)
 from server.app import create_app
 from server.clock import FakeClock
 from server.entropy import Entropy
@@ -73,10 +85,19 @@ class Account:
 
 
 class Api:
-    """The HTTP calls of docs/api.md, asserting the status each one should answer with."""
+    """The calls of docs/api.md through the client (client/), as each account makes them;
+    `call` is the raw HTTP path, for the tests whose point is HTTP itself (malformed bodies,
+    headers, statuses)."""
 
-    def __init__(self, client: httpx.AsyncClient) -> None:
+    def __init__(self, client: httpx.AsyncClient, base: str) -> None:
         self.client = client
+        # On the same connections as the raw path.
+        self.anyone = SkirmishClient(base, http=client)
+
+    def as_(self, who: "Account | str | None") -> SkirmishClient:
+        """A client calling as the account (or with the token)."""
+        token = who.token if isinstance(who, Account) else who
+        return self.anyone.using(token)
 
     async def call(
         self,
@@ -102,47 +123,36 @@ class Api:
         return response.json() if response.content else None
 
     async def account(self, name: str) -> Account:
-        created = await self.call("POST", "/v1/accounts", body={"name": name}, expect=201)
-        return Account(created["account_id"], created["token"], name)
+        created = await self.anyone.create_account(name)
+        return Account(created.account_id, created.token, name)
 
-    async def new_game(self, admin: Account, **options: Any) -> Json:
-        body = {"name": "Test game", "fast_mode": True, **options}
-        game: Json = await self.call("POST", "/v1/games", admin, body, expect=201)
-        return game
+    async def new_game(self, admin: Account, **options: Any) -> PublicGame:
+        setup = msgspec.convert({"name": "Test game", "fast_mode": True, **options}, NewGame)
+        return await self.as_(admin).create_game(setup)
 
-    async def game(self, game_id: str, who: Account | None = None) -> Json:
-        found: Json = await self.call("GET", f"/v1/games/{game_id}", who)
-        return found
+    async def game(self, game_id: str, who: Account | None = None) -> PublicGame:
+        return await self.as_(who).get_game(game_id)
 
-    async def join(self, game_id: str, who: Account) -> Json:
-        done: Json = await self.call("POST", f"/v1/games/{game_id}/join", who)
-        return done
+    async def join(self, game_id: str, who: Account) -> Done:
+        return await self.as_(who).join(game_id)
 
-    async def start(self, game_id: str, admin: Account) -> Json:
-        done: Json = await self.call("POST", f"/v1/games/{game_id}/start", admin)
-        return done
+    async def start(self, game_id: str, admin: Account) -> Done:
+        return await self.as_(admin).start(game_id)
 
-    async def orders(self, game_id: str, who: Account, text: str, **extra: Any) -> Json:
-        body = {"orders": text, **extra}
-        accepted: Json = await self.call("PUT", f"/v1/games/{game_id}/orders", who, body)
-        return accepted
+    async def orders(self, game_id: str, who: Account, text: str, **extra: Any) -> OrdersAccepted:
+        return await self.as_(who).submit_orders(game_id, text, **extra)
 
-    async def admin(self, game_id: str, who: Account | str, action: str, **body: Any) -> Json:
-        path = f"/v1/games/{game_id}/admin/{action}"
-        done: Json = await self.call("POST", path, who, body or None)
-        return done
+    async def admin(
+        self, game_id: str, who: Account | str, action: AdminAction, **body: Any
+    ) -> Done:
+        admin_body = msgspec.convert(body, AdminBody) if body else None
+        return await self.as_(who).admin(game_id, action, admin_body)
 
     async def events(
         self, game_id: str, who: Account | str | None = None, after: int = 0
-    ) -> list[Json]:
+    ) -> list[FeedEvent]:
         """The whole feed after `after` as `who` reads it, page by page."""
-        found: list[Json] = []
-        while True:
-            page = await self.call("GET", f"/v1/games/{game_id}/events?after={after}", who)
-            found += page["events"]
-            if page["position"] == after:
-                return found
-            after = page["position"]
+        return [e async for e in self.as_(who).all_events(game_id, after=after)]
 
 
 @dataclass
@@ -236,6 +246,26 @@ class Live:
         return [m for m in self.messages if m["type"] == kind]
 
 
+@contextlib.asynccontextmanager
+async def collecting(subscription: Subscription) -> AsyncIterator[list[LiveMessage]]:
+    """Read a client's subscription (client.live) into a list in the background."""
+    received: list[LiveMessage] = []
+
+    async def read() -> None:
+        async for message in subscription:
+            received.append(message)
+
+    reader = asyncio.create_task(read())
+    try:
+        yield received
+    finally:
+        reader.cancel()
+        await subscription.aclose()
+        # A reader that failed fails the test: awaiting it raises what it met.
+        with contextlib.suppress(asyncio.CancelledError):
+            await reader
+
+
 def delivered(messages: list[Json]) -> list[tuple[str, int, str | None]]:
     """What a client must receive exactly once: events, resolutions, rewinds (standings and
     pings are snapshots, sent as often as they change)."""
@@ -280,7 +310,7 @@ async def serving(
         running(app, send_buffer=send_buffer, port=port) as base,
         httpx.AsyncClient(base_url=base, timeout=30) as client,
     ):
-        yield Server(base, Api(client), clock, app)
+        yield Server(base, Api(client, base), clock, app)
 
 
 def serve_process(schema_url: str) -> AbstractAsyncContextManager[str]:

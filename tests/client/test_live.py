@@ -4,17 +4,16 @@ the server closes the socket or restarts, with no event twice and none missing."
 import asyncio
 import contextlib
 import socket
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
 
 from client import NotFound, SkirmishClient, Unauthorized, Unreachable
-from client.live import Cursor, Subscription, gap_messages
+from client.live import Cursor, gap_messages
 from schema.api import FeedEvent, LiveMessage, NewGame
 from schema.game_events import TurnResolved
 from server.routes import live as live_route
-from tests.api.support import Server, serving, until
+from tests.api.support import Server, collecting, serving, until
 
 Delivered = tuple[str, int, str | None]
 
@@ -31,26 +30,6 @@ def delivered(messages: list[LiveMessage]) -> list[Delivered]:
 async def expected(client: SkirmishClient, game: str) -> list[Delivered]:
     """The same, from the event feed as the client reads it."""
     return delivered([m async for e in client.all_events(game) for m in gap_messages(e)])
-
-
-@contextlib.asynccontextmanager
-async def collecting(subscription: Subscription) -> AsyncIterator[list[LiveMessage]]:
-    """Read the subscription into a list in the background."""
-    received: list[LiveMessage] = []
-
-    async def read() -> None:
-        async for message in subscription:
-            received.append(message)
-
-    reader = asyncio.create_task(read())
-    try:
-        yield received
-    finally:
-        reader.cancel()
-        await subscription.aclose()
-        # A reader that failed fails the test: awaiting it raises what it met.
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
 
 
 def reached(received: list[LiveMessage], position: int) -> bool:
