@@ -8,6 +8,7 @@ import pytest
 
 from client import Conflict
 from schema.api import LiveMessage
+from schema.game_events import TurnResolved
 from tests.api.game import NAMES, SEED, VOTE, ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, TEST_SECRET, Server, collecting, until
 
@@ -121,7 +122,7 @@ async def test_a_scripted_game_through_the_client_is_seen_step_by_step_by_a_spec
         if message.event is not None and message.event.type == "turn_resolved.v1":
             assert (follow.type, follow.position) == ("resolved", message.position)
             assert follow.resolution is not None
-            assert msgspec.to_builtins(follow.resolution) == message.event.data
+            assert follow.resolution == msgspec.convert(message.event.data, TurnResolved)
         if message.event is not None and message.event.type == "turn_rewound.v1":
             assert (follow.type, follow.position, follow.turn) == ("rewound", message.position, 4)
     assert [m.turn for m in seen if m.type == "resolved"] == [1, 2, 3, 4, 4]
