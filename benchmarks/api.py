@@ -8,7 +8,9 @@ in a temporary directory), so that its memory can be read from /proc.
 1. Order submissions: 50 clients, each on its own keep-alive connection, PUT orders as fast
    as the answers come back, for a few seconds; requests per second and latency
    percentiles. Once spread over five 10-player games, once all on one 20-player game
-   (several clients per player), where every append contends for the same stream.
+   (several clients per player), where every append contends for the same stream. Then
+   what the client (client/) costs: the first of these through it beside raw HTTP, and a
+   spectator's catch-up through it beside a raw websocket (benchmarks/_api_client.py).
 2. Spectators: N websocket spectators of one game; an admin resolves the turn, and each
    spectator notes when its `resolved` message arrives. The figures are the times from
    sending the resolve request to each arrival, over all spectators and rounds, and the
@@ -35,6 +37,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Sequence
 
+from benchmarks._api_client import client_cost, print_client_cost
 from benchmarks._api_load import percentile, spectate, submissions
 from benchmarks._api_server import Http, call, cpu_seconds, new_game, rss, server
 from benchmarks._database import scratch_database
@@ -57,11 +60,24 @@ def main(argv: Sequence[str]) -> None:
     neighbours = int(options.get("neighbours", NEIGHBOURS))
     _raise_file_limit(max(*spectators, neighbours) * 2 + 1000)
     verbose = "--verbose" in argv
-    orders, fan_out, beside = asyncio.run(_run(seconds, spectators, rounds, neighbours, verbose))
+    orders, cost, fan_out, beside = asyncio.run(
+        _run(seconds, spectators, rounds, neighbours, verbose)
+    )
     print_table(
-        ["order submissions", "clients", "requests", "per second", "p50 ms", "p99 ms", "errors"],
+        [
+            "order submissions",
+            "clients",
+            "requests",
+            "per second",
+            "p50 ms",
+            "p99 ms",
+            "errors",
+            "client CPU µs per order",
+        ],
         orders,
     )
+    print()
+    print_client_cost(*cost)
     print()
     print_table(
         [
@@ -103,20 +119,26 @@ def _raise_file_limit(wanted: int) -> None:
 
 async def _run(
     seconds: float, spectators: Sequence[int], rounds: int, neighbours: int, verbose: bool
-) -> tuple[list[list[object]], list[list[object]], list[list[object]]]:
+) -> tuple[
+    list[list[object]],
+    tuple[list[list[object]], list[list[object]]],
+    list[list[object]],
+    list[list[object]],
+]:
     async with scratch_database() as url:
         async with server(url) as (port, pid):
             orders = [
                 await submissions(port, games=5, players=10, seconds=seconds),
                 await submissions(port, games=1, players=20, seconds=seconds),
             ]
+            cost = await client_cost(port, seconds)
             fan_out = [
                 await _fan_out(port, pid, count, rounds, verbose=verbose) for count in spectators
             ]
         # A server of its own: the fan-out's thousands of sockets leave the memory grown.
         async with server(url) as (port, pid):
             beside = await _beside_idle_spectators(port, pid, neighbours)
-    return orders, fan_out, beside
+    return orders, cost, fan_out, beside
 
 
 # --- 2. Spectators. ----------------------------------------------------------------------

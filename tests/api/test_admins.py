@@ -8,7 +8,7 @@ from tests.api.support import OPERATOR_TOKEN, Json, Server
 async def test_an_admin_adds_and_removes_admins_and_one_always_stays(server: Server) -> None:
     api = server.api
     ann, bob, cy = [await api.account(name) for name in ("Ann", "Bob", "Cy")]
-    game_id = (await api.new_game(ann))["id"]
+    game_id = (await api.new_game(ann)).id
     for account in (bob, cy):
         await api.join(game_id, account)
     admins = f"/v1/games/{game_id}/admins"
@@ -16,7 +16,7 @@ async def test_an_admin_adds_and_removes_admins_and_one_always_stays(server: Ser
     await api.call("POST", admins, bob, {"player": "p2"}, expect=403)
     await api.call("POST", admins, ann, {"player": "p1"})
     await api.call("POST", admins, ann, {"account": cy.account_id})
-    assert (await api.game(game_id))["admins"] == [ann.account_id, bob.account_id, cy.account_id]
+    assert (await api.game(game_id)).admins == (ann.account_id, bob.account_id, cy.account_id)
     await api.call("POST", admins, ann, {"player": "p9"}, expect=404)
     await api.call("POST", admins, ann, {"account": "acct_nobody"}, expect=404)
     await api.call("POST", admins, ann, {"account": cy.account_id}, expect=409)
@@ -28,7 +28,7 @@ async def test_an_admin_adds_and_removes_admins_and_one_always_stays(server: Ser
     refused = await api.call("DELETE", f"{admins}/{bob.account_id}", bob, expect=409)
     assert "at least one admin" in refused["error"]["message"]
     await api.call("POST", f"/v1/games/{game_id}/start", ann, expect=403)
-    assert (await api.game(game_id))["admins"] == [bob.account_id]
+    assert (await api.game(game_id)).admins == (bob.account_id,)
 
 
 async def test_a_trusted_client_vouches_for_the_admins_of_its_games(server: Server) -> None:
@@ -56,7 +56,7 @@ async def test_a_trusted_client_vouches_for_the_admins_of_its_games(server: Serv
     # A member the bot vouches for starts the game, though it never was on the list.
     await call("POST", f"/v1/games/{game_id}/start", member("1"), expect=403)
     await call("POST", f"/v1/games/{game_id}/start", member("200", admin=True))
-    assert (await api.game(game_id))["phase"] == "running"
+    assert (await api.game(game_id)).phase == "running"
     await call(
         "POST",
         f"/v1/games/{game_id}/start",
@@ -66,5 +66,5 @@ async def test_a_trusted_client_vouches_for_the_admins_of_its_games(server: Serv
 
     # The bot's word counts only for the games set up through it.
     ann = await api.account("Ann")
-    elsewhere = (await api.new_game(ann))["id"]
+    elsewhere = (await api.new_game(ann)).id
     await call("POST", f"/v1/games/{elsewhere}/admin/pause", member("200", admin=True), expect=403)

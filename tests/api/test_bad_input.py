@@ -331,24 +331,24 @@ async def test_two_admins_racing_to_rewind_lose_nothing(server: Server, resoluti
     statuses = sorted(r.status_code for r in responses)
     state = await game.state()
     after = await game.api.events(game.game_id, game.admin)
-    archive = await game.api.call("GET", f"/v1/games/{game.game_id}/archive", game.admin)
-    archived = [e for t in archive["truncations"] for e in t["events"]]
+    archive = await game.api.as_(game.admin).archive(game.game_id)
+    archived = [e for t in archive.truncations for e in t.events]
     # One rewind wins. The other is told, clearly, that nothing was undone (it planned from
     # the same state, or there was nothing left to undo), or it undid one turn further.
     assert 500 not in statuses
     assert statuses in ([200, 409], [200, 200])
     undone = statuses.count(200)
     assert undone <= resolutions
-    assert state["turn"] == resolutions + 1 - undone
-    assert len(archive["truncations"]) == undone
+    assert state.turn == resolutions + 1 - undone
+    assert len(archive.truncations) == undone
     for loser in (r for r in responses if r.status_code == 409):
         message = loser.json()["error"]["message"]
         assert "no resolution to undo" in message or "nothing was undone" in message
     # Every event before the race is still in the log or in the archive, exactly once.
-    kept = {e["position"] for e in after} | {e["position"] for e in archived}
-    assert {e["position"] for e in before} <= kept
+    kept = {e.position for e in after} | {e.position for e in archived}
+    assert {e.position for e in before} <= kept
     assert len(kept) == len(after) + len(archived)
-    assert [e["type"] for e in after].count("turn_rewound.v1") == 1
+    assert [e.type for e in after].count("turn_rewound.v1") == 1
 
 
 async def test_a_late_bot_cannot_order_the_wrong_turn(server: Server) -> None:

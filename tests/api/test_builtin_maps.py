@@ -28,8 +28,8 @@ async def _game_with(server: Server, map_name: str, players: int) -> tuple[str, 
     accounts = [await server.api.account(f"Player {i}") for i in range(1, players + 1)]
     game = await server.api.new_game(accounts[0], map=map_name, seed=3)
     for account in accounts:
-        await server.api.join(game["id"], account)
-    return game["id"], accounts
+        await server.api.join(game.id, account)
+    return game.id, accounts
 
 
 async def _playable(server: Server) -> list[tuple[str, Any]]:
@@ -44,10 +44,11 @@ async def test_a_game_on_each_playable_built_in_map_starts(server: Server, end: 
         game_id, accounts = await _game_with(server, name, players[end])
         await server.api.start(game_id, accounts[0])
         game = await server.api.game(game_id)
-        assert game["phase"] == "running"
-        assert game["map"]["name"] == name
-        assert set(game["board"]["armies"].values()) == {p["id"] for p in game["players"]}
-        assert len(game["board"]["armies"]) == 2 * players[end]
+        assert game.phase == "running"
+        assert game.map is not None
+        assert game.map.name == name
+        assert set(game.board.armies.values()) == {p.id for p in game.players}
+        assert len(game.board.armies) == 2 * players[end]
 
 
 async def test_a_join_beyond_the_map_s_homes_is_refused(server: Server) -> None:

@@ -4,13 +4,13 @@ everyone after the turn; the game's randomness is committed at the start and rev
 end, and the creator's seed picks only the map."""
 
 import hashlib
-import json
 from typing import Any
 
 import msgspec
 
 from rules.board import GameMap
 from rules.ruleset import SKIRMISH_SOCIETY
+from schema.api import FeedEvent, PublicGame
 from server.entropy import system_entropy
 from tests.api.support import (
     OPERATOR_TOKEN,
@@ -28,18 +28,18 @@ PRIVATE = {"orders_submitted.v1", "vote_cast.v1", "player_notified.v1"}
 
 
 def _text(value: Any) -> str:
-    return json.dumps(value)
+    return msgspec.json.encode(value).decode()
 
 
-def _of_type(feed: list[Json], kind: str) -> list[Json]:
-    return [e for e in feed if e["type"] == kind]
+def _of_type(feed: list[FeedEvent], kind: str) -> list[FeedEvent]:
+    return [e for e in feed if e.type == kind]
 
 
-def _armies(game: Json, player: str) -> list[str]:
-    return sorted(t for t, owner in game["board"]["armies"].items() if owner == player)
+def _armies(game: PublicGame, player: str) -> list[str]:
+    return sorted(t for t, owner in game.board.armies.items() if owner == player)
 
 
-def _holds(game: Json, player: str, secret: str) -> str:
+def _holds(game: PublicGame, player: str, secret: str) -> str:
     return ", ".join([*(f"{t} H" for t in _armies(game, player)), secret])
 
 
@@ -52,11 +52,12 @@ async def test_an_admin_who_plays_sees_exactly_what_a_player_sees(server: Server
     api = server.api
     ann, bob, cy = [await api.account(name) for name in ("Ann", "Bob", "Cy")]
     game = await api.new_game(ann, votes="every_turn", vote_start_turn=1, voting_mode="same_day")
-    game_id = game["id"]
+    game_id = game.id
     await _players(api, game_id, ann, bob, cy)
     await api.start(game_id, ann)
     started = await api.game(game_id)
-    first, second = started["vote"]["candidates"]
+    assert started.vote is not None
+    first, second = started.vote.candidates
 
     async with Live.open(server.base, game_id, first_message=ann.token) as anns:
         await api.orders(game_id, bob, _holds(started, "p2", SECRET_WORDS[0]))
@@ -72,32 +73,34 @@ async def test_an_admin_who_plays_sees_exactly_what_a_player_sees(server: Server
         assert moved["now"]
         feed = await api.events(game_id, ann)
         reminders = _of_type(feed, "player_notified.v1")
-        assert [e["data"]["player_id"] for e in reminders] == ["p1"]
-        await anns.wait_for_position(max(e["position"] for e in feed))
+        assert [e.data["player_id"] for e in reminders] == ["p1"]
+        await anns.wait_for_position(max(e.position for e in feed))
 
         # Every private event type, across the whole turn: only Ann's own.
-        for seen in (feed, anns.events):
+        for seen in (msgspec.to_builtins(feed), anns.events):
             private = [e for e in seen if e["type"] in PRIVATE]
             assert {e["type"] for e in private} == PRIVATE
             assert {e["data"]["player_id"] for e in private} == {"p1"}
             assert not [w for w in SECRET_WORDS if w in _text(seen)]
             broadcast = next(e for e in seen if e["type"] == "message_broadcast.v1")
             assert broadcast.get("actor") is None
-            assert not _of_type(seen, "private_events_read.v1")
+            assert not [e for e in seen if e["type"] == "private_events_read.v1"]
         # Nor anywhere else an admin may look.
         await api.call("GET", f"/v1/games/{game_id}/orders?player=p2", ann, expect=403)
         archive = await api.call("GET", f"/v1/games/{game_id}/archive", ann)
         assert not [w for w in SECRET_WORDS if w in _text(archive)]
-        assert (await api.game(game_id, ann))["vote"]["tally"] is None
+        vote = (await api.game(game_id, ann)).vote
+        assert vote is not None
+        assert vote.tally is None
 
         await api.admin(game_id, ann, "resolve")
         await anns.wait_for(lambda ms: any(m["type"] == "resolved" for m in ms))
     # The resolution shows every order, in `turn_resolved`; the ballots stay their own.
     after = await api.events(game_id, ann)
-    resolved = next(e for e in after if e["type"] == "turn_resolved.v1")
+    resolved = next(e for e in after if e.type == "turn_resolved.v1")
     assert all(word in _text(resolved) for word in SECRET_WORDS)
-    private = [e for e in after if e["type"] in PRIVATE]
-    assert {e["data"]["player_id"] for e in private} == {"p1"}
+    mine = [e for e in after if e.type in PRIVATE]
+    assert {e.data["player_id"] for e in mine} == {"p1"}
     # Ann's play left no record of a moderator's read: she read nothing she may not.
     assert not _of_type(await api.events(game_id), "private_events_read.v1")
 
@@ -108,7 +111,7 @@ async def test_a_moderators_read_is_in_the_log_for_everyone_after_the_turn(
     api = server.api
     mo, bob, cy, di = [await api.account(name) for name in ("Mo", "Bob", "Cy", "Di")]
     game = await api.new_game(mo)
-    game_id = game["id"]
+    game_id = game.id
     await _players(api, game_id, bob, cy, di)
     await api.start(game_id, mo)
     started = await api.game(game_id)
@@ -119,13 +122,13 @@ async def test_a_moderators_read_is_in_the_log_for_everyone_after_the_turn(
         before = await api.events(game_id, mo)
         assert SECRET_WORDS[0] in _text(before)
         feed = await api.events(game_id, mo)
-        reads = [e["data"] for e in _of_type(feed, "private_events_read.v1")]
+        reads = [e.data for e in _of_type(feed, "private_events_read.v1")]
         assert reads == [{"type": "private_events_read.v1", "reader": mo.account_id, "turn": 1}]
         # Reading again in the same turn adds nothing; the operator's read is its own.
         await api.events(game_id, mo)
         assert SECRET_WORDS[0] in _text(await api.events(game_id, OPERATOR_TOKEN))
         feed = await api.events(game_id, mo)
-        readers = [e["data"]["reader"] for e in _of_type(feed, "private_events_read.v1")]
+        readers = [e.data["reader"] for e in _of_type(feed, "private_events_read.v1")]
         assert readers == [mo.account_id, "operator"]
         # Players and spectators see none of it before the resolution, nor does Mo's socket
         # carry the secrets (a socket cannot log a read before it happens).
@@ -140,14 +143,14 @@ async def test_a_moderators_read_is_in_the_log_for_everyone_after_the_turn(
         await api.admin(game_id, mo, "resolve")
     for reader in (bob, cy, None):
         feed = await api.events(game_id, reader)
-        reads = [e["data"] for e in _of_type(feed, "private_events_read.v1")]
+        reads = [e.data for e in _of_type(feed, "private_events_read.v1")]
         assert [(r["reader"], r["turn"]) for r in reads] == [
             (mo.account_id, 1),
             ("operator", 1),
         ]
 
 
-async def _play_until_won(api: Api, server: Server, game_id: str, farmer: Account) -> Json:
+async def _play_until_won(api: Api, server: Server, game_id: str, farmer: Account) -> PublicGame:
     """The farmer (p1) builds a farm on a barracks in turn 1, then farms it every turn until
     the game ends (vp_target 1); nobody else gives an order."""
     game = await api.game(game_id)
@@ -156,7 +159,7 @@ async def _play_until_won(api: Api, server: Server, game_id: str, farmer: Accoun
     for _ in range(12):
         await api.admin(game_id, OPERATOR_TOKEN, "resolve")
         game = await api.game(game_id)
-        if game["phase"] == "finished":
+        if game.phase == "finished":
             return game
         server.clock.advance(PAST_THE_LOCK)
         await api.orders(game_id, farmer, f"{farm} F")
@@ -165,8 +168,8 @@ async def _play_until_won(api: Api, server: Server, game_id: str, farmer: Accoun
 
 async def _votes_of(api: Api, game_id: str) -> list[Json]:
     feed = await api.events(game_id)
-    votes = [e["data"]["vote"] for e in feed if e["type"] == "game_started.v1"]
-    votes += [e["data"]["next_vote"] for e in feed if e["type"] == "turn_resolved.v1"]
+    votes = [e.data["vote"] for e in feed if e.type == "game_started.v1"]
+    votes += [e.data["next_vote"] for e in feed if e.type == "turn_resolved.v1"]
     return [v for v in votes if v is not None]
 
 
@@ -187,18 +190,18 @@ async def _two_games_of_one_seed(server: Server) -> None:
         game = await api.new_game(
             ann, seed=424242, vp_target=1, votes="every_turn", vote_start_turn=1
         )
-        await _players(api, game["id"], ann, bob, cy)
-        await api.start(game["id"], ann)
-        ids.append(game["id"])
+        await _players(api, game.id, ann, bob, cy)
+        await api.start(game.id, ann)
+        ids.append(game.id)
     first, second = [await api.game(g) for g in ids]
-    assert first["map"] == second["map"]
-    assert first["commitment"] != second["commitment"]
-    assert first["secret"] is None
+    assert first.map == second.map
+    assert first.commitment != second.commitment
+    assert first.secret is None
     # Not in the feed either, for anyone: not its admin, not the operator.
     for reader in (None, ann, OPERATOR_TOKEN):
         (started,) = _of_type(await api.events(ids[0], reader), "game_started.v1")
-        assert "secret" not in started["data"]
-        assert started["data"]["commitment"] == first["commitment"]
+        assert "secret" not in started.data
+        assert started.data["commitment"] == first.commitment
 
     finished = await _play_until_won(api, server, ids[0], ann)
     for _ in range(3):
@@ -206,15 +209,16 @@ async def _two_games_of_one_seed(server: Server) -> None:
         server.clock.advance(PAST_THE_LOCK)
     assert (await _votes_of(api, ids[0]))[:3] != (await _votes_of(api, ids[1]))[:3]
 
-    secret = bytes.fromhex(finished["secret"])
-    assert hashlib.sha256(secret).hexdigest() == finished["commitment"] == first["commitment"]
+    assert finished.secret is not None
+    secret = bytes.fromhex(finished.secret)
+    assert hashlib.sha256(secret).hexdigest() == finished.commitment == first.commitment
     votes = await _votes_of(api, ids[0])
     assert len(votes) >= 2
     for vote in votes:
         candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(secret, vote["turn"])
         assert (tuple(vote["candidates"]), vote["tie_break"]) == (candidates, tie_break)
     (started,) = _of_type(await api.events(ids[0]), "game_started.v1")
-    assert started["data"]["secret"] == finished["secret"]
-    game_map = msgspec.convert(started["data"]["map"], GameMap)
+    assert started.data["secret"] == finished.secret
+    game_map = msgspec.convert(started.data["map"], GameMap)
     _, homes = SKIRMISH_SOCIETY.starting_board(game_map, ["p1", "p2", "p3"], secret)
-    assert {p: list(h) for p, h in homes.items()} == started["data"]["homes"]
+    assert {p: list(h) for p, h in homes.items()} == started.data["homes"]

@@ -4,13 +4,14 @@ models and every other game go on."""
 
 import httpx
 
+from schema.api import PublicGame
 from tests.api.support import OPERATOR_TOKEN, Json, Server, until
 
 LONGEST_SUBMISSION = 4000
 
 
-def _armies(game: Json, player: str) -> list[str]:
-    return sorted(t for t, owner in game["board"]["armies"].items() if owner == player)
+def _armies(game: PublicGame, player: str) -> list[str]:
+    return sorted(t for t, owner in game.board.armies.items() if owner == player)
 
 
 async def _listed(server: Server, game_id: str) -> bool:
@@ -24,7 +25,7 @@ async def test_a_flood_of_submissions_is_refused_past_the_quota_and_the_game_goe
     api = server.api
     ann, bob, cy = [await api.account(name) for name in ("Ann", "Bob", "Cy")]
     game = await api.new_game(ann)
-    game_id = game["id"]
+    game_id = game.id
     for account in (ann, bob, cy):
         await api.join(game_id, account)
     await api.start(game_id, ann)
@@ -78,5 +79,5 @@ async def test_a_flood_of_submissions_is_refused_past_the_quota_and_the_game_goe
     server.clock.advance(120)
     await api.orders(game_id, bob, heavy)
     other = await api.new_game(cy)
-    await until(lambda: _listed(server, other["id"]), what="the new game to be listed")
-    assert done["position"] > 0
+    await until(lambda: _listed(server, other.id), what="the new game to be listed")
+    assert done.position > 0

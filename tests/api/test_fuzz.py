@@ -291,8 +291,9 @@ async def _set_up(running: Server, routes: list[str]) -> tuple[dict[str, tuple[s
     text = ScriptedGame(running)
     await text.create()
     await text.join_and_start()
-    territories = (await text.state())["map"]["territories"]
-    words = [t[key] for t in territories for key in ("id", "name")]
+    board_map = (await text.state()).map
+    assert board_map is not None
+    words = [word for t in board_map.territories for word in (t.id, t.name)]
     words += [*KEYWORD_KINDS, *(word.upper() for word in KEYWORD_KINDS)]
     return games, (text.game_id, words, text.player("Bob").token)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from schema.api import Done
 from server import live as live_feeds
 from server.routes import live as live_route
 from tests.api.game import ScriptedGame
@@ -22,11 +23,9 @@ def _at_least(count: int) -> Callable[[list[Json]], bool]:
 
 
 def _broadcaster(game: ScriptedGame) -> Any:
-    async def broadcast(index: int, message: str) -> Json:
+    async def broadcast(index: int, message: str) -> Done:
         who = game.accounts[index % len(game.accounts)]
-        path = f"/v1/games/{game.game_id}/broadcast"
-        done: Json = await game.api.call("POST", path, who, {"message": message})
-        return done
+        return await game.api.as_(who).broadcast(game.game_id, message)
 
     return broadcast
 
@@ -102,9 +101,9 @@ async def _traffic(
     for index in range(8):
         await broadcast(index, f"after the rewind, message {index}")
     last = await broadcast(0, "the end")
-    await steady.wait_for_position(last["position"])
+    await steady.wait_for_position(last.position)
     await until(
-        lambda: any(m["position"] >= last["position"] for s in segments for m in s),
+        lambda: any(m["position"] >= last.position for s in segments for m in s),
         what="the follower to catch up",
     )
     # Quiet now: the follower receives pings, and reconnects from their position.
@@ -113,9 +112,9 @@ async def _traffic(
         what="the follower to reconnect after a ping",
     )
     really_last = await broadcast(1, "after the pings")
-    await steady.wait_for_position(really_last["position"])
+    await steady.wait_for_position(really_last.position)
     await until(
-        lambda: any(m["position"] >= really_last["position"] for s in segments for m in s),
+        lambda: any(m["position"] >= really_last.position for s in segments for m in s),
         what="the follower to receive the last message",
     )
 
@@ -142,7 +141,7 @@ async def test_a_client_resumes_from_a_pings_position_without_duplicates(
     async with Live.open(server.base, game.game_id, after=ping["position"]) as second:
         await second.wait_for(lambda ms: bool(ms) and ms[-1]["type"] == "standings")
         last = await broadcast(0, "one more")
-        await second.wait_for_position(last["position"])
+        await second.wait_for_position(last.position)
     assert [e["data"]["message"] for e in second.events] == ["one more"]
 
 
@@ -170,7 +169,7 @@ async def test_a_player_socket_carries_its_own_private_events_and_nobody_elses(
         last = await game.api.orders(game_id, bob, "BE H")
         for live in sockets:
             await live.wait_for(lambda ms: any(m["type"] == "resolved" for m in ms))
-        await bobs.wait_for_position(last["position"])
+        await bobs.wait_for_position(last.position)
 
     def private(live: Live) -> list[tuple[str, str]]:
         return [
@@ -193,7 +192,7 @@ async def test_a_player_socket_carries_its_own_private_events_and_nobody_elses(
     assert own["actor"] is None
     # Everyone's orders became public with the resolution.
     resolved = next(m for m in spectators.messages if m["type"] == "resolved")
-    assert resolved["position"] <= done["position"]
+    assert resolved["position"] <= done.position
     assert {o["text"] for o in resolved["resolution"]["orders"]} == {
         "EA B",
         "BE H",
@@ -261,7 +260,7 @@ async def test_a_client_that_never_reads_is_dropped_without_slowing_the_others(
             Live.open(running.base, game.game_id) as fast,
         ):
             await until(lambda: hub.clients(game.game_id) == 2, what="both clients to join")
-            sent: list[Json] = []
+            sent: list[Done] = []
             # Incompressible messages, until the slow client is dropped.
             while hub.clients(game.game_id) == 2:
                 assert len(sent) < 2000, "the slow client was never dropped"
@@ -269,9 +268,9 @@ async def test_a_client_that_never_reads_is_dropped_without_slowing_the_others(
                 sent.append(await broadcast(len(sent), text))
             # The fast client has everything, and goes on receiving while the slow one's
             # socket is still full.
-            await fast.wait_for_position(sent[-1]["position"])
+            await fast.wait_for_position(sent[-1].position)
             after_drop = await broadcast(0, "after the drop")
-            await fast.wait_for_position(after_drop["position"])
+            await fast.wait_for_position(after_drop.position)
 
             # The slow client, reading at last, finds what was written before the drop, in
             # order, then the close.
@@ -284,7 +283,7 @@ async def test_a_client_that_never_reads_is_dropped_without_slowing_the_others(
             resume = received[-1]["position"]
             assert resume == received[-2]["position"]
             async with Live.open(running.base, game.game_id, after=resume) as again:
-                await again.wait_for_position(after_drop["position"])
+                await again.wait_for_position(after_drop.position)
             assert delivered(received) + delivered(again.messages) == delivered(fast.messages)
 
 
@@ -296,7 +295,7 @@ async def test_an_after_out_of_range_is_clamped(server: Server, after: int) -> N
     async with Live.open(server.base, game.game_id, after=after) as live:
         first = await live.wait_for(lambda ms: any(m["type"] == "standings" for m in ms))
         said = await _broadcaster(game)(0, "still here")
-        await live.wait_for_position(said["position"])
+        await live.wait_for_position(said.position)
     replayed = [m for m in first if m["type"] == "event"]
     # From the start, or from beyond the end: then only what comes next.
     assert bool(replayed) == (after < 0)

@@ -32,9 +32,9 @@ async def test_a_flood_of_sockets_from_one_client_stops_at_the_limit(
     try:
         # The server answers while the flood comes in, and while the sockets stay open.
         await until(lambda: sockets.total > 0, what="the flood to begin")
-        assert (await server.api.game(game.game_id))["id"] == game.game_id
+        assert (await server.api.game(game.game_id)).id == game.game_id
         opened = await flooding
-        assert (await server.api.game(game.game_id))["id"] == game.game_id
+        assert (await server.api.game(game.game_id)).id == game.game_id
 
         accepted = [s for s in opened if not s.refused]
         refused = [s for s in opened if s.refused]

@@ -5,7 +5,10 @@ hundreds starting from scratch do not hold the game up."""
 import asyncio
 from typing import Any
 
+import msgspec
+
 from projections.loading import stream_of
+from schema.api import Done, PublicGame
 from schema.commands import Broadcast
 from server.routes.live import SNAPSHOT_BEYOND
 from tests.api.game import ScriptedGame
@@ -33,19 +36,18 @@ async def long_game(server: Server, broadcasts: int = SNAPSHOT_BEYOND + 100) -> 
     return game
 
 
-async def say(game: ScriptedGame, message: str) -> Json:
-    done: Json = await game.api.call(
-        "POST", f"/v1/games/{game.game_id}/broadcast", game.admin, {"message": message}
-    )
-    return done
+async def say(game: ScriptedGame, message: str) -> Done:
+    return await game.api.as_(game.admin).broadcast(game.game_id, message)
 
 
 def _caught_up(messages: list[Json]) -> bool:
     return any(m["type"] == "standings" for m in messages)
 
 
-def without_clock(view: Json) -> Json:
-    return {key: value for key, value in view.items() if key != "now"}
+def without_clock(view: PublicGame) -> Json:
+    """The view as JSON, as the socket sends it, but for the clock."""
+    shown: Json = msgspec.json.decode(msgspec.json.encode(view))
+    return {key: value for key, value in shown.items() if key != "now"}
 
 
 async def test_a_client_far_behind_starts_from_a_snapshot_then_follows_exactly_once(
@@ -58,19 +60,19 @@ async def test_a_client_far_behind_starts_from_a_snapshot_then_follows_exactly_o
         async with Live.open(server.base, game.game_id, **options) as live:
             await live.wait_for(_caught_up)
             said = await say(game, "after the snapshot")
-            await live.wait_for_position(said["position"])
+            await live.wait_for_position(said.position)
         snapshot, standings, *rest = live.messages
         assert snapshot["type"] == "snapshot"
-        assert snapshot["position"] == view["position"]
+        assert snapshot["position"] == view.position
         assert snapshot["game"] == {**without_clock(view), "now": None}
-        assert (standings["type"], standings["position"]) == ("standings", view["position"])
+        assert (standings["type"], standings["position"]) == ("standings", view.position)
         assert [m["event"]["data"]["message"] for m in rest] == ["after the snapshot"]
         view = await game.state()
 
     # From the snapshot's position on, a reconnecting client misses nothing.
     last_seen = live.messages[0]["position"]
     async with Live.open(server.base, game.game_id, after=last_seen) as again:
-        await again.wait_for_position(view["position"])
+        await again.wait_for_position(view.position)
     assert delivered(again.messages) == delivered(live.messages[2:])
 
 
@@ -89,7 +91,7 @@ async def test_a_client_a_little_behind_gets_exactly_the_events_it_missed(server
     ):
         for live in (behind, further):
             await live.wait_for(_caught_up)
-    missed = [(e["position"], e["type"]) for e in feed if e["position"] > near]
+    missed = [(e.position, e.type) for e in feed if e.position > near]
     assert [(e["position"], e["type"]) for e in behind.events] == missed
     assert behind.messages[-1] == {
         "type": "standings",
@@ -111,11 +113,11 @@ async def test_hundreds_of_spectators_from_scratch_do_not_hold_up_the_game(
         try:
             # The game answers while they arrive and catch up.
             await until(lambda: sockets.total > 0, what="the spectators to arrive")
-            assert (await game.state())["position"] == view["position"]
+            assert (await game.state()).position == view.position
             watching = await opening
             said = await say(game, "to everyone")
             await until(
-                lambda: all(s.reached(said["position"]) for s in watching),
+                lambda: all(s.reached(said.position) for s in watching),
                 what="every spectator to receive the broadcast",
             )
         finally:
@@ -124,4 +126,4 @@ async def test_hundreds_of_spectators_from_scratch_do_not_hold_up_the_game(
     for raw in watching:
         assert [m["type"] for m in raw.messages] == ["snapshot", "standings", "event"]
         assert raw.messages[0] == watching[0].messages[0]
-    assert watching[0].messages[0]["position"] == view["position"]
+    assert watching[0].messages[0]["position"] == view.position

@@ -53,7 +53,7 @@ async def _games_in_every_phase(
     await finished.submit(1)
     await finished.resolve()
     # Di took the expansion award: one VP, and the game, at the end of turn 1.
-    assert (await finished.state())["winner"] == "p4"
+    assert (await finished.state()).winner == "p4"
     sandbox = await server.api.new_game(running.admin, sandbox=True)
     client = await server.api.call(
         "POST", "/v1/clients", OPERATOR_TOKEN, {"name": "fuzz bot"}, expect=201
@@ -74,7 +74,7 @@ async def _games_in_every_phase(
         bearer(client["token"]),
         bearer("made-up-token"),
     ]
-    return [running.game_id, joining.game_id, finished.game_id, sandbox["id"]], callers
+    return [running.game_id, joining.game_id, finished.game_id, sandbox.id], callers
 
 
 # Calls that should succeed (as the right caller), besides the generated ones, which mostly

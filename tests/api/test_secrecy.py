@@ -2,9 +2,11 @@
 and the game's secret from everyone until the game ends, over every read endpoint and
 socket."""
 
-import json
 from typing import Any
 
+import msgspec
+
+from schema.api import FeedEvent
 from tests.api.support import TEST_SECRET, Account, Api, Json, Live, Server, until
 
 SEED = 918_273_645_546
@@ -37,7 +39,7 @@ async def _read_everything(api: Api, game_id: str, who: Account | None) -> list[
 
 
 def _text(value: Any) -> str:
-    return json.dumps(value)
+    return msgspec.json.encode(value).decode()
 
 
 def _leaks(texts: str) -> list[str]:
@@ -50,15 +52,16 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
     game = await api.new_game(
         ann, seed=SEED, votes="every_turn", vote_start_turn=1, voting_mode="same_day"
     )
-    game_id = game["id"]
+    game_id = game.id
     for account in (ann, bob, cy, di):
         await api.join(game_id, account)
     await api.start(game_id, ann)
     started = await api.game(game_id)
-    vote = started["vote"]
-    assert vote["tally"] is None
-    first, second = vote["candidates"]
-    armies = started["board"]["armies"]
+    vote = started.vote
+    assert vote is not None
+    assert vote.tally is None
+    first, second = vote.candidates
+    armies = started.board.armies
 
     def holds(player: str, secret: str) -> str:
         mine = sorted(t for t, owner in armies.items() if owner == player)
@@ -88,8 +91,8 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
             answers = await _read_everything(api, game_id, reader)
             text = _text(answers)
             assert _leaks(text) == []
-            feed = answers[3]
-            types = [(e["type"], e["data"].get("player_id")) for e in feed]
+            feed: list[FeedEvent] = answers[3]
+            types = [(e.type, e.data.get("player_id")) for e in feed]
             assert ("vote_cast.v1", "p3") not in types
             assert ("vote_cast.v1", "p4") not in types
             assert ("orders_submitted.v1", "p3") not in types
@@ -99,9 +102,7 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
         assert "bobs own words" in bob_feed
         assert _text(await api.events(game_id)).count("bobs own words") == 0
         assert [
-            e["data"]["player_id"]
-            for e in await api.events(game_id, bob)
-            if e["type"] == "vote_cast.v1"
+            e.data["player_id"] for e in await api.events(game_id, bob) if e.type == "vote_cast.v1"
         ] == ["p2"]
 
         # Nothing secret went down the sockets either.

@@ -17,18 +17,18 @@ async def test_an_order_sent_to_one_process_reaches_a_socket_on_the_other(
             stack.enter_async_context(serve_process(schema_url)),
             stack.enter_async_context(serve_process(schema_url)),
         )
-        api_one = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=one)))
-        api_two = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=two)))
+        api_one = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=one)), one)
+        api_two = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=two)), two)
 
         ann, bob, cy = [await api_one.account(name) for name in ("Ann", "Bob", "Cy")]
         game = await api_one.new_game(ann, seed=7)
-        game_id = game["id"]
+        game_id = game.id
         for account in (ann, bob, cy):
             await api_one.join(game_id, account)
         await api_one.start(game_id, ann)
         # Tokens and games made through one process work through the other.
         state = await api_two.game(game_id, bob)
-        bobs_armies = sorted(t for t, p in state["board"]["armies"].items() if p == "p2")
+        bobs_armies = sorted(t for t, p in state.board.armies.items() if p == "p2")
 
         spectator_two = await stack.enter_async_context(Live.open(two, game_id))
         bob_two = await stack.enter_async_context(Live.open(two, game_id, token=bob.token))
@@ -46,7 +46,7 @@ async def test_an_order_sent_to_one_process_reaches_a_socket_on_the_other(
         await spectator_two.wait_for_position(said["position"])
         mine = [e for e in bob_two.events if e["type"] == "orders_submitted.v1"]
         assert [(e["position"], e["data"]["text"]) for e in mine] == [
-            (order["position"], f"{bobs_armies[0]} H")
+            (order.position, f"{bobs_armies[0]} H")
         ]
         assert not [e for e in spectator_two.events if e["type"] == "orders_submitted.v1"]
         assert spectator_two.events[-1]["data"]["message"] == "hello from one"

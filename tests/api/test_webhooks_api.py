@@ -35,7 +35,7 @@ async def test_a_private_target_is_refused_when_the_webhook_is_set(schema_url: s
     async with serving(schema_url) as server:
         api = server.api
         admin = await api.account("Ann")
-        game_id = (await api.new_game(admin))["id"]
+        game_id = (await api.new_game(admin)).id
         for url, kind in REFUSED:
             for who in (admin, OPERATOR_TOKEN):
                 refused = await api.call("PUT", _hook(game_id), who, {"url": url}, expect=422)
@@ -53,7 +53,7 @@ async def test_who_sets_the_webhook_decides_whether_it_is_trusted(schema_url: st
         api = server.api
         url = "http://127.0.0.1:9/hook"
         admin = await api.account("Ann")
-        game_id = (await api.new_game(admin))["id"]
+        game_id = (await api.new_game(admin)).id
 
         async def set_by(who: Account | str, headers: dict[str, str] | None = None) -> bool:
             done = await api.call("PUT", _hook(game_id), who, {"url": url}, headers=headers)
@@ -111,7 +111,7 @@ async def test_a_receiver_that_never_answers_holds_up_nothing_else(schema_url: s
         await api.call("PUT", _hook(slow.game_id), slow.admin, {"url": hook})
 
         await api.call("POST", "/v1/admin/clock", OPERATOR_TOKEN, {"advance_seconds": 600})
-        assert (await slow.state())["turn"] == 2
+        assert (await slow.state()).turn == 2
         # Of its five deliveries (the resolution, four players' results), as many as the
         # cap lets through at once.
         await until(lambda: tarpit.open == PER_GAME, what="the tarpit to hold the deliveries")
@@ -127,7 +127,8 @@ async def test_a_receiver_that_never_answers_holds_up_nothing_else(schema_url: s
         resolved_at = START + timedelta(minutes=20)
         assert moved["now"] == resolved_at.isoformat().replace("+00:00", "Z")
         state = await other.state()
-        assert (state["turn"], state["last_turn"]["at"]) == (2, moved["now"])
+        assert state.last_turn is not None
+        assert (state.turn, state.last_turn.at) == (2, resolved_at)
 
         # The tarpit's deliveries are given up at the deadline, and tried again later.
         await until(

@@ -115,13 +115,13 @@ async def _writers(base: str, clients: contextlib.AsyncExitStack) -> list[Writer
     writers = []
     for n in range(CLIENTS):
         client = await clients.enter_async_context(httpx.AsyncClient(base_url=base))
-        api = Api(client)
+        api = Api(client, base)
         player = await api.account(f"Player {n}")
         game = await api.new_game(player, fast_mode=False)
         for who in (player, await api.account("Second"), await api.account("Third")):
-            await api.join(game["id"], who)
-        await api.start(game["id"], player)
-        writers.append(Writer(client, player, game["id"]))
+            await api.join(game.id, who)
+        await api.start(game.id, player)
+        writers.append(Writer(client, player, game.id))
     return writers
 
 
@@ -191,13 +191,11 @@ async def test_sigterm_ends_the_server_at_once_with_its_database_down_and_websoc
     try:
         async with contextlib.AsyncExitStack() as sockets:
             async with _serving(data_dir) as base, httpx.AsyncClient(base_url=base) as client:
-                api = Api(client)
+                api = Api(client, base)
                 alice = await api.account("Alice")
                 game = await api.new_game(alice)
                 lives = [
-                    await sockets.enter_async_context(
-                        Live.open(base, game["id"], token=alice.token)
-                    )
+                    await sockets.enter_async_context(Live.open(base, game.id, token=alice.token))
                     for _ in range(3)
                 ]
                 for live in lives:
@@ -234,9 +232,9 @@ async def test_with_the_database_cut_off_every_request_is_a_503_on_the_same_conn
             serve_subprocess(environment=environment) as base,
             httpx.AsyncClient(base_url=base, event_hooks=hooks) as client,
         ):
-            api = Api(client)
+            api = Api(client, base)
             alice = await api.account("Alice")
-            game = (await api.new_game(alice))["id"]
+            game = (await api.new_game(alice)).id
             await link.cut()
             down = [
                 await client.post("/v1/accounts", json={"name": "Bob"}),

@@ -68,9 +68,9 @@ async def test_no_token_reaches_the_log(schema_url: str) -> None:
         serve_subprocess(environment=environment, log=log) as base,
         httpx.AsyncClient(base_url=base) as client,
     ):
-        api = Api(client)
+        api = Api(client, base)
         alice = await api.account("Alice")
-        game = (await api.new_game(alice))["id"]
+        game = (await api.new_game(alice)).id
         tokens = [alice.token, OPERATOR]
         for token in tokens:
             async with Live.open(base, game, token=token) as live:
