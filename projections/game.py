@@ -14,6 +14,8 @@ from msgspec.structs import replace
 from projections.schedule import (
     earliest_after_unpause,
     earliest_resolution,
+    orders_close,
+    orders_open,
     reminder_lead,
     resolution_from,
     resolution_hour_utc,
@@ -158,6 +160,22 @@ class GameState(msgspec.Struct, frozen=True):
         if self.phase != "running" or self.earliest_resolution is None:
             return None
         return resolution_from(self.earliest_resolution, self.settings)
+
+    def orders_open_at(self) -> datetime | None:
+        """When this turn's orders open: the start, or the end of the lock window after the
+        last resolution. None while no resolution is scheduled: in the join phase, paused
+        (orders are taken then, with no lock), finished or killed."""
+        if self.next_resolution_at() is None:
+            return None
+        if self.last_turn is None:
+            return self.turn_began_at
+        return orders_open(self.last_turn.at, self.settings)
+
+    def orders_close_at(self) -> datetime | None:
+        """When this turn's orders close: the lock window before its resolution begins.
+        None while no resolution is scheduled."""
+        resolves_at = self.next_resolution_at()
+        return None if resolves_at is None else orders_close(resolves_at, self.settings)
 
     def next_reminder_at(self) -> datetime | None:
         """When this turn's reminders are due; None once sent, or if nobody wants one."""

@@ -47,6 +47,13 @@ class PublicGame(msgspec.Struct, frozen=True):
     effect: str | None
     winner: str | None
     next_resolution_at: datetime | None
+    # This turn's window for orders, votes and join-forces requests: from orders_open_at
+    # (the start, or when the lock window after the last resolution ends) to
+    # orders_close_at (when the lock window before the next resolution begins). Both null
+    # while no resolution is scheduled: joining, paused (orders are taken, with no lock),
+    # finished or killed. They follow from the game's events alone, not from a clock.
+    orders_open_at: datetime | None
+    orders_close_at: datetime | None
     last_turn: TurnResolved | None
     position: int
     # The server's clock as it answered (the operator's under --fake-clock): count down to
@@ -114,6 +121,8 @@ def public_game(state: GameState, position: int, now: datetime | None = None) ->
         effect=state.effect,
         winner=state.winner,
         next_resolution_at=state.next_resolution_at(),
+        orders_open_at=state.orders_open_at(),
+        orders_close_at=state.orders_close_at(),
         last_turn=state.last_turn,
         position=position,
         now=now,

@@ -8,12 +8,14 @@ and `openapi_components()` adds their JSON schemas to /openapi.json.
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 import msgspec
 from fastapi import Request
 from fastapi.responses import Response
 
+from schema import errors as codes
 from server.errors import ApiError
 from server.throttle import WRITES
 
@@ -25,8 +27,13 @@ _registered: set[Any] = set()
 
 
 class ErrorDetail(msgspec.Struct, frozen=True):
+    """`code` is one of docs/errors.md; some codes add fields of their own."""
+
     code: str
     message: str
+    # With `orders_locked`: when orders open again; null while a turn that is due resolves
+    # (they open a few minutes after it).
+    orders_open_at: datetime | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class Error(msgspec.Struct, frozen=True):
@@ -42,15 +49,15 @@ async def read_body(request: Request, type_: type[T]) -> T:
     is bounded before it is read: see server.limits.)"""
     body = await request.body()
     if not body.strip():
-        raise ApiError(400, "empty_body", "a JSON body is required")
+        raise ApiError(codes.EMPTY_BODY, "a JSON body is required")
     refuse_duplicate_keys(body)
     try:
         return msgspec.json.decode(body, type=type_)
     # ValidationError is a DecodeError too: it must be caught first.
     except msgspec.ValidationError as error:
-        raise ApiError(422, "invalid_body", str(error)) from error
+        raise ApiError(codes.INVALID_BODY, str(error)) from error
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        raise ApiError(400, "invalid_json", f"the body is not valid JSON: {error}") from error
+        raise ApiError(codes.INVALID_JSON, f"the body is not valid JSON: {error}") from error
 
 
 def refuse_duplicate_keys(body: bytes) -> None:
@@ -71,7 +78,7 @@ def refuse_duplicate_keys(body: bytes) -> None:
             parse_constant=_ignore,
         )
     except RecursionError:
-        raise ApiError(400, "invalid_json", NESTED_TOO_DEEPLY) from None
+        raise ApiError(codes.INVALID_JSON, NESTED_TOO_DEEPLY) from None
     except ValueError:
         return
 
@@ -81,7 +88,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> None:
     for key, _ in pairs:
         if key in seen:
             shown = key if len(key) <= 40 else key[:40] + "..."
-            raise ApiError(400, "duplicate_key", f"the key {shown!r} appears twice in one object")
+            raise ApiError(codes.DUPLICATE_KEY, f"the key {shown!r} appears twice in one object")
         seen.add(key)
 
 

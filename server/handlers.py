@@ -12,6 +12,7 @@ import msgspec
 from eventstore.base import ConcurrencyError, EventStore, RecordedEvent, Snapshot
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
 from projections.loading import stream_of
+from schema import errors as codes
 from schema.commands import GameCommand, RewindTurn
 from schema.game_events import GameEvent, TurnResolved, game_codec
 from server.decide import RewindPlan, decide, plan_rewind
@@ -22,8 +23,8 @@ _encoder = msgspec.json.Encoder()
 
 
 class Busy(DomainError):
-    code = "busy"
-    status = 503
+    def __init__(self, message: str) -> None:
+        super().__init__(codes.BUSY, message)
 
 
 class Loaded(msgspec.Struct, frozen=True):
@@ -121,8 +122,9 @@ class GameService:
                 plan = plan_rewind(loaded.state, command)
                 if first_plan is not None and plan.after_version != first_plan.after_version:
                     raise Conflict(
+                        codes.GAME_CHANGED,
                         "the game changed while you were rewinding (another admin may have "
-                        "rewound it already): nothing was undone; look at the game again"
+                        "rewound it already): nothing was undone; look at the game again",
                     )
                 first_plan = first_plan or plan
                 try:

@@ -7,6 +7,7 @@ from rules.effects import parse_effect
 from rules.prng import commitment
 from rules.ruleset import SKIRMISH_SOCIETY
 from rules.turn import TurnInput
+from schema import errors as codes
 from schema.commands import ResolveTurn, RewindTurn
 from schema.game_events import Board, GameEvent, TurnResolved, TurnRewound
 from server.decide.acting import require_admin, require_phase
@@ -97,7 +98,7 @@ def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
     require_admin(state, command)
     require_phase(state, "running", "paused", "finished")
     if not state.resolved_versions:
-        raise Conflict("there is no resolution to undo")
+        raise Conflict(codes.NOTHING_TO_REWIND, "there is no resolution to undo")
     rewound = TurnRewound(turn=state.turn - 1, at=command.now)
     if state.phase == "finished" and state.secret is not None:
         # The end revealed the secret; the game goes on, and its draws must stay unknown.

@@ -3,10 +3,10 @@
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from schema import errors as codes
 from schema.api import AccountCreated, ClientCreated, NewAccount, NewClient
 from server.api import documented, json_response, read_body
 from server.decide.acting import check_name
-from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.identity import caller, required_caller
 from server.services import services
@@ -16,10 +16,7 @@ router = APIRouter(prefix="/v1", tags=["accounts"])
 
 
 def _name(text: str) -> str:
-    try:
-        return check_name("the name", text)
-    except DomainError as error:
-        raise ApiError(422, "invalid", error.message) from error
+    return check_name("the name", text)
 
 
 @router.post(
@@ -49,7 +46,7 @@ async def create_account(request: Request) -> Response:
 async def create_client(request: Request) -> Response:
     who = await required_caller(request)
     if not who.operator:
-        raise ApiError(403, "not_allowed", "only the server operator creates client tokens")
+        raise ApiError(codes.OPERATOR_ONLY, "only the server operator creates client tokens")
     body = await read_body(request, NewClient)
     found = services(request)
     client_id, token = await found.accounts.create_client(_name(body.name), found.clock.now())

@@ -9,6 +9,7 @@ from fastapi.responses import Response
 from projections.game import GameState
 from projections.schedule import utc_offset_for
 from projections.views import PublicGame, public_game
+from schema import errors as codes
 from schema.api import (
     AdminAction,
     AdminBody,
@@ -95,9 +96,9 @@ async def set_up(found: Services, who: Identity, body: NewGame, address: str) ->
     admin."""
     now = found.clock.now()
     if body.seed is not None and not 0 <= body.seed <= _MAX_SEED:
-        raise ApiError(422, "invalid", f"seed must be between 0 and {_MAX_SEED}")
+        raise ApiError(codes.OUT_OF_RANGE, f"seed must be between 0 and {_MAX_SEED}")
     if body.current_hour is not None and not 0 <= body.current_hour <= 23:
-        raise ApiError(422, "invalid", "current_hour must be between 0 and 23")
+        raise ApiError(codes.OUT_OF_RANGE, "current_hour must be between 0 and 23")
     found.throttle.game_created(who, address)
     settings = Settings(
         name=body.name,
@@ -229,7 +230,7 @@ async def admin_action(request: Request, game: GameId, action: AdminAction) -> R
         return done(await found.games.rewind(game, rewind))
     if action in ("ban", "unban"):
         if body.player is None:
-            raise ApiError(422, "invalid", f'{action} needs {{"player": <player id>}}')
+            raise ApiError(codes.FIELD_REQUIRED, f'{action} needs {{"player": <player id>}}')
         player_command: GameCommand = (
             BanPlayer(**common, player_id=body.player)
             if action == "ban"

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from eventstore.outages import UNREACHABLE
 from projections import failures
+from schema import errors as codes
 from server.errors import ApiError, ErrorBody
 
 router = APIRouter()
@@ -51,9 +52,9 @@ async def health(request: Request) -> Health:
         async with asyncio.timeout(PING_TIMEOUT_SECONDS):
             failing = await failures.listed(pool)
     except TimeoutError:
-        raise ApiError(503, "database_unavailable", "the database did not answer in time") from None
+        raise ApiError(codes.DATABASE_UNAVAILABLE, "the database did not answer in time") from None
     except _UNANSWERED as error:
-        raise ApiError(503, "database_unavailable", f"database unreachable: {error}") from error
+        raise ApiError(codes.DATABASE_UNAVAILABLE, f"database unreachable: {error}") from error
     if not failing:
         return Health(status="ok", database="ok", read_models="ok")
     games = [

@@ -10,6 +10,7 @@ from eventstore.base import RecordedEvent
 from projections.game import GameState
 from projections.loading import stream_of
 from projections.visibility import Viewer, is_pending_secret
+from schema import errors as codes
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
 from schema.commands import RecordPrivateRead
 from schema.game_events import game_codec
@@ -47,7 +48,7 @@ async def get_turn(
         turn,
     )
     if row is None:
-        raise ApiError(404, "turn_not_found", f"turn {turn} has not been reached")
+        raise ApiError(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
     start_board, effect, resolution = row
     return json_response(
         TurnView(
@@ -125,4 +126,4 @@ async def get_archive(request: Request, game: GameId) -> Response:
 
 def require_admin_identity(state: GameState, who: Identity) -> None:
     if not is_admin(state, who):
-        raise ApiError(403, "not_allowed", "only an admin of this game can do that")
+        raise ApiError(codes.ADMIN_ONLY, "only an admin of this game can do that")

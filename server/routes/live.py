@@ -10,6 +10,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from eventstore.base import EventStore
 from projections.loading import stream_of
+from schema import errors as codes
 from schema.game_events import game_codec
 from server.accounts import Identity
 from server.decide.acting import existing
@@ -113,9 +114,9 @@ async def _identity(websocket: WebSocket, token: str | None) -> Identity | None:
     try:
         message = json.loads(first)
     except ValueError:
-        raise ApiError(400, "bad_message", "the first message must be JSON") from None
+        raise ApiError(codes.BAD_MESSAGE, "the first message must be JSON") from None
     if not isinstance(message, dict) or not isinstance(message.get("token"), str):
-        raise ApiError(400, "bad_message", 'the first message may only be {"token": "..."}')
+        raise ApiError(codes.BAD_MESSAGE, 'the first message may only be {"token": "..."}')
     return await identify(websocket, message["token"])
 
 

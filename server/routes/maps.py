@@ -13,6 +13,7 @@ from rules.effects import DESCRIPTIONS
 from rules.mapgen import MapGenerationError, generate
 from rules.maps import builtin_map, builtin_names
 from rules.ruleset import SKIRMISH_SOCIETY
+from schema import errors as codes
 from server.api import documented, json_response, read_body
 from server.drawing import drawable_builtin
 from server.errors import ApiError
@@ -80,12 +81,12 @@ async def list_maps() -> Response:
 )
 async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
     if name not in builtin_names():
-        raise ApiError(404, "map_not_found", f"no built-in map {name!r}")
+        raise ApiError(codes.MAP_NOT_FOUND, f"no built-in map {name!r}")
     try:
         # The first call fits the outlines (a fraction of a second); later ones are cached.
         drawn = await asyncio.to_thread(drawable_builtin, name)
     except MapError as error:  # pragma: no cover - built-in maps are checked by the tests
-        raise ApiError(404, "map_not_found", str(error)) from error
+        raise ApiError(codes.MAP_NOT_FOUND, str(error)) from error
     return json_response(drawn)
 
 
@@ -100,11 +101,11 @@ async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
 async def generate_map(request: Request) -> Response:
     body = await read_body(request, GenerateBody)
     if not 0 <= body.seed <= _MAX_SEED:
-        raise ApiError(422, "invalid", f"seed must be between 0 and {_MAX_SEED}")
+        raise ApiError(codes.OUT_OF_RANGE, f"seed must be between 0 and {_MAX_SEED}")
     try:
         generated = await asyncio.to_thread(generate, body.players, body.type, body.seed)
     except MapGenerationError as error:
-        raise ApiError(422, "invalid", str(error)) from error
+        raise ApiError(codes.MAP_UNUSABLE, str(error)) from error
     return json_response(generated)
 
 

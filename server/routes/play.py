@@ -4,6 +4,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from projections.views import MyOrders, my_orders
+from schema import errors as codes
 from schema.api import (
     BroadcastBody,
     Done,
@@ -151,7 +152,9 @@ async def change_me(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     body = await read_body(request, PlayerPatch)
     if body == PlayerPatch(player=body.player):
-        raise ApiError(422, "invalid", "give at least one of color, pattern, name, notifications")
+        raise ApiError(
+            codes.NOTHING_TO_CHANGE, "give at least one of color, pattern, name, notifications"
+        )
     found = services(request)
     events: list[str] = []
     position = 0

@@ -3,6 +3,7 @@ name a player check first, so that a non-admin learns that, not whether the name
 
 from projections.game import GameState, Player
 from projections.views import public_game
+from schema import errors as codes
 from schema.api import CommandReply, NewGame
 from schema.commands import (
     AddAdmin,
@@ -20,7 +21,7 @@ from schema.commands import (
 )
 from schema.game_events import PlayerLeft, TurnResolved
 from server.decide.acting import check_text, require_admin
-from server.decide.errors import InvalidCommand
+from server.decide.errors import Conflict, InvalidCommand, NotFound
 from server.routes.games import set_up
 from server.textcommands import announcements
 from server.textcommands.context import Context, answer, done_of, the
@@ -110,7 +111,7 @@ async def _unban_target(ctx: Context, state: GameState, reference: str) -> tuple
     player), its account by account name or id."""
     try:
         player = await ctx.find(state, reference)
-    except InvalidCommand:
+    except (InvalidCommand, NotFound):
         pass
     else:
         return player.id, player.name
@@ -124,7 +125,7 @@ async def _unban_target(ctx: Context, state: GameState, reference: str) -> tuple
         account = await ctx.account_of(user)
         if account in removed:
             return account, (await ctx.found.accounts.name_of(account)) or account
-        raise InvalidCommand("the player you mentioned is not banned from this game")
+        raise Conflict(codes.NOT_BANNED, "the player you mentioned is not banned from this game")
     candidates = [
         Player(account, (await ctx.found.accounts.name_of(account)) or account, (account,), 0, 0)
         for account in removed
@@ -142,7 +143,9 @@ async def _accounts_named(
     if user is not None:
         account = await ctx.account_of(user)
         if account is None:
-            raise InvalidCommand("the member you mentioned has not used this game's bot yet")
+            raise NotFound(
+                codes.ACCOUNT_NOT_FOUND, "the member you mentioned has not used this game's bot yet"
+            )
         return (account,), (await ctx.found.accounts.name_of(account)) or account
     player = find_player(state.players.values(), reference)
     return player.accounts, player.name

@@ -8,11 +8,12 @@ from typing import Any, TypeVar
 import msgspec
 
 from projections.game import GameState, Player
+from schema import errors as codes
 from schema.api import CommandReply, Done
 from schema.commands import GameCommand
 from schema.game_events import game_codec
 from server.accounts import Identity
-from server.decide.errors import InvalidCommand
+from server.decide.errors import NotFound
 from server.handlers import Executed
 from server.routes.games import act, readable, run
 from server.services import Services
@@ -61,7 +62,7 @@ class Context:
         account = await self.account_of(user)
         player = None if account is None else state.player_of(account)
         if player is None:
-            raise InvalidCommand("the player you mentioned is not in this game")
+            raise NotFound(codes.PLAYER_NOT_FOUND, "the player you mentioned is not in this game")
         return player
 
     async def account_of(self, external_id: str) -> str | None:

@@ -51,8 +51,9 @@ def _error(response: httpx.Response, status: int) -> dict[str, Any]:
         (b'{"name": 5}', 422, "invalid_body", "Expected `str`, got `int`"),
         (b'["Ann"]', 422, "invalid_body", "Expected `object`, got `array`"),
         (b"{}", 422, "invalid_body", "missing required field `name`"),
-        (b'{"name": "   "}', 422, "invalid", "empty"),
-        (b'{"name": "' + b"A" * 100 + b'"}', 422, "invalid", "too long"),
+        (b'{"name": "   "}', 422, "name_empty", "empty"),
+        (b'{"name": "' + b"A" * 100 + b'"}', 422, "name_too_long", "too long"),
+        (b'{"name": "a\\nb"}', 422, "name_unprintable", "one line"),
     ],
 )
 async def test_a_bad_body_gets_a_clear_4xx(
@@ -239,7 +240,7 @@ async def test_a_present_but_bad_token_is_401_on_every_route(server: Server) -> 
     # A player's token does not make an admin.
     bob = game.player("Bob")
     refused = await client.post(f"/v1/games/{game.game_id}/start", headers=bob.auth)
-    assert _error(refused, 403)["code"] == "not_allowed"
+    assert _error(refused, 403)["code"] == "admin_only"
 
 
 async def test_trusted_clients_act_for_their_users(server: Server) -> None:
@@ -273,7 +274,7 @@ async def test_trusted_clients_act_for_their_users(server: Server) -> None:
     joined = await client.post(f"/v1/games/{game_id}/join", headers=acting("42", "Zed"))
     assert joined.status_code == 200
     again = await client.post(f"/v1/games/{game_id}/join", headers=acting("42", "Zed"))
-    assert _error(again, 409)["code"] == "conflict"
+    assert _error(again, 409)["code"] == "already_joined"
     other = await client.post(f"/v1/games/{game_id}/join", headers=acting("43", "Yan"))
     assert other.status_code == 200
     state = (await client.get(f"/v1/games/{game_id}")).json()
@@ -300,7 +301,7 @@ async def test_trusted_clients_act_for_their_users(server: Server) -> None:
     assert [p["name"] for p in state["players"]] == ["Yan", "Zed", longest]
     # The user's admin rights come with them; another user of the same bot has none.
     start = await client.post(f"/v1/games/{game_id}/start", headers=acting("43", "Yan"))
-    assert _error(start, 403)["code"] == "not_allowed"
+    assert _error(start, 403)["code"] == "admin_only"
     # The operator may act as admin on any game.
     killed = await client.post(f"/v1/games/{game_id}/admin/kill", headers=operator)
     assert killed.status_code == 200

@@ -1,18 +1,26 @@
 """What a game looks like from outside: standings, the public game, a player's orders."""
 
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
 
 from projections.views import VoteView, my_orders, public_game, standings
-from schema.commands import CastVote, ChangeLook
+from schema.commands import CastVote, ChangeLook, PauseGame, StartGame, UnpauseGame
 from schema.game_events import CheckedOrder
 from tests.server.decide.given import (
+    ADMIN,
     NOON,
+    SECRET,
+    T0,
+    Game,
     account,
     armies_of,
+    at,
     during,
     free_neighbours,
+    joined,
+    noon,
     on_board,
     resolve,
     scored,
@@ -95,6 +103,34 @@ def test_the_public_game_shows_the_standings_the_clock_and_the_position() -> Non
     assert view.next_resolution_at == NOON
     assert view.players == standings(game.state)
     assert view.board == game.state.board
+
+
+def test_the_public_game_shows_when_this_turn_s_orders_open_and_close() -> None:
+    game = joined(3)
+    assert _window(game) == (None, None)
+    game.run(StartGame(actor=ADMIN, now=T0, secret=SECRET))
+    # Open from the start until the lock window, five minutes before the resolution.
+    assert _window(game) == (T0, NOON - timedelta(minutes=5))
+    resolve(game)
+    assert _window(game) == (NOON + timedelta(minutes=5), noon(2) - timedelta(minutes=5))
+    # Paused, orders are taken with no lock, and nothing is scheduled.
+    game.run(PauseGame(actor=ADMIN, now=during(2)))
+    assert _window(game) == (None, None)
+    game.run(UnpauseGame(actor=ADMIN, now=during(2)))
+    assert _window(game) == (NOON + timedelta(minutes=5), noon(2) - timedelta(minutes=5))
+
+
+def test_in_fast_mode_the_window_closes_a_minute_before_the_resolution() -> None:
+    game = started(3, fast_mode=True)
+    assert _window(game) == (T0, at(14))
+    resolve(game, now=at(15.5))
+    # From the resolution as it happened, however late.
+    assert _window(game) == (at(16.5), at(29.5))
+
+
+def _window(game: Game) -> tuple[datetime | None, datetime | None]:
+    view = public_game(game.state, position=1)
+    return view.orders_open_at, view.orders_close_at
 
 
 def test_my_current_orders_are_the_newest_valid_one_per_army() -> None:

@@ -1,10 +1,12 @@
 """Given events, when a command, then events (or a refusal): the decider's test harness."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
+import pytest
 
 from projections.game import GameState, fold
 from rules.maps import builtin_map
@@ -18,6 +20,7 @@ from schema.commands import (
     StartGame,
     SubmitOrders,
 )
+from schema.errors import ErrorCode
 from schema.game_events import (
     Board,
     GameEvent,
@@ -27,7 +30,7 @@ from schema.game_events import (
     TurnResolved,
     Vote,
 )
-from server.decide import decide
+from server.decide import DomainError, decide
 
 T0 = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN = "acct-admin"
@@ -61,6 +64,16 @@ class Game:
         """Record events as they are, without deciding them."""
         self.events.extend(events)
         return self
+
+
+@contextmanager
+def refused(
+    code: ErrorCode, match: str | None = None
+) -> Iterator[pytest.ExceptionInfo[DomainError]]:
+    """The command run in the block is refused with `code` (and a message that `match`es)."""
+    with pytest.raises(DomainError, match=match) as raised:
+        yield raised
+    assert raised.value.code == code.code, raised.value.message
 
 
 def at(minutes: float) -> datetime:
