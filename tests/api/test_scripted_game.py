@@ -49,6 +49,7 @@ async def test_a_scripted_game_over_http_is_seen_step_by_step_by_a_spectator(
         await game.vote_all()
         assert (await game.state())["vote"]["tally"][VOTE] == len(NAMES)
         refused = await game.join_forces("Bob", "Cy", expect=409)
+        assert refused["error"]["code"] == "join_forces_not_behind"
         assert "behind the leader" in refused["error"]["message"]
         await game.submit(3)
         await game.resolve()
