@@ -16,6 +16,7 @@ from projections.runner import ReadModelRunner
 from server.accounts import Accounts
 from server.api import document_gate, openapi_components
 from server.clock import Clock, FakeClock, SystemClock
+from server.cors import Cors
 from server.database import create_pool, dedicated_connections
 from server.entropy import Entropy, system_entropy
 from server.errors import install_error_handlers
@@ -131,8 +132,12 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    # The last added is the outermost: Cors answers preflights before the others see them,
+    # and adds its headers to everything they answer.
     app.add_middleware(Gate)
     app.add_middleware(BodyLimit)
+    if settings.cors_origins:
+        app.add_middleware(Cors, origins=settings.cors_origins)
     routers = (
         health,
         accounts,
