@@ -30,6 +30,7 @@ from server.routes import (
     adjudicate,
     admins,
     commands,
+    docs,
     health,
     history,
     live,
@@ -130,6 +131,9 @@ def create_app(
         version="1",
         description="An event-sourced game server for Skirmish Society.",
         lifespan=lifespan,
+        # server/routes/docs.py serves them, without a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
     install_error_handlers(app)
     # The last added is the outermost: Cors answers preflights before the others see them,
@@ -150,6 +154,7 @@ def create_app(
         clock_routes,
         maps,
         web,
+        docs,
     )
     for module in (*routers, webhooks_routes, commands):
         app.include_router(module.router)
