@@ -23,7 +23,6 @@ from rules.turn import OrderReport
 from schema.game_events import (
     AdminAdded,
     AdminRemoved,
-    Board,
     GameCreated,
     GameEvent,
     GameKilled,
@@ -43,6 +42,7 @@ from schema.game_events import (
     PlayerResigned,
     PlayerUnbanned,
     PrivateEventsRead,
+    RecordedPosition,
     Settings,
     SettingsChanged,
     TurnResolved,
@@ -90,7 +90,7 @@ class GameState(msgspec.Struct, frozen=True):
     banned_accounts: frozenset[str] = frozenset()
     joined_so_far: int = 0
     map: GameMap | None = None
-    board: Board = Board(armies={}, control={}, farms=[])
+    board: RecordedPosition = RecordedPosition(armies={}, control={}, farms=[])
     turn: int = 0
     # When the current turn period began: the start, or the last resolution.
     turn_began_at: datetime | None = None

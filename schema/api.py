@@ -5,7 +5,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from schema.game_events import CheckedOrder, MapType, Phase, VoteFrequency, VotingMode
+from rules.mapgen import MapType
+from schema.game_events import Phase, RecordedOrder, VoteFrequency, VotingMode
 
 
 class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -81,7 +82,7 @@ class OrdersBody(Body, frozen=True):
 
 class OrdersAccepted(msgspec.Struct, frozen=True):
     turn: int
-    orders: list[CheckedOrder]
+    orders: list[RecordedOrder]
     position: int
 
 

@@ -22,7 +22,6 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import (
-    Board,
     GameCreated,
     GameEvent,
     GameKilled,
@@ -34,6 +33,7 @@ from schema.game_events import (
     PlayerLeft,
     PlayerResigned,
     PlayerUnbanned,
+    RecordedPosition,
     Settings,
     SettingsChanged,
 )
@@ -154,7 +154,7 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
             name=f"generated-{settings.map_type}-{count}p",
             description=f"Generated {settings.map_type} map for {count} players.",
         )
-    board = Board(armies=position.armies, control=position.control, farms=[])
+    board = RecordedPosition(armies=position.armies, control=position.control, farms=[])
     return [
         GameStarted(
             map=game_map,

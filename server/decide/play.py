@@ -7,16 +7,16 @@ from rules.joining import join_forces_problem
 from rules.orders import describe
 from rules.position import Position
 from rules.ruleset import SKIRMISH_SOCIETY
-from rules.validate import CheckedOrder as ValidatedOrder
+from rules.validate import CheckedOrder
 from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders
 from schema.game_events import (
-    CheckedOrder,
     GameEvent,
     JoinForcesRequested,
     MessageBroadcast,
     NotificationsChanged,
     OrdersSubmitted,
     PlayerLookChanged,
+    RecordedOrder,
 )
 from server.decide.acting import (
     acting_player,
@@ -68,7 +68,7 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
             turn=state.turn,
             text=text,
             account_id=command.actor,
-            checked=[_checked(c) for c in checked],
+            checked=[_recorded(c) for c in checked],
         )
     ]
 
@@ -85,11 +85,11 @@ def _quota(state: GameState, command: SubmitOrders, bound: str) -> QuotaExceeded
     )
 
 
-def _checked(checked: ValidatedOrder) -> CheckedOrder:
+def _recorded(checked: CheckedOrder) -> RecordedOrder:
     if checked.order is None:
-        return CheckedOrder(checked.text, None, None, valid=False, reason=checked.reason)
+        return RecordedOrder(checked.text, None, None, valid=False, reason=checked.reason)
     unit, kind, target, supported_from = describe(checked.order)
-    return CheckedOrder(
+    return RecordedOrder(
         checked.text,
         unit,
         kind,

@@ -8,7 +8,7 @@ from rules.prng import commitment
 from rules.ruleset import SKIRMISH_SOCIETY
 from rules.turn import TurnInput
 from schema.commands import ResolveTurn, RewindTurn
-from schema.game_events import Board, GameEvent, TurnResolved, TurnRewound
+from schema.game_events import GameEvent, RecordedPosition, TurnResolved, TurnRewound
 from server.decide.acting import require_admin, require_phase
 from server.decide.errors import Conflict, WrongTurn
 from server.decide.notices import results_notices
@@ -58,7 +58,9 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         at=command.now,
         effect=effect,
         orders=resolved.orders,
-        board=Board(armies=position.armies, control=position.control, farms=sorted(position.farms)),
+        board=RecordedPosition(
+            armies=position.armies, control=position.control, farms=sorted(position.farms)
+        ),
         dead=resolved.dead,
         vp=resolved.vp,
         vp_gained=resolved.vp_gained,

@@ -8,7 +8,6 @@ from projections.game import GameState, evolve, fold
 from rules.maps import builtin_map
 from rules.turn import OrderReport
 from schema.game_events import (
-    Board,
     GameCreated,
     GameEvent,
     GameKilled,
@@ -25,6 +24,7 @@ from schema.game_events import (
     PlayerLookChanged,
     PlayerResigned,
     PlayerUnbanned,
+    RecordedPosition,
     Settings,
     SettingsChanged,
     TurnResolved,
@@ -58,7 +58,7 @@ def _started(*names: str, vote: Vote | None = None) -> list[GameEvent]:
     armies = {"EH": "p1", "MA": "p2", "MJ": "p3", "KU": "p4"}
     players = {f"p{i}" for i in range(1, len(names) + 1)}
     armies = {t: p for t, p in armies.items() if p in players}
-    board = Board(armies=armies, control=dict(armies), farms=[])
+    board = RecordedPosition(armies=armies, control=dict(armies), farms=[])
     start = GameStarted(map=builtin_map("rulebook"), board=board, homes={}, at=T0, vote=vote)
     return [*_joined(*names), start]
 
@@ -69,7 +69,7 @@ def _resolution(turn: int = 1, **fields: object) -> TurnResolved:
         at=noon(turn),
         effect=None,
         orders=[],
-        board=Board(armies={"EH": "p1"}, control={"EH": "p1", "BF": "p1"}, farms=[]),
+        board=RecordedPosition(armies={"EH": "p1"}, control={"EH": "p1", "BF": "p1"}, farms=[]),
         dead=[],
         vp={},
         vp_gained={},

@@ -6,7 +6,7 @@ import msgspec
 
 from projections.views import VoteView, my_orders, public_game, standings
 from schema.commands import CastVote, ChangeLook
-from schema.game_events import CheckedOrder
+from schema.game_events import RecordedOrder
 from tests.server.decide.given import (
     NOON,
     account,
@@ -110,8 +110,8 @@ def test_my_current_orders_are_the_newest_valid_one_per_army() -> None:
         [f"{first} to {free}", f"{second} to QQ"],
     ]
     assert mine.current == [
-        CheckedOrder(f"{first} to {free}", first, "move", valid=True, target=free),
-        CheckedOrder(f"{second} H", second, "hold", valid=True),
+        RecordedOrder(f"{first} to {free}", first, "move", valid=True, target=free),
+        RecordedOrder(f"{second} H", second, "hold", valid=True),
     ]
     assert my_orders(game.state, "p2").submitted == []
 

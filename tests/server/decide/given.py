@@ -19,10 +19,10 @@ from schema.commands import (
     SubmitOrders,
 )
 from schema.game_events import (
-    Board,
     GameEvent,
     GameStarted,
     PlayerNotified,
+    RecordedPosition,
     Settings,
     TurnResolved,
     Vote,
@@ -128,7 +128,9 @@ def on_board(
     """A game started by hand on a built-in map with a scripted position. Every army's
     territory is controlled by its owner; `control` adds territories without armies."""
     game = joined(players, **settings)
-    board = Board(armies=armies, control={**(control or {}), **armies}, farms=sorted(farms))
+    board = RecordedPosition(
+        armies=armies, control={**(control or {}), **armies}, farms=sorted(farms)
+    )
     started = GameStarted(
         map=builtin_map(game_map),
         board=board,
@@ -141,7 +143,7 @@ def on_board(
     return game.given(started)
 
 
-def scored(game: Game, vp: dict[str, int], *, board: Board | None = None) -> Game:
+def scored(game: Game, vp: dict[str, int], *, board: RecordedPosition | None = None) -> Game:
     """A resolution of the current turn, given by hand, that leaves the players with `vp`
     (every player not named keeps its VP) and the board as it is, or as `board`."""
     state = game.state
@@ -214,7 +216,7 @@ def join_forces_example(vp: dict[str, int], **settings: Any) -> Game:
         if player != "p2":
             armies[theirs[0]] = player
     assert free not in control
-    return scored(game, vp, board=Board(armies=armies, control=control, farms=[]))
+    return scored(game, vp, board=RecordedPosition(armies=armies, control=control, farms=[]))
 
 
 def joint_players(**settings: Any) -> Game:

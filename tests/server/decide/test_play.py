@@ -20,7 +20,6 @@ from schema.commands import (
     UnbanPlayer,
 )
 from schema.game_events import (
-    CheckedOrder,
     JoinForcesRequested,
     MessageBroadcast,
     NotificationsChanged,
@@ -28,6 +27,7 @@ from schema.game_events import (
     PlayerBanned,
     PlayerLookChanged,
     PlayerUnbanned,
+    RecordedOrder,
 )
 from server.decide.errors import (
     Conflict,
@@ -76,16 +76,16 @@ def test_orders_are_checked_as_they_are_sent_and_recorded_with_their_reasons() -
             text=text,
             account_id=account(1),
             checked=[
-                CheckedOrder(f"{mine[0]} to {free}", mine[0], "move", valid=True, target=free),
-                CheckedOrder(f"{mine[1]} H", mine[1], "hold", valid=True),
-                CheckedOrder(
+                RecordedOrder(f"{mine[0]} to {free}", mine[0], "move", valid=True, target=free),
+                RecordedOrder(f"{mine[1]} H", mine[1], "hold", valid=True),
+                RecordedOrder(
                     f"{theirs[0]} H",
                     theirs[0],
                     "hold",
                     valid=False,
                     reason=f"not your army: {theirs[0]}",
                 ),
-                CheckedOrder("QQ H", None, None, valid=False, reason="no such territory: QQ"),
+                RecordedOrder("QQ H", None, None, valid=False, reason="no such territory: QQ"),
             ],
         )
     ]

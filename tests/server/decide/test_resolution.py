@@ -15,7 +15,13 @@ from schema.commands import (
     RewindTurn,
     SubmitOrders,
 )
-from schema.game_events import Board, PlayerNotified, PlayerResigned, TurnResolved, TurnRewound
+from schema.game_events import (
+    PlayerNotified,
+    PlayerResigned,
+    RecordedPosition,
+    TurnResolved,
+    TurnRewound,
+)
 from server.decide import RewindPlan, decide, plan_rewind
 from server.decide.errors import Conflict, DomainError, NotAllowed, WrongPhase, WrongTurn
 from tests.server.decide.given import (
@@ -58,7 +64,7 @@ def test_one_event_carries_everything_the_turn_produced() -> None:
                 OrderReport("p2", f"{theirs[0]} H", theirs[0], "hold", "succeeded"),
                 OrderReport("p2", "QQ H", None, None, "invalid", reason="no such territory: QQ"),
             ],
-            board=Board(
+            board=RecordedPosition(
                 armies={t: p for t, p in board.armies.items() if t != mine[0]} | {free: "p1"},
                 control=board.control | {free: "p1"},
                 farms=[],

@@ -10,9 +10,9 @@ import pytest
 from rules.ruleset import SKIRMISH_SOCIETY
 from schema.commands import BanPlayer, CastVote, JoinGame, Resign, StartGame
 from schema.game_events import (
-    CheckedOrder,
     GameEvent,
     OrdersSubmitted,
+    RecordedOrder,
     Vote,
     VoteCast,
     VoteOutcome,
@@ -52,7 +52,7 @@ def _ballot(player: int, effect: str, turn: int = 1) -> CastVote:
     return CastVote(actor=account(player), now=during(turn), effect=effect)
 
 
-def _checked(events: list[GameEvent]) -> CheckedOrder:
+def _checked(events: list[GameEvent]) -> RecordedOrder:
     """The one order of the one submission in `events`."""
     (event,) = events
     assert isinstance(event, OrdersSubmitted)
