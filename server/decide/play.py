@@ -24,7 +24,6 @@ from server.decide.acting import (
     check_name,
     check_range,
     check_text,
-    is_admin,
     require_phase,
     require_unlocked,
 )
@@ -67,7 +66,7 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
             player_id=player.id,
             turn=state.turn,
             text=text,
-            account_id=command.actor,
+            account_id=command.actor.account,
             checked=[_recorded(c) for c in checked],
         )
     ]
@@ -125,7 +124,7 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
 
 
 def change_look(state: GameState, command: ChangeLook) -> list[GameEvent]:
-    player = acting_player(state, command.actor, command.as_player, admin=is_admin(state, command))
+    player = acting_player(state, command.actor, command.as_player)
     if player.status == "eliminated":
         raise NotAllowed(f"{player.name} is out of the game")
     name = player.name if command.name is None else check_name("the name", command.name)

@@ -26,7 +26,7 @@ class RewindPlan(msgspec.Struct, frozen=True):
 
 def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     # The scheduler resolves as the operator; otherwise only an admin may resolve now.
-    require_admin(state, command)
+    require_admin(state, command.actor)
     if command.turn is not None and command.turn != state.turn:
         when = "already resolved" if command.turn < state.turn else "not reached yet"
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
@@ -96,7 +96,7 @@ def _can_join(state: GameState, player_id: str) -> bool:
 
 
 def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "running", "paused", "finished")
     if not state.resolved_versions:
         raise Conflict("there is no resolution to undo")

@@ -7,6 +7,7 @@ from msgspec.structs import replace
 from projections.game import GameState, evolve, fold
 from rules.maps import builtin_map
 from rules.turn import OrderReport
+from schema.commands import Actor
 from schema.game_events import (
     GameCreated,
     GameEvent,
@@ -99,8 +100,8 @@ def test_creation_opens_the_join_phase() -> None:
         9,
     )
     assert state.created_at == T0
-    assert state.is_admin(ADMIN)
-    assert not state.is_admin("acct-1")
+    assert state.is_admin(Actor(ADMIN))
+    assert not state.is_admin(Actor("acct-1"))
 
 
 def test_players_join_and_leave_and_ids_keep_counting() -> None:
