@@ -99,8 +99,6 @@ def create_app(
                     webhook_allow_private=settings.webhook_allow_private,
                 )
                 app.state.pool = pool
-                app.state.store = store
-                app.state.clock = found.clock
                 app.state.services = found
                 # The leaders' locks live on connections of their own (see server.database).
                 own = dedicated_connections(database_url)
