@@ -98,6 +98,12 @@ ACTING_USER_REQUIRED = _code(
     401,
     "A trusted client's token acts for a user: the call needs `X-Acting-User`.",
 )
+CORS_REFUSED = _code(
+    "cors_refused",
+    403,
+    "A browser's cross-origin preflight is refused: its origin, method or a header is not "
+    "allowed (`SKIRMISH_CORS_ORIGINS`, docs/operations.md).",
+)
 OPERATOR_ONLY = _code(
     "operator_only", 403, "Only the server's operator may do this (client tokens, the clock)."
 )
