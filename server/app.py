@@ -33,6 +33,7 @@ from server.routes import (
     history,
     live,
     maps,
+    me,
     play,
     web,
 )
@@ -136,6 +137,7 @@ def create_app(
     routers = (
         health,
         accounts,
+        me,
         games_routes,
         admins,
         play,
