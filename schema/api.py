@@ -5,14 +5,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from schema.game_events import (
-    CheckedOrder,
-    MapType,
-    Phase,
-    PlayerStatus,
-    VoteFrequency,
-    VotingMode,
-)
+from rules.mapgen import MapType
+from schema.game_events import Phase, PlayerStatus, RecordedOrder, VoteFrequency, VotingMode
 
 
 class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -159,7 +153,7 @@ class OrdersBody(Body, frozen=True):
 
 class OrdersAccepted(msgspec.Struct, frozen=True):
     turn: int
-    orders: list[CheckedOrder]
+    orders: list[RecordedOrder]
     position: int
 
 
@@ -270,9 +264,25 @@ class ClockNow(msgspec.Struct, frozen=True):
     now: datetime
 
 
+class FailingGame(msgspec.Struct, frozen=True):
+    """A game whose read models could not be written: its list entry, public view and turn
+    history stay as they were until a retry succeeds (docs/operations.md)."""
+
+    game: str
+    # The event up to which its read models are being rewritten.
+    version: int
+    # The exception's class only: its message may quote a game's secrets, and is in the log.
+    error: str
+    since: datetime
+    attempts: int
+
+
 class Health(msgspec.Struct, frozen=True):
-    status: str
-    database: str
+    # "degraded" while some game's read models fail: the server still serves (200).
+    status: Literal["ok", "degraded"]
+    database: Literal["ok"]
+    # The failing games, the oldest failures first (at most 100 listed).
+    read_models: Literal["ok"] | list[FailingGame]
 
 
 class WebhookBody(Body, frozen=True):

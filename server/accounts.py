@@ -15,6 +15,7 @@ import msgspec
 
 from eventstore.migrations import Connection
 from schema.api import TokenInfo
+from schema.commands import Actor
 
 OPERATOR = "operator"
 # Tokens per account: one a device, with room to spare.
@@ -41,9 +42,10 @@ class Identity(msgspec.Struct, frozen=True):
     token_id: str | None = None
 
     @property
-    def vouched_by(self) -> str | None:
-        """The client that vouches for this user as an admin, if any."""
-        return self.client_id if self.vouched_admin else None
+    def actor(self) -> Actor:
+        """Who this caller is to a game's commands."""
+        vouched_by = self.client_id if self.vouched_admin else None
+        return Actor(self.account_id, operator=self.operator, vouched_by=vouched_by)
 
 
 def new_token() -> str:

@@ -14,12 +14,12 @@ from projections.visibility import Viewer, is_pending_secret
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
 from schema.commands import RecordPrivateRead
 from schema.game_events import game_codec
-from server.accounts import Identity
 from server.api import documented, json_response
+from server.application import administered, readable
 from server.errors import ApiError
-from server.feed import feed_event, is_admin, viewer_of
+from server.feed import feed_event, viewer_of
 from server.identity import caller, required_caller
-from server.routes.games import GameId, act, readable, run
+from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
@@ -44,7 +44,7 @@ async def get_turn(
     request: Request, game: GameId, turn: Annotated[int, Path(ge=1, le=1_000_000)]
 ) -> Response:
     found = services(request)
-    _, position = await readable(found, game)
+    position = (await readable(found, game)).position
     # The turn history is a read model: it is read once it holds the game as loaded now,
     # so that a turn that has resolved always shows its resolution.
     try:
@@ -70,14 +70,14 @@ async def get_events(
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
 ) -> Response:
     found = services(request)
-    state, _ = await readable(found, game)
+    state = (await readable(found, game)).state
     who = await caller(request)
     viewer = viewer_of(state, who)
     page = await _visible_page(found.store, game, viewer, state, after, limit)
     if who is not None and viewer.moderator and not state.settings.sandbox and page.secrets:
         # rules.md: a moderator's read of secrets before resolution is in the log, for every
         # player to see after the turn; it is written before anything is read.
-        await run(found, game, RecordPrivateRead(**act(who, found)))
+        await found.games.execute(game, RecordPrivateRead(actor=who.actor, now=found.clock.now()))
     return json_response(EventPage(page.events, page.position, page.has_more))
 
 
@@ -129,8 +129,7 @@ async def _visible_page(
 async def get_archive(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    state, _ = await readable(found, game)
-    require_admin_identity(state, who)
+    state = await administered(found, who, game)
     # What a rewind removed is never resolved: nobody reads another player's secrets there.
     viewer = viewer_of(state, who).without_moderation()
     truncations = await found.store.read_archive(stream_of(game))
@@ -149,8 +148,3 @@ async def get_archive(request: Request, game: GameId) -> Response:
             ]
         )
     )
-
-
-def require_admin_identity(state: GameState, who: Identity) -> None:
-    if not is_admin(state, who):
-        raise ApiError(403, "not_allowed", "only an admin of this game can do that")

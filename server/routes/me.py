@@ -35,7 +35,9 @@ async def me(
     page = queries.Page[MyGame]([], None)
     if not who.operator:
         found = services(request)
-        page = await queries.games_of(found.pool, who.account_id, who.vouched_by, after, limit)
+        page = await queries.games_of(
+            found.pool, who.account_id, who.actor.vouched_by, after, limit
+        )
     return json_response(Me(who.account_id, who.name, who.operator, client, page.items, page.next))
 
 

@@ -10,7 +10,7 @@ from eventstore.postgres import PostgresEventStore
 from projections import queries
 from projections.runner import ReadModelRunner
 from schema.api import GameSummary, MyGame
-from schema.commands import AddAdmin, CreateGame, JoinGame, KillGame, Resign
+from schema.commands import Actor, AddAdmin, CreateGame, JoinGame, KillGame, Resign
 from schema.game_events import Settings
 from server.handlers import GameService
 from tests.server.scripted import ADMIN, ScriptedGame
@@ -24,7 +24,7 @@ async def test_the_game_list_pages_by_id_and_leaves_killed_games_out(
         await ScriptedGame(service, game_id, players=3).set_up()
     killed = ScriptedGame(service, "d", players=3)
     await killed.set_up()
-    await killed.run(KillGame(actor=ADMIN, now=killed.now))
+    await killed.run(KillGame(actor=Actor(ADMIN), now=killed.now))
     await ReadModelRunner(postgres_store, pool).catch_up()
 
     first = await queries.games(pool, None, "", 2)
@@ -46,13 +46,13 @@ async def test_a_callers_games_carry_their_seat_and_whether_they_are_an_admin(
     await played.set_up()
     await played.play_turn()
     # acct-2 resigns; acct-9 is made an admin without a seat.
-    await played.run(Resign(actor="acct-2", now=played.tick(0.1)))
-    await played.run(AddAdmin(actor=ADMIN, now=played.now, accounts=("acct-9",)))
+    await played.run(Resign(actor=Actor("acct-2"), now=played.tick(0.1)))
+    await played.run(AddAdmin(actor=Actor(ADMIN), now=played.now, accounts=("acct-9",)))
     # Through a trusted client, whose vouched users are admins of the games set up through it.
     joining = ScriptedGame(service, "joining")
     await joining.run(
         CreateGame(
-            actor="acct-5",
+            actor=Actor("acct-5"),
             now=joining.now,
             game_id="joining",
             settings=Settings(name="Open"),
@@ -60,19 +60,19 @@ async def test_a_callers_games_carry_their_seat_and_whether_they_are_an_admin(
             client_id="client_1",
         )
     )
-    await joining.run(JoinGame(actor="acct-2", now=joining.now, name="Two"))
+    await joining.run(JoinGame(actor=Actor("acct-2"), now=joining.now, name="Two"))
     sandbox = ScriptedGame(service, "sandbox")
     await sandbox.run(
         CreateGame(
-            actor="acct-2",
+            actor=Actor("acct-2"),
             now=sandbox.now,
             game_id="sandbox",
             settings=Settings(name="Alone", sandbox=True),
             seed=1,
         )
     )
-    await sandbox.run(JoinGame(actor="acct-2", now=sandbox.now, name="Red"))
-    await sandbox.run(JoinGame(actor="acct-2", now=sandbox.now, name="Blue"))
+    await sandbox.run(JoinGame(actor=Actor("acct-2"), now=sandbox.now, name="Red"))
+    await sandbox.run(JoinGame(actor=Actor("acct-2"), now=sandbox.now, name="Blue"))
     await runner.catch_up()
 
     page = await queries.games_of(pool, "acct-2", None, "", 10)
@@ -99,7 +99,7 @@ async def test_a_callers_games_carry_their_seat_and_whether_they_are_an_admin(
     first = await queries.games_of(pool, "acct-2", None, "", 1)
     assert ([g.id for g in first.items], first.next) == (["joining"], "joining")
 
-    await played.run(KillGame(actor=ADMIN, now=played.now))
+    await played.run(KillGame(actor=Actor(ADMIN), now=played.now))
     await runner.catch_up()
     assert [g.id for g in (await queries.games_of(pool, "acct-2", None, "", 10)).items] == [
         "joining",
@@ -115,7 +115,7 @@ async def test_members_follow_rewinds_and_a_rebuild_gives_the_same_rows(
     game = ScriptedGame(service, players=3)
     await game.set_up()
     await runner.catch_up()
-    await game.run(AddAdmin(actor=ADMIN, now=game.now, accounts=("acct-3",)))
+    await game.run(AddAdmin(actor=Actor(ADMIN), now=game.now, accounts=("acct-3",)))
     await runner.catch_up()
     assert [g.admin for g in (await queries.games_of(pool, "acct-3", None, "", 5)).items] == [True]
     live = await pool.fetch("SELECT * FROM read_members ORDER BY game_id, account_id")
