@@ -38,8 +38,6 @@ class Identity(msgspec.Struct, frozen=True):
     external_id: str | None = None
     # The trusted client says its user is an admin (X-Acting-User-Admin: true).
     vouched_admin: bool = False
-    # The account's token this call came with (None for the operator and clients' users).
-    token_id: str | None = None
 
     @property
     def actor(self) -> Actor:
@@ -107,20 +105,20 @@ class Accounts:
         ):
             return Identity(account_id=OPERATOR, name="operator", operator=True)
         row = await self._pool.fetchrow(
-            "SELECT a.account_id, a.name, t.token_id, t.last_used_at FROM account_tokens t "
+            "SELECT a.account_id, a.name, t.last_used_at FROM account_tokens t "
             "JOIN accounts a USING (account_id) WHERE t.token_digest = $1",
             token_digest,
         )
         if row is None:
             return None
-        account_id, name, token_id, last_used_at = row
+        account_id, name, last_used_at = row
         if last_used_at is None or now - last_used_at >= LAST_USED_STEP:
             await self._pool.execute(
                 "UPDATE account_tokens SET last_used_at = $2 WHERE token_digest = $1",
                 token_digest,
                 now,
             )
-        return Identity(account_id=account_id, name=name, token_id=token_id)
+        return Identity(account_id=account_id, name=name)
 
     async def tokens(self, account_id: str) -> list[TokenInfo]:
         """The account's tokens, oldest first (never the tokens themselves)."""

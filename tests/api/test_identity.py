@@ -42,11 +42,12 @@ async def test_join_answers_the_player_id_and_me_lists_my_games(server: Server) 
     assert (await api.join(played, ann))["player"] == "p2"
     players = {p["name"]: p["id"] for p in (await api.game(played))["players"]}
     assert players == {"Bob": "p1", "Ann": "p2"}
-    # Bob sets up a game he does not play in; Ann one that is killed.
-    admin_only = (await api.new_game(bob, name="Refereed"))["id"]
+    # Ann sets up a game that is killed; then Bob one he does not play in (the read models
+    # fold the log in order: once they hold his game, they hold the kill).
     killed = (await api.new_game(ann, name="Killed"))["id"]
     await api.join(killed, bob)
     await api.admin(killed, ann, "kill")
+    admin_only = (await api.new_game(bob, name="Refereed"))["id"]
 
     bobs = await _settled(api, bob, [played, admin_only])
     assert bobs["account_id"] == bob.account_id
