@@ -104,6 +104,12 @@ CORS_REFUSED = _code(
     "A browser's cross-origin preflight is refused: its origin, method or a header is not "
     "allowed (`SKIRMISH_CORS_ORIGINS`, docs/operations.md).",
 )
+NO_TOKENS_OF_ITS_OWN = _code(
+    "no_tokens_of_its_own",
+    403,
+    "The operator (its token is in the server's settings) and a trusted client's users (they "
+    "act through the client's token) have no tokens of their own to list, add or revoke.",
+)
 OPERATOR_ONLY = _code(
     "operator_only", 403, "Only the server's operator may do this (client tokens, the clock)."
 )
@@ -137,6 +143,7 @@ PLAYER_NOT_FOUND = _code(
 ACCOUNT_NOT_FOUND = _code(
     "account_not_found", 404, "No such account (or the member named has not used the bot yet)."
 )
+TOKEN_NOT_FOUND = _code("token_not_found", 404, "The caller's account has no token of this id.")
 MAP_NOT_FOUND = _code("map_not_found", 404, "No built-in map has this name (`GET /v1/maps`).")
 TURN_NOT_FOUND = _code("turn_not_found", 404, "The game has not reached this turn.")
 NO_FAKE_CLOCK = _code(
@@ -211,6 +218,14 @@ GAME_CHANGED = _code(
     409,
     "The game changed during a rewind (another admin rewound it?): nothing was undone.",
 )
+TOO_MANY_TOKENS = _code(
+    "too_many_tokens", 409, "An account holds at most 20 tokens: revoke one first."
+)
+LAST_TOKEN = _code(
+    "last_token",
+    409,
+    "The account's only token cannot be revoked (the account could never be used again).",
+)
 WRITE_CONFLICT = _code(
     "write_conflict", 409, "Another writer changed the same record at the same moment."
 )
@@ -284,6 +299,12 @@ TURN_QUOTA = _code(
     "says when the turn resolves, which resets it.",
 )
 BUSY = _code("busy", 503, "The game is too busy right now: try again after Retry-After.")
+READ_MODELS_BEHIND = _code(
+    "read_models_behind",
+    503,
+    "The game's turn history has not caught up with it in time, or cannot be written for now: "
+    "try again after Retry-After.",
+)
 DATABASE_UNAVAILABLE = _code(
     "database_unavailable", 503, "The database cannot be reached: try again after Retry-After."
 )

@@ -35,6 +35,7 @@ from server.routes import (
     history,
     live,
     maps,
+    me,
     play,
     web,
 )
@@ -143,6 +144,7 @@ def create_app(
     routers = (
         health,
         accounts,
+        me,
         games_routes,
         admins,
         play,
