@@ -53,7 +53,7 @@ def _area(points: list[Point]) -> float:
     )
 
 
-def _dashed(line: list[Point], pattern: list[float], offset: float) -> list[list[Point]]:
+def dashed(line: list[Point], pattern: list[float], offset: float) -> list[list[Point]]:
     """The dashes of a polyline, as SVG's stroke-dasharray and stroke-dashoffset cut it."""
     if len(pattern) % 2:
         pattern = pattern * 2
@@ -233,7 +233,7 @@ class Canvas:
         for subpath in self._pixels(outline, transform):
             points = subpath.points + subpath.points[:1] if subpath.closed else subpath.points
             if dash:
-                lines += _dashed(points, [v * full.scale for v in dash], offset * full.scale)
+                lines += dashed(points, [v * full.scale for v in dash], offset * full.scale)
             elif len(points) > 1:
                 lines.append(points)
         if not lines:
