@@ -12,6 +12,7 @@ import msgspec
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from projections import queries
 from rules.maps import builtin_names
 from rules.turn import Death, OrderReport
 from schema.game_events import RecordedPosition
@@ -45,8 +46,6 @@ class _Resolution(msgspec.Struct, frozen=True):
     effect: str | None
 
 
-_decode_board = msgspec.json.Decoder(RecordedPosition).decode
-_decode_resolution = msgspec.json.Decoder(_Resolution).decode
 _PNG: dict[str, Any] = {
     "description": "The map, as a PNG image",
     "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}},
@@ -70,26 +69,27 @@ def _draw(scene: Scene) -> bytes:
         return render_png(msgspec.structs.replace(scene, map=game_map))
 
 
-async def _turn_scene(request: Request, game: str, turn: int, base: Scene) -> Scene:
-    """The board at the start of `turn`, with the orders of the turn before, from the same
-    read model as GET /turns/{n}."""
+async def _turn_scene(request: Request, game: str, turn: int, now: Scene, position: int) -> Scene:
+    """The board at the start of `turn`, with the orders of the turn before, as GET
+    /turns/{n} reads them (exact as of `position`)."""
     pool = services(request).pool
-    start = await pool.fetchval(
-        "SELECT start_board::text FROM read_turns WHERE game_id = $1 AND turn = $2", game, turn
-    )
+    try:
+        start = await queries.turn(pool, game, turn, position=position)
+        before = await queries.turn(pool, game, turn - 1, position=position) if turn > 1 else None
+    except queries.ReadModelsBehind:
+        raise ApiError(
+            503, "read_models_behind", "the game's history is not up to date yet; try again"
+        ) from None
     if start is None:
         raise ApiError(404, "turn_not_found", f"turn {turn} has not been reached")
-    previous = None
-    if turn > 1:
-        previous = await pool.fetchval(
-            "SELECT resolution::text FROM read_turns WHERE game_id = $1 AND turn = $2",
-            game,
-            turn - 1,
-        )
-    resolution = _decode_resolution(previous) if previous is not None else None
+    resolution = (
+        msgspec.convert(before.resolution, _Resolution)
+        if before is not None and before.resolution is not None
+        else None
+    )
     return msgspec.structs.replace(
-        base,
-        board=_decode_board(start),
+        now,
+        board=msgspec.convert(start.start_board, RecordedPosition),
         orders=resolution.orders if resolution else [],
         dead=resolution.dead if resolution else [],
         effect=resolution.effect if resolution else None,
@@ -102,7 +102,8 @@ async def get_map_png(
     game: GameId,
     turn: Annotated[int | None, Query(ge=1, le=1_000_000)] = None,
 ) -> Response:
-    state = (await readable(services(request), game)).state
+    loaded = await readable(services(request), game)
+    state = loaded.state
     if state.map is None:
         raise ApiError(409, "map_not_drawn", "the map is drawn when the game starts")
     last = state.last_turn
@@ -115,7 +116,7 @@ async def get_map_png(
         effect=last.effect if last else None,
     )
     if turn is not None:
-        scene = await _turn_scene(request, game, turn, scene)
+        scene = await _turn_scene(request, game, turn, scene, loaded.position)
     # The picture's name: what it shows, and the palette it is drawn with.
     digest = hashlib.sha256(_encode(scene) + _encode(palette())).hexdigest()[:32]
     headers = {"ETag": f'"{digest}"', "Cache-Control": "public, no-cache"}
