@@ -152,6 +152,9 @@ NO_FAKE_CLOCK = _code(
 GAME_KILLED = _code("game_killed", 410, "An admin killed the game; it answers nothing more.")
 
 # --- the game's state ---------------------------------------------------------------
+MAP_NOT_DRAWN = _code(
+    "map_not_drawn", 409, "The game has no map yet: it is drawn when the game starts."
+)
 WRONG_PHASE = _code(
     "wrong_phase",
     409,
