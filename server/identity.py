@@ -5,8 +5,9 @@ finds it once for every HTTP request; the routes read it with `caller` and
 import msgspec
 from starlette.requests import HTTPConnection
 
+from schema.bounds import MAX_NAME
 from server.accounts import Identity
-from server.decide.acting import MAX_NAME, check_name
+from server.decide.acting import check_name
 from server.decide.errors import InvalidCommand
 from server.errors import ApiError
 from server.services import services

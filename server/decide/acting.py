@@ -4,6 +4,7 @@ from datetime import datetime
 
 from projections.game import GameState, Player
 from projections.schedule import locked_until
+from schema.bounds import MAX_NAME
 from schema.commands import Command
 from server.decide.errors import (
     GameGone,
@@ -13,8 +14,6 @@ from server.decide.errors import (
     OrdersLocked,
     WrongPhase,
 )
-
-MAX_NAME = 32
 
 
 def existing(state: GameState) -> GameState:

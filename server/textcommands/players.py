@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from projections.game import GameState, Player
 from projections.views import my_orders, public_game
 from schema.api import CommandReply, OrdersAccepted
+from schema.bounds import MAX_NAME
 from schema.commands import (
     Broadcast,
     CastVote,
@@ -25,7 +26,7 @@ from schema.game_events import (
     VoteCast,
 )
 from server import words
-from server.decide.acting import MAX_NAME, acting_player
+from server.decide.acting import acting_player
 from server.feed import is_admin
 from server.routes.games import readable
 from server.textcommands import replies, status
