@@ -7,7 +7,9 @@ from typing import Literal
 import msgspec
 
 from rules.board import GameMap
+from rules.effects import EffectName
 from rules.turn import Death, OrderReport
+from rules.verdicts import OrderKind
 from schema.events import Event, EventCodec
 
 Phase = Literal["joining", "running", "paused", "finished", "killed"]
@@ -50,7 +52,7 @@ class CheckedOrder(msgspec.Struct, frozen=True, omit_defaults=True):
 
     text: str
     unit: str | None
-    kind: str | None
+    kind: OrderKind | None
     valid: bool
     target: str | None = None
     supported_from: str | None = None
@@ -61,14 +63,14 @@ class Vote(msgspec.Struct, frozen=True):
     """A vote held during the period of `turn` between two effects."""
 
     turn: int
-    candidates: tuple[str, str]
-    tie_break: str
+    candidates: tuple[EffectName, EffectName]
+    tie_break: EffectName
 
 
 class VoteOutcome(msgspec.Struct, frozen=True):
     vote: Vote
-    tally: dict[str, int]
-    winner: str
+    tally: dict[EffectName, int]
+    winner: EffectName
     # The turn whose resolution the winner changes.
     applies_to_turn: int
 
@@ -130,7 +132,7 @@ class VoteCast(Event, frozen=True, tag="vote_cast.v1"):
 
     player_id: str
     turn: int
-    effect: str
+    effect: EffectName
 
 
 class JoinForcesRequested(Event, frozen=True, tag="join_forces_requested.v1"):
@@ -144,7 +146,7 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
 
     turn: int
     at: datetime
-    effect: str | None
+    effect: EffectName | None
     orders: list[OrderReport]
     board: Board
     dead: list[Death]
@@ -155,7 +157,7 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
     joined: dict[str, tuple[str, str]]
     vote_outcome: VoteOutcome | None
     next_vote: Vote | None
-    next_effect: str | None
+    next_effect: EffectName | None
 
 
 class TurnRewound(Event, frozen=True, tag="turn_rewound.v1"):
