@@ -27,6 +27,7 @@ from server.redaction import redact_query_strings
 from server.routes import (
     accounts,
     adjudicate,
+    admin_actions,
     admins,
     commands,
     health,
@@ -137,6 +138,7 @@ def create_app(
         health,
         accounts,
         games_routes,
+        admin_actions,
         admins,
         play,
         history,

@@ -1,7 +1,7 @@
-"""Games: set up, list, read, join, start, settings, and the admin actions."""
+"""Games: set up, list, read, join, start, settings."""
 
 import secrets
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
@@ -10,8 +10,6 @@ from projections.game import GameState
 from projections.schedule import utc_offset_for
 from projections.views import PublicGame, public_game
 from schema.api import (
-    AdminAction,
-    AdminBody,
     Done,
     GameList,
     GameSummary,
@@ -19,24 +17,16 @@ from schema.api import (
     SettingsPatch,
 )
 from schema.commands import (
-    BanPlayer,
     ChangeSettings,
     CreateGame,
     GameCommand,
     JoinGame,
-    KillGame,
-    PauseGame,
-    ResolveTurn,
-    RewindTurn,
     StartGame,
-    UnbanPlayer,
-    UnpauseGame,
 )
 from schema.game_events import Settings, game_codec
 from server.accounts import Identity
 from server.api import documented, json_response, read_body
 from server.decide.acting import existing
-from server.errors import ApiError
 from server.handlers import Executed
 from server.identity import required_caller
 from server.services import Services, services
@@ -44,7 +34,6 @@ from server.throttle import client_address
 
 router = APIRouter(prefix="/v1", tags=["games"])
 GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-_MAX_SEED = 2**63 - 1
 
 
 def act(who: Identity, found: Services) -> dict[str, Any]:
@@ -94,10 +83,6 @@ async def set_up(found: Services, who: Identity, body: NewGame, address: str) ->
     """A new game with the options of `body`; `who`, calling from `address`, becomes its
     admin."""
     now = found.clock.now()
-    if body.seed is not None and not 0 <= body.seed <= _MAX_SEED:
-        raise ApiError(422, "invalid", f"seed must be between 0 and {_MAX_SEED}")
-    if body.current_hour is not None and not 0 <= body.current_hour <= 23:
-        raise ApiError(422, "invalid", "current_hour must be between 0 and 23")
     found.throttle.game_created(who, address)
     settings = Settings(
         name=body.name,
@@ -132,7 +117,7 @@ async def set_up(found: Services, who: Identity, body: NewGame, address: str) ->
 @router.get("/games", **documented(responses={200: GameList}, summary="List games"))
 async def list_games(
     request: Request,
-    phase: Annotated[str | None, Query(pattern="^(joining|running|paused|finished)$")] = None,
+    phase: Literal["joining", "running", "paused", "finished"] | None = None,
     after: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Response:
@@ -204,42 +189,3 @@ async def change_settings(request: Request, game: GameId) -> Response:
         vp_target=body.vp_target,
     )
     return done(await run(found, game, command))
-
-
-@router.post(
-    "/games/{game}/admin/{action}",
-    **documented(
-        body=AdminBody,
-        body_required=False,
-        responses={200: Done},
-        errors=(401, 403, 404, 409, 410),
-        summary="pause, unpause, resolve, rewind, ban, unban or kill (admin)",
-    ),
-)
-async def admin_action(request: Request, game: GameId, action: AdminAction) -> Response:
-    who = await required_caller(request)
-    body = AdminBody()
-    if action in ("ban", "unban", "rewind") or await request.body():
-        body = await read_body(request, AdminBody)
-    found = services(request)
-    common = act(who, found)
-    if action == "rewind":
-        reason = body.reason or "admin rewind"
-        rewind = RewindTurn(**common, reason=reason, secret=found.entropy())
-        return done(await found.games.rewind(game, rewind))
-    if action in ("ban", "unban"):
-        if body.player is None:
-            raise ApiError(422, "invalid", f'{action} needs {{"player": <player id>}}')
-        player_command: GameCommand = (
-            BanPlayer(**common, player_id=body.player)
-            if action == "ban"
-            else UnbanPlayer(**common, player_id=body.player)
-        )
-        return done(await run(found, game, player_command))
-    simple: dict[str, GameCommand] = {
-        "pause": PauseGame(**common),
-        "unpause": UnpauseGame(**common),
-        "resolve": ResolveTurn(**common),
-        "kill": KillGame(**common),
-    }
-    return done(await run(found, game, simple[action]))

@@ -1,6 +1,6 @@
 """A game's past: turns, the event feed (as each reader may see it), the archive."""
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 from fastapi import APIRouter, Path, Query, Request
@@ -12,7 +12,7 @@ from projections.loading import stream_of
 from projections.visibility import Viewer, is_pending_secret
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
 from schema.commands import RecordPrivateRead
-from schema.game_events import game_codec
+from schema.game_events import Board, TurnResolved, game_codec
 from server.accounts import Identity
 from server.api import documented, json_response
 from server.errors import ApiError
@@ -22,7 +22,8 @@ from server.routes.games import GameId, act, readable, run
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
-_decode_json = msgspec.json.Decoder(dict[str, Any]).decode
+_decode_board = msgspec.json.Decoder(Board).decode
+_decode_resolution = msgspec.json.Decoder(TurnResolved).decode
 
 
 def _feed_event(viewer: Viewer, state: GameState, recorded: RecordedEvent) -> FeedEvent | None:
@@ -52,9 +53,9 @@ async def get_turn(
     return json_response(
         TurnView(
             turn=turn,
-            start_board=_decode_json(start_board),
+            start_board=_decode_board(start_board),
             effect=effect,
-            resolution=None if resolution is None else _decode_json(resolution),
+            resolution=None if resolution is None else _decode_resolution(resolution),
         )
     )
 
