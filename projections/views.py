@@ -11,7 +11,7 @@ from projections.visibility import secret_revealed
 from rules.board import GameMap
 from rules.effects import EffectName
 from rules.turn import OrderReport
-from schema.game_events import Board, CheckedOrder, Phase, Settings, TurnResolved
+from schema.game_events import Phase, RecordedOrder, RecordedPosition, Settings, TurnResolved
 
 
 class PlayerView(msgspec.Struct, frozen=True):
@@ -43,7 +43,7 @@ class PublicGame(msgspec.Struct, frozen=True):
     admins: tuple[str, ...]
     players: list[PlayerView]
     map: GameMap | None
-    board: Board
+    board: RecordedPosition
     vote: VoteView | None
     effect: EffectName | None
     winner: str | None
@@ -63,9 +63,9 @@ class MyOrders(msgspec.Struct, frozen=True):
     player: str
     turn: int
     # Every submission this turn, oldest first, as checked when sent.
-    submitted: list[list[CheckedOrder]]
+    submitted: list[list[RecordedOrder]]
     # The order each army will carry out if nothing changes: the newest valid one.
-    current: list[CheckedOrder]
+    current: list[RecordedOrder]
     # My valid orders of the last turn, with their results.
     last_turn: list[OrderReport]
 
@@ -125,7 +125,7 @@ def public_game(state: GameState, position: int, now: datetime | None = None) ->
 
 def my_orders(state: GameState, player_id: str) -> MyOrders:
     submissions = state.submissions.get(player_id, ())
-    current: dict[str, CheckedOrder] = {}
+    current: dict[str, RecordedOrder] = {}
     for submission in submissions:
         for order in submission.checked:
             if order.valid and order.unit is not None:

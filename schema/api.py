@@ -5,12 +5,13 @@ declare the bounds of schema/bounds.py: their decoder refuses a value out of bou
 import functools
 import operator
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, cast, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast, get_args
 
 import msgspec
 from msgspec import Meta
 
 from rules.effects import EffectName
+from rules.mapgen import MapType
 from schema.bounds import (
     COLORS,
     MAX_MESSAGE,
@@ -23,11 +24,10 @@ from schema.bounds import (
 )
 from schema.events import Event, event_type
 from schema.game_events import (
-    Board,
-    CheckedOrder,
     GameEvent,
-    MapType,
     Phase,
+    RecordedOrder,
+    RecordedPosition,
     TurnResolved,
     VoteFrequency,
     VotingMode,
@@ -123,7 +123,7 @@ class OrdersBody(Body, frozen=True):
 
 class OrdersAccepted(msgspec.Struct, frozen=True):
     turn: int
-    orders: list[CheckedOrder]
+    orders: list[RecordedOrder]
     position: int
 
 
@@ -224,7 +224,7 @@ class EventPage(msgspec.Struct, frozen=True):
 
 class TurnView(msgspec.Struct, frozen=True):
     turn: int
-    start_board: Board
+    start_board: RecordedPosition
     effect: EffectName | None
     # Everything the turn produced; null while it is being played.
     resolution: TurnResolved | None
@@ -262,9 +262,25 @@ class ClockNow(msgspec.Struct, frozen=True):
     now: datetime
 
 
+class FailingGame(msgspec.Struct, frozen=True):
+    """A game whose read models could not be written: its list entry, public view and turn
+    history stay as they were until a retry succeeds (docs/operations.md)."""
+
+    game: str
+    # The event up to which its read models are being rewritten.
+    version: int
+    # The exception's class only: its message may quote a game's secrets, and is in the log.
+    error: str
+    since: datetime
+    attempts: int
+
+
 class Health(msgspec.Struct, frozen=True):
-    status: str
-    database: str
+    # "degraded" while some game's read models fail: the server still serves (200).
+    status: Literal["ok", "degraded"]
+    database: Literal["ok"]
+    # The failing games, the oldest failures first (at most 100 listed).
+    read_models: Literal["ok"] | list[FailingGame]
 
 
 class WebhookBody(Body, frozen=True):

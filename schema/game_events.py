@@ -8,12 +8,12 @@ import msgspec
 
 from rules.board import GameMap
 from rules.effects import EffectName
+from rules.mapgen import MapType
 from rules.turn import Death, OrderReport
 from rules.verdicts import OrderKind
 from schema.events import Event, EventCodec
 
 Phase = Literal["joining", "running", "paused", "finished", "killed"]
-MapType = Literal["normal", "spacious"]
 VoteFrequency = Literal["every_turn", "every_other_turn", "disabled"]
 VotingMode = Literal["normal", "same_day"]
 
@@ -39,16 +39,18 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     broadcasting: bool = True
 
 
-class Board(msgspec.Struct, frozen=True):
-    """The position in the JSON form of docs/adjudicate.md."""
+class RecordedPosition(msgspec.Struct, frozen=True):
+    """A `rules.position.Position` as events record it, in the JSON form of
+    docs/adjudicate.md: farms as a sorted list, so that its encoding is canonical."""
 
     armies: dict[str, str]
     control: dict[str, str]
     farms: list[str]
 
 
-class CheckedOrder(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One order of a submission as validated when it was sent."""
+class RecordedOrder(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A `rules.validate.CheckedOrder` as events record it: one order of a submission as
+    validated when it was sent, by its army and kind rather than as a parsed order."""
 
     text: str
     unit: str | None
@@ -106,7 +108,7 @@ class PlayerLeft(Event, frozen=True, tag="player_left.v1"):
 class GameStarted(Event, frozen=True, tag="game_started.v1"):
     # The map itself is recorded, so a game replays even if the generator changes.
     map: GameMap
-    board: Board
+    board: RecordedPosition
     # Home territories given to each player.
     homes: dict[str, tuple[str, ...]]
     at: datetime
@@ -124,7 +126,7 @@ class OrdersSubmitted(Event, frozen=True, tag="orders_submitted.v1"):
     turn: int
     text: str
     account_id: str
-    checked: list[CheckedOrder]
+    checked: list[RecordedOrder]
 
 
 class VoteCast(Event, frozen=True, tag="vote_cast.v1"):
@@ -148,7 +150,7 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
     at: datetime
     effect: EffectName | None
     orders: list[OrderReport]
-    board: Board
+    board: RecordedPosition
     dead: list[Death]
     vp: dict[str, int]
     vp_gained: dict[str, int]

@@ -12,6 +12,8 @@ from datetime import datetime
 import asyncpg
 import msgspec
 
+from schema.commands import Actor
+
 OPERATOR = "operator"
 
 
@@ -26,9 +28,10 @@ class Identity(msgspec.Struct, frozen=True):
     vouched_admin: bool = False
 
     @property
-    def vouched_by(self) -> str | None:
-        """The client that vouches for this user as an admin, if any."""
-        return self.client_id if self.vouched_admin else None
+    def actor(self) -> Actor:
+        """Who this caller is to a game's commands."""
+        vouched_by = self.client_id if self.vouched_admin else None
+        return Actor(self.account_id, operator=self.operator, vouched_by=vouched_by)
 
 
 def new_token() -> str:

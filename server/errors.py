@@ -9,7 +9,6 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocket
@@ -27,17 +26,6 @@ from server.decide.errors import DomainError
 RETRY_AFTER_SECONDS = 2
 # A websocket's close code for "try again later".
 _TRY_AGAIN_LATER = 1013
-
-
-class ErrorDetail(BaseModel):
-    code: str
-    message: str
-
-
-class ErrorBody(BaseModel):
-    """Every error response."""
-
-    error: ErrorDetail
 
 
 class ApiError(Exception):

@@ -12,15 +12,11 @@ def viewer_of(state: GameState, who: Identity | None) -> Viewer:
     """How `who` sees the game: an admin who plays a seat sees what any player sees."""
     if who is None:
         return Viewer.spectator()
-    if state.settings.sandbox and is_admin(state, who):
+    if state.settings.sandbox and state.is_admin(who.actor):
         return Viewer(players=frozenset(state.players), moderator=True, operator=who.operator)
     players = frozenset(p.id for p in state.players.values() if who.account_id in p.accounts)
-    moderator = state.moderates(who.account_id, operator=who.operator, vouched_by=who.vouched_by)
+    moderator = state.moderates(who.actor)
     return Viewer(players=players, moderator=moderator, operator=who.operator)
-
-
-def is_admin(state: GameState, who: Identity) -> bool:
-    return who.operator or state.is_admin(who.account_id, vouched_by=who.vouched_by)
 
 
 def feed_event(

@@ -84,7 +84,10 @@ class GameService:
                 return Executed([], loaded.state, loaded.position)
             new = [
                 game_codec.new_event(
-                    e, occurred_at=command.now, actor=command.actor, correlation_id=correlation
+                    e,
+                    occurred_at=command.now,
+                    actor=command.actor.account,
+                    correlation_id=correlation,
                 )
                 for e in events
             ]
@@ -140,12 +143,15 @@ class GameService:
         self, game_id: str, plan: RewindPlan, command: RewindTurn, expected_version: int
     ) -> None:
         marker = game_codec.new_event(
-            plan.rewound, occurred_at=command.now, actor=command.actor, correlation_id=uuid.uuid4()
+            plan.rewound,
+            occurred_at=command.now,
+            actor=command.actor.account,
+            correlation_id=uuid.uuid4(),
         )
         await self.store.truncate(
             stream_of(game_id),
             plan.after_version,
-            truncated_by=command.actor,
+            truncated_by=command.actor.account,
             reason=command.reason,
             truncated_at=command.now,
             then_append=[marker],

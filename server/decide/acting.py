@@ -5,7 +5,7 @@ from datetime import datetime
 from projections.game import GameState, Player
 from projections.schedule import locked_until
 from schema.bounds import MAX_NAME
-from schema.commands import Command
+from schema.commands import Actor, Command
 from server.decide.errors import (
     GameGone,
     GameNotFound,
@@ -24,14 +24,9 @@ def existing(state: GameState) -> GameState:
     return state
 
 
-def is_admin(state: GameState, command: Command) -> bool:
-    """The operator, an admin of the game, or a user its trusted client vouches for."""
-    return command.operator or state.is_admin(command.actor, vouched_by=command.vouched_by)
-
-
-def require_admin(state: GameState, command: Command) -> None:
+def require_admin(state: GameState, actor: Actor) -> None:
     existing(state)
-    if not is_admin(state, command):
+    if not state.is_admin(actor):
         raise NotAllowed("only an admin of this game can do that")
 
 
@@ -42,22 +37,19 @@ def require_phase(state: GameState, *phases: str) -> None:
         raise WrongPhase(f"the game is {state.phase}; this needs it {wanted}")
 
 
-def acting_player(
-    state: GameState, actor: str, as_player: str | None = None, *, admin: bool = False
-) -> Player:
-    """The player an account acts for. In a sandbox, its admin (`admin`: the actor is an
-    admin of the game) may act for anyone."""
+def acting_player(state: GameState, actor: Actor, as_player: str | None = None) -> Player:
+    """The player an actor acts for. In a sandbox, its admin may act for anyone."""
     existing(state)
     if as_player is not None:
         player = state.players.get(as_player)
         if player is None:
             raise InvalidCommand(f"no such player: {as_player}")
-        if actor in player.accounts:
+        if actor.account in player.accounts:
             return player
-        if not (state.settings.sandbox and admin):
+        if not (state.settings.sandbox and state.is_admin(actor)):
             raise NotAllowed("only a sandbox's admin may act for another player")
         return player
-    player = state.player_of(actor)
+    player = state.player_of(actor.account)
     if player is None:
         raise NotAllowed("you are not a player in this game")
     return player
@@ -65,7 +57,7 @@ def acting_player(
 
 def active_player(state: GameState, command: Command, as_player: str | None = None) -> Player:
     """The player the command's actor acts for, who must still give orders."""
-    player = acting_player(state, command.actor, as_player, admin=is_admin(state, command))
+    player = acting_player(state, command.actor, as_player)
     if player.status != "active":
         state_of = "has resigned" if player.status == "resigned" else "is out of the game"
         raise NotAllowed(f"{player.name} {state_of} and gives no more orders")

@@ -10,7 +10,7 @@ MAX_ADMINS = 20
 
 
 def add_admin(state: GameState, command: AddAdmin) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     if not command.accounts:
         raise InvalidCommand("name the account to make an admin")
     new = [a for a in dict.fromkeys(command.accounts) if a not in state.admins]
@@ -22,7 +22,7 @@ def add_admin(state: GameState, command: AddAdmin) -> list[GameEvent]:
 
 
 def remove_admin(state: GameState, command: RemoveAdmin) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     gone = [a for a in dict.fromkeys(command.accounts) if a in state.admins]
     if not gone:
         raise Conflict("not an admin of this game")
@@ -35,10 +35,10 @@ def record_private_read(state: GameState, command: RecordPrivateRead) -> list[Ga
     """rules.md: a moderator's read of private events before resolution is recorded in the
     log, once per moderator and turn. An admin who plays a seat may not read them at all."""
     existing(state)
-    if not state.moderates(command.actor, operator=command.operator, vouched_by=command.vouched_by):
+    if not state.moderates(command.actor):
         raise NotAllowed("only an admin who plays no seat, or the operator, reads secrets")
     if state.settings.sandbox or state.phase not in ("running", "paused"):
         return []
-    if command.actor in state.private_readers:
+    if command.actor.account in state.private_readers:
         return []
-    return [PrivateEventsRead(reader=command.actor, turn=state.turn)]
+    return [PrivateEventsRead(reader=command.actor.account, turn=state.turn)]

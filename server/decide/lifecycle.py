@@ -23,7 +23,6 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import (
-    Board,
     GameCreated,
     GameEvent,
     GameKilled,
@@ -35,6 +34,7 @@ from schema.game_events import (
     PlayerLeft,
     PlayerResigned,
     PlayerUnbanned,
+    RecordedPosition,
     Settings,
     SettingsChanged,
 )
@@ -42,7 +42,6 @@ from server.decide.acting import (
     acting_player,
     check_name,
     check_range,
-    is_admin,
     require_admin,
     require_phase,
 )
@@ -90,7 +89,7 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
         GameCreated(
             game_id=command.game_id,
             settings=settings,
-            admin=command.actor,
+            admin=command.actor.account,
             seed=command.seed,
             at=command.now,
             client_id=command.client_id,
@@ -101,12 +100,12 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
 def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
     require_phase(state, "joining")
     name = check_name("a player's name", command.name)
-    if command.actor in state.banned_accounts:
+    if command.actor.account in state.banned_accounts:
         raise NotAllowed("you are banned from this game")
     sandbox = state.settings.sandbox
-    if sandbox and not is_admin(state, command):
+    if sandbox and not state.is_admin(command.actor):
         raise NotAllowed("a sandbox has no real players: its admin plays every seat")
-    if state.player_of(command.actor) is not None and not sandbox:
+    if state.player_of(command.actor.account) is not None and not sandbox:
         raise Conflict("you have already joined this game")
     seats = _seats(state.settings)
     if len(state.players) >= seats:
@@ -120,7 +119,7 @@ def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
     return [
         PlayerJoined(
             player_id=f"p{state.joined_so_far + 1}",
-            account_id=command.actor,
+            account_id=command.actor.account,
             name=name,
             color=color,
             pattern=1,
@@ -129,7 +128,7 @@ def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
 
 
 def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "joining")
     count = len(state.players)
     if count < MIN_PLAYERS:
@@ -153,7 +152,7 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
             name=f"generated-{settings.map_type}-{count}p",
             description=f"Generated {settings.map_type} map for {count} players.",
         )
-    board = Board(armies=position.armies, control=position.control, farms=[])
+    board = RecordedPosition(armies=position.armies, control=position.control, farms=[])
     return [
         GameStarted(
             map=game_map,
@@ -178,12 +177,12 @@ def resign(state: GameState, command: Resign) -> list[GameEvent]:
 
 
 def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "joining", "running", "paused")
     player = state.players.get(command.player_id)
     if player is None:
         raise InvalidCommand(f"no such player: {command.player_id}")
-    if command.actor in player.accounts:
+    if command.actor.account in player.accounts:
         raise Conflict("you cannot ban yourself")
     if player.banned:
         raise Conflict(f"{player.name} is already banned")
@@ -197,7 +196,7 @@ def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
 
 
 def unban_player(state: GameState, command: UnbanPlayer) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     player = state.players.get(command.player_id)
     # A player removed by a ban in the join phase is named by its account.
     accounts = player.accounts if player is not None else (command.player_id,)
@@ -209,24 +208,24 @@ def unban_player(state: GameState, command: UnbanPlayer) -> list[GameEvent]:
 
 
 def pause_game(state: GameState, command: PauseGame) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "running")
     return [GamePaused(at=command.now)]
 
 
 def unpause_game(state: GameState, command: UnpauseGame) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "paused")
     return [GameUnpaused(at=command.now)]
 
 
 def kill_game(state: GameState, command: KillGame) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     return [GameKilled(at=command.now)]
 
 
 def change_settings(state: GameState, command: ChangeSettings) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "joining", "running", "paused")
     settings = state.settings
     if command.vp_target is not None:

@@ -7,17 +7,17 @@ from rules.joining import join_forces_problem
 from rules.orders import describe
 from rules.position import Position
 from rules.ruleset import SKIRMISH_SOCIETY
-from rules.validate import CheckedOrder as ValidatedOrder
+from rules.validate import CheckedOrder
 from schema.bounds import COLORS, MAX_MESSAGE, MAX_ORDER_TEXT, PATTERNS
 from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders
 from schema.game_events import (
-    CheckedOrder,
     GameEvent,
     JoinForcesRequested,
     MessageBroadcast,
     NotificationsChanged,
     OrdersSubmitted,
     PlayerLookChanged,
+    RecordedOrder,
 )
 from server.decide.acting import (
     acting_player,
@@ -25,7 +25,6 @@ from server.decide.acting import (
     check_name,
     check_range,
     check_text,
-    is_admin,
     require_phase,
     require_unlocked,
 )
@@ -65,8 +64,8 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
             player_id=player.id,
             turn=state.turn,
             text=text,
-            account_id=command.actor,
-            checked=[_checked(c) for c in checked],
+            account_id=command.actor.account,
+            checked=[_recorded(c) for c in checked],
         )
     ]
 
@@ -83,11 +82,11 @@ def _quota(state: GameState, command: SubmitOrders, bound: str) -> QuotaExceeded
     )
 
 
-def _checked(checked: ValidatedOrder) -> CheckedOrder:
+def _recorded(checked: CheckedOrder) -> RecordedOrder:
     if checked.order is None:
-        return CheckedOrder(checked.text, None, None, valid=False, reason=checked.reason)
+        return RecordedOrder(checked.text, None, None, valid=False, reason=checked.reason)
     unit, kind, target, supported_from = describe(checked.order)
-    return CheckedOrder(
+    return RecordedOrder(
         checked.text,
         unit,
         kind,
@@ -123,7 +122,7 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
 
 
 def change_look(state: GameState, command: ChangeLook) -> list[GameEvent]:
-    player = acting_player(state, command.actor, command.as_player, admin=is_admin(state, command))
+    player = acting_player(state, command.actor, command.as_player)
     if player.status == "eliminated":
         raise NotAllowed(f"{player.name} is out of the game")
     name = player.name if command.name is None else check_name("the name", command.name)

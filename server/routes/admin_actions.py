@@ -18,9 +18,10 @@ from schema.commands import (
     UnbanPlayer,
     UnpauseGame,
 )
-from server.api import documented, read_body
+from server.api import documented, json_response, read_body
+from server.application import done
 from server.identity import required_caller
-from server.routes.games import GameId, act, done, run
+from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}/admin", tags=["admin"])
@@ -41,7 +42,8 @@ async def _act(request: Request, game: str, command: Callable[..., GameCommand])
     """Run the command that `command` makes from the fields every command carries."""
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, command(**act(who, found))))
+    executed = await found.games.execute(game, command(actor=who.actor, now=found.clock.now()))
+    return json_response(done(executed))
 
 
 @router.post("/pause", **_documented("Pause the game: no resolution until it is unpaused"))
@@ -75,8 +77,10 @@ async def rewind(request: Request, game: GameId) -> Response:
     body = await read_body(request, RewindBody, required=False)
     found = services(request)
     reason = body.reason or "admin rewind"
-    command = RewindTurn(**act(who, found), reason=reason, secret=found.entropy())
-    return done(await found.games.rewind(game, command))
+    command = RewindTurn(
+        actor=who.actor, now=found.clock.now(), reason=reason, secret=found.entropy()
+    )
+    return json_response(done(await found.games.rewind(game, command)))
 
 
 @router.post("/ban", **_documented("Ban a player: what they sent this turn is void", BanBody))
@@ -84,7 +88,8 @@ async def ban(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     body = await read_body(request, BanBody)
     found = services(request)
-    return done(await run(found, game, BanPlayer(**act(who, found), player_id=body.player)))
+    command = BanPlayer(actor=who.actor, now=found.clock.now(), player_id=body.player)
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.post("/unban", **_documented("Lift a player's ban", BanBody))
@@ -92,4 +97,5 @@ async def unban(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     body = await read_body(request, BanBody)
     found = services(request)
-    return done(await run(found, game, UnbanPlayer(**act(who, found), player_id=body.player)))
+    command = UnbanPlayer(actor=who.actor, now=found.clock.now(), player_id=body.player)
+    return json_response(done(await found.games.execute(game, command)))

@@ -1,13 +1,10 @@
 """Games: set up, list, read, join, start, settings."""
 
-import secrets
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from projections.game import GameState
-from projections.schedule import utc_offset_for
 from projections.views import PublicGame, public_game
 from schema.api import (
     Done,
@@ -18,47 +15,17 @@ from schema.api import (
 )
 from schema.commands import (
     ChangeSettings,
-    CreateGame,
-    GameCommand,
     JoinGame,
     StartGame,
 )
-from schema.game_events import Settings, game_codec
-from server.accounts import Identity
 from server.api import documented, json_response, read_body
-from server.decide.acting import existing
-from server.handlers import Executed
+from server.application import done, readable, set_up
 from server.identity import required_caller
-from server.services import Services, services
+from server.services import services
 from server.throttle import client_address
 
 router = APIRouter(prefix="/v1", tags=["games"])
 GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-
-
-def act(who: Identity, found: Services) -> dict[str, Any]:
-    """The fields every command carries: who acts, when, and as what."""
-    return {
-        "actor": who.account_id,
-        "now": found.clock.now(),
-        "operator": who.operator,
-        "vouched_by": who.vouched_by,
-    }
-
-
-async def run(found: Services, game: str, command: GameCommand) -> Executed:
-    return await found.games.execute(game, command)
-
-
-def done(executed: Executed) -> Response:
-    return json_response(Done([game_codec.type_of(e) for e in executed.events], executed.position))
-
-
-async def readable(found: Services, game: str) -> tuple[GameState, int]:
-    """A game's state for reading; 404 if there is none, 410 if it was killed."""
-    loaded = await found.games.load(game)
-    existing(loaded.state)
-    return loaded.state, loaded.position
 
 
 @router.post(
@@ -77,41 +44,6 @@ async def create_game(request: Request) -> Response:
     found = services(request)
     executed = await set_up(found, who, body, client_address(request))
     return json_response(public_game(executed.state, executed.position, found.clock.now()), 201)
-
-
-async def set_up(found: Services, who: Identity, body: NewGame, address: str) -> Executed:
-    """A new game with the options of `body`; `who`, calling from `address`, becomes its
-    admin."""
-    now = found.clock.now()
-    found.throttle.game_created(who, address)
-    settings = Settings(
-        name=body.name,
-        vp_target=body.vp_target,
-        map_type=body.map_type,
-        map=body.map,
-        fast_mode=body.fast_mode,
-        resolution_hour=body.resolution_hour,
-        utc_offset=0 if body.current_hour is None else utc_offset_for(body.current_hour, now),
-        votes=body.votes,
-        vote_start_turn=body.vote_start_turn,
-        voting_mode=body.voting_mode,
-        hints=body.hints,
-        sandbox=body.sandbox,
-        broadcasting=body.broadcasting,
-    )
-    game_id = secrets.token_hex(6)
-    seed = body.seed if body.seed is not None else secrets.randbits(63)
-    return await run(
-        found,
-        game_id,
-        CreateGame(
-            **act(who, found),
-            game_id=game_id,
-            settings=settings,
-            seed=seed,
-            client_id=who.client_id,
-        ),
-    )
 
 
 @router.get("/games", **documented(responses={200: GameList}, summary="List games"))
@@ -139,8 +71,8 @@ async def list_games(
 )
 async def get_game(request: Request, game: GameId) -> Response:
     found = services(request)
-    state, position = await readable(found, game)
-    return json_response(public_game(state, position, found.clock.now()))
+    loaded = await readable(found, game)
+    return json_response(public_game(loaded.state, loaded.position, found.clock.now()))
 
 
 @router.post(
@@ -152,7 +84,8 @@ async def get_game(request: Request, game: GameId) -> Response:
 async def join_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, JoinGame(**act(who, found), name=who.name[:32])))
+    command = JoinGame(actor=who.actor, now=found.clock.now(), name=who.name[:32])
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.post(
@@ -164,7 +97,8 @@ async def join_game(request: Request, game: GameId) -> Response:
 async def start_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, StartGame(**act(who, found), secret=found.entropy())))
+    command = StartGame(actor=who.actor, now=found.clock.now(), secret=found.entropy())
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.patch(
@@ -181,11 +115,12 @@ async def change_settings(request: Request, game: GameId) -> Response:
     body = await read_body(request, SettingsPatch)
     found = services(request)
     command = ChangeSettings(
-        **act(who, found),
+        actor=who.actor,
+        now=found.clock.now(),
         fast_mode=body.fast_mode,
         resolution_hour=body.resolution_hour,
         current_hour=body.current_hour,
         broadcasting=body.broadcasting,
         vp_target=body.vp_target,
     )
-    return done(await run(found, game, command))
+    return json_response(done(await found.games.execute(game, command)))

@@ -1,16 +1,16 @@
 """GET /v1/health: is the server up, can it reach its database, are its read models whole?"""
 
 import asyncio
-from datetime import datetime
-from typing import Literal
 
 import asyncpg
 from fastapi import APIRouter, Request
-from pydantic import BaseModel
+from fastapi.responses import Response
 
 from eventstore.outages import UNREACHABLE
 from projections import failures
-from server.errors import ApiError, ErrorBody
+from schema.api import FailingGame, Health
+from server.api import documented, json_response
+from server.errors import ApiError
 
 router = APIRouter()
 
@@ -19,33 +19,12 @@ PING_TIMEOUT_SECONDS = 2.0
 _UNANSWERED: tuple[type[Exception], ...] = (*UNREACHABLE, asyncpg.PostgresError)
 
 
-class FailingGame(BaseModel):
-    """A game whose read models could not be written: its list entry, public view and turn
-    history stay as they were until a retry succeeds (docs/operations.md)."""
-
-    game: str
-    # The event up to which its read models are being rewritten.
-    version: int
-    # The exception's class only: its message may quote a game's secrets, and is in the log.
-    error: str
-    since: datetime
-    attempts: int
-
-
-class Health(BaseModel):
-    # "degraded" while some game's read models fail: the server still serves (200).
-    status: Literal["ok", "degraded"]
-    database: Literal["ok"]
-    # The failing games, the oldest failures first (at most 100 listed).
-    read_models: Literal["ok"] | list[FailingGame]
-
-
 @router.get(
     "/v1/health",
-    response_model=Health,
-    responses={503: {"model": ErrorBody, "description": "the database is unreachable"}},
+    **documented(responses={200: Health}, summary="Is the server up, and its read models whole?"),
 )
-async def health(request: Request) -> Health:
+async def health(request: Request) -> Response:
+    # The pool alone, not the services: a health check needs nothing else.
     pool: asyncpg.Pool = request.app.state.pool
     try:
         async with asyncio.timeout(PING_TIMEOUT_SECONDS):
@@ -55,7 +34,7 @@ async def health(request: Request) -> Health:
     except _UNANSWERED as error:
         raise ApiError(503, "database_unavailable", f"database unreachable: {error}") from error
     if not failing:
-        return Health(status="ok", database="ok", read_models="ok")
+        return json_response(Health(status="ok", database="ok", read_models="ok"))
     games = [
         FailingGame(
             game=failure.game_id,
@@ -66,4 +45,4 @@ async def health(request: Request) -> Health:
         )
         for failure in failing
     ]
-    return Health(status="degraded", database="ok", read_models=games)
+    return json_response(Health(status="degraded", database="ok", read_models=games))

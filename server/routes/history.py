@@ -12,17 +12,17 @@ from projections.loading import stream_of
 from projections.visibility import Viewer, is_pending_secret
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
 from schema.commands import RecordPrivateRead
-from schema.game_events import Board, TurnResolved, game_codec
-from server.accounts import Identity
+from schema.game_events import RecordedPosition, TurnResolved, game_codec
 from server.api import documented, json_response
+from server.application import administered, readable
 from server.errors import ApiError
-from server.feed import feed_event, is_admin, viewer_of
+from server.feed import feed_event, viewer_of
 from server.identity import caller, required_caller
-from server.routes.games import GameId, act, readable, run
+from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
-_decode_board = msgspec.json.Decoder(Board).decode
+_decode_board = msgspec.json.Decoder(RecordedPosition).decode
 _decode_resolution = msgspec.json.Decoder(TurnResolved).decode
 
 
@@ -72,7 +72,7 @@ async def get_events(
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
 ) -> Response:
     found = services(request)
-    state, _ = await readable(found, game)
+    state = (await readable(found, game)).state
     who = await caller(request)
     viewer = viewer_of(state, who)
     recorded = await found.store.read_stream_after_position(stream_of(game), after, limit=limit)
@@ -85,7 +85,7 @@ async def get_events(
     ):
         # rules.md: a moderator's read of secrets before resolution is in the log, for every
         # player to see after the turn; it is written before anything is read.
-        await run(found, game, RecordPrivateRead(**act(who, found)))
+        await found.games.execute(game, RecordPrivateRead(actor=who.actor, now=found.clock.now()))
     events = [e for r, event in decoded if (e := feed_event(viewer, state, r, event)) is not None]
     # Hidden events advance the position too, so that a reader never asks for them again.
     return json_response(EventPage(events, recorded[-1].position if recorded else after))
@@ -102,8 +102,7 @@ async def get_events(
 async def get_archive(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    state, _ = await readable(found, game)
-    require_admin_identity(state, who)
+    state = await administered(found, who, game)
     # What a rewind removed is never resolved: nobody reads another player's secrets there.
     viewer = viewer_of(state, who).without_moderation()
     truncations = await found.store.read_archive(stream_of(game))
@@ -122,8 +121,3 @@ async def get_archive(request: Request, game: GameId) -> Response:
             ]
         )
     )
-
-
-def require_admin_identity(state: GameState, who: Identity) -> None:
-    if not is_admin(state, who):
-        raise ApiError(403, "not_allowed", "only an admin of this game can do that")

@@ -73,6 +73,11 @@ def _serve(request: Request, path: str) -> Response:
     found = static_files().get(path)
     if found is None:
         raise ApiError(404, "not_found", f"no such file: {path}")
+    return send_file(request, found)
+
+
+def send_file(request: Request, found: StaticFile) -> Response:
+    """The file, or a 304 when the browser has this version (its ETag) already."""
     headers = {**_HEADERS, "ETag": found.etag}
     if request.headers.get("if-none-match") == found.etag:
         return Response(status_code=304, headers=headers)

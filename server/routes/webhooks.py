@@ -10,10 +10,10 @@ from fastapi.responses import Response
 from schema.api import WebhookBody, WebhookSet, WebhookView
 from server.accounts import Identity
 from server.api import documented, json_response, read_body
+from server.application import administered
 from server.errors import ApiError
 from server.identity import required_caller
-from server.routes.games import GameId, readable
-from server.routes.history import require_admin_identity
+from server.routes.games import GameId
 from server.services import Services, services
 from server.webhook_targets import TargetRefused, host_and_port, target_address
 
@@ -26,8 +26,7 @@ RESOLVE_SECONDS = 5.0
 async def _admin(request: Request, game: str) -> tuple[Identity, Services]:
     who = await required_caller(request)
     found = services(request)
-    state, _ = await readable(found, game)
-    require_admin_identity(state, who)
+    await administered(found, who, game)
     return who, found
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from projections.views import MyOrders, VoteView
 from rules.effects import DESCRIPTIONS, parse_effect
 from schema.api import OrdersAccepted
-from schema.game_events import CheckedOrder
+from schema.game_events import RecordedOrder
 from server.textcommands.parse import COMMANDS, Problem
 from server.textcommands.text import clip, plural
 
@@ -42,7 +42,7 @@ def command_list(admin: bool) -> list[str]:
     return lines
 
 
-def order_line(order: CheckedOrder) -> str:
+def order_line(order: RecordedOrder) -> str:
     text = clip(order.text, 120)
     if order.valid:
         return f"{VALID} {text}"

@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 from projections.loading import stream_of
-from schema.commands import Broadcast
+from schema.commands import Actor, Broadcast
 from server.routes.live import SNAPSHOT_BEYOND
 from tests.api.game import ScriptedGame
 from tests.api.raw_sockets import enough_files, open_raw
@@ -28,7 +28,7 @@ async def long_game(server: Server, broadcasts: int = SNAPSHOT_BEYOND + 100) -> 
         who = game.accounts[index % len(game.accounts)]
         now = server.clock.now()
         await games.execute(
-            game.game_id, Broadcast(actor=who.account_id, now=now, message=f"number {index}")
+            game.game_id, Broadcast(actor=Actor(who.account_id), now=now, message=f"number {index}")
         )
     return game
 

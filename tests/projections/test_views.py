@@ -5,8 +5,8 @@ from typing import Any
 import msgspec
 
 from projections.views import VoteView, my_orders, public_game, standings
-from schema.commands import CastVote, ChangeLook
-from schema.game_events import CheckedOrder
+from schema.commands import Actor, CastVote, ChangeLook
+from schema.game_events import RecordedOrder
 from tests.server.decide.given import (
     NOON,
     account,
@@ -31,7 +31,7 @@ def test_standings_order_by_vp_then_territories_then_name() -> None:
         players=4,
     )
     scored(game, {"p1": 1, "p2": 3, "p3": 1, "p4": 1})
-    game.run(ChangeLook(actor=account(3), now=during(2), name="zed"))
+    game.run(ChangeLook(actor=Actor(account(3)), now=during(2), name="zed"))
     views = standings(game.state)
     assert [(v.id, v.vp, v.territories, v.armies) for v in views] == [
         ("p2", 3, 1, 1),
@@ -61,7 +61,7 @@ def test_same_day_ballots_are_not_counted_in_public() -> None:
     game = started(3, voting_mode="same_day", **EVERY_TURN)
     vote = game.state.vote
     assert vote is not None
-    game.run(CastVote(actor=account(1), now=during(1), effect=vote.candidates[1]))
+    game.run(CastVote(actor=Actor(account(1)), now=during(1), effect=vote.candidates[1]))
     view = public_game(game.state, position=1).vote
     assert view == VoteView(
         turn=1, candidates=vote.candidates, tie_break=vote.tie_break, tally=None
@@ -72,7 +72,7 @@ def test_normal_votes_are_counted_in_public() -> None:
     game = started(3, **EVERY_TURN)
     vote = game.state.vote
     assert vote is not None
-    game.run(CastVote(actor=account(1), now=during(1), effect=vote.candidates[1]))
+    game.run(CastVote(actor=Actor(account(1)), now=during(1), effect=vote.candidates[1]))
     view = public_game(game.state, position=1).vote
     assert view is not None
     assert view.tally == {vote.candidates[0]: 0, vote.candidates[1]: 1}
@@ -110,8 +110,8 @@ def test_my_current_orders_are_the_newest_valid_one_per_army() -> None:
         [f"{first} to {free}", f"{second} to QQ"],
     ]
     assert mine.current == [
-        CheckedOrder(f"{first} to {free}", first, "move", valid=True, target=free),
-        CheckedOrder(f"{second} H", second, "hold", valid=True),
+        RecordedOrder(f"{first} to {free}", first, "move", valid=True, target=free),
+        RecordedOrder(f"{second} H", second, "hold", valid=True),
     ]
     assert my_orders(game.state, "p2").submitted == []
 

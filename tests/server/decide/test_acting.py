@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from projections.game import GameState
-from schema.commands import BanPlayer, Command, JoinGame, KillGame, Resign, StartGame
+from schema.commands import Actor, BanPlayer, Command, JoinGame, KillGame, Resign
 from server.decide.acting import (
     acting_player,
     active_player,
@@ -28,7 +28,6 @@ from server.decide.errors import (
 from tests.server.decide.given import (
     ADMIN,
     NOON,
-    SECRET,
     T0,
     account,
     created,
@@ -41,7 +40,7 @@ from tests.server.decide.given import (
 
 
 def _by(actor: str) -> Command:
-    return Command(actor=actor, now=T0)
+    return Command(actor=Actor(actor), now=T0)
 
 
 def test_a_game_that_was_never_created_is_not_found() -> None:
@@ -51,7 +50,7 @@ def test_a_game_that_was_never_created_is_not_found() -> None:
 
 def test_a_killed_game_is_gone() -> None:
     game = joined(3)
-    game.run(KillGame(actor=ADMIN, now=T0))
+    game.run(KillGame(actor=Actor(ADMIN), now=T0))
     with pytest.raises(GameGone, match="this game was killed") as refused:
         existing(game.state)
     assert refused.value.status == 410
@@ -59,10 +58,10 @@ def test_a_killed_game_is_gone() -> None:
 
 def test_the_admin_and_the_operator_are_admins_and_players_are_not() -> None:
     state = joined(3).state
-    require_admin(state, StartGame(actor=ADMIN, now=T0, secret=SECRET))
-    require_admin(state, StartGame(actor="acct-operator", now=T0, operator=True, secret=SECRET))
+    require_admin(state, Actor(ADMIN))
+    require_admin(state, Actor("acct-operator", operator=True))
     with pytest.raises(NotAllowed, match="only an admin of this game can do that"):
-        require_admin(state, StartGame(actor=account(1), now=T0, secret=SECRET))
+        require_admin(state, Actor(account(1)))
 
 
 def test_a_wrong_phase_says_which_phases_would_do() -> None:
@@ -74,37 +73,37 @@ def test_a_wrong_phase_says_which_phases_would_do() -> None:
 
 def test_the_acting_player_is_the_one_the_account_plays() -> None:
     state = started(3).state
-    assert acting_player(state, account(2)).id == "p2"
+    assert acting_player(state, Actor(account(2))).id == "p2"
     with pytest.raises(NotAllowed, match="you are not a player in this game"):
-        acting_player(state, "acct-stranger")
+        acting_player(state, Actor("acct-stranger"))
 
 
 def test_a_player_may_name_itself_but_no_one_else_outside_a_sandbox() -> None:
     state = started(3).state
-    assert acting_player(state, account(2), "p2").id == "p2"
+    assert acting_player(state, Actor(account(2)), "p2").id == "p2"
     with pytest.raises(NotAllowed, match="only a sandbox's admin may act for another player"):
-        acting_player(state, account(2), "p1")
+        acting_player(state, Actor(account(2)), "p1")
     with pytest.raises(NotAllowed, match="only a sandbox's admin"):
-        acting_player(state, ADMIN, "p1")
+        acting_player(state, Actor(ADMIN), "p1")
     with pytest.raises(InvalidCommand, match="no such player: p7"):
-        acting_player(state, account(2), "p7")
+        acting_player(state, Actor(account(2)), "p7")
 
 
 def test_a_sandbox_admin_acts_for_any_player() -> None:
     game = created(sandbox=True)
-    game.run(JoinGame(actor=ADMIN, now=T0, name="Red"))
+    game.run(JoinGame(actor=Actor(ADMIN), now=T0, name="Red"))
     state = game.state
-    assert acting_player(state, ADMIN, "p1", admin=True).id == "p1"
+    assert acting_player(state, Actor(ADMIN), "p1").id == "p1"
     with pytest.raises(NotAllowed, match="only a sandbox's admin"):
-        acting_player(state, account(2), "p1")
+        acting_player(state, Actor(account(2)), "p1")
 
 
 def test_nobody_but_its_admin_joins_a_sandbox() -> None:
     game = created(sandbox=True)
     with pytest.raises(NotAllowed, match="a sandbox has no real players"):
-        game.when(JoinGame(actor=account(1), now=T0, name="Guest"))
+        game.when(JoinGame(actor=Actor(account(1)), now=T0, name="Guest"))
     for name in ("Red", "Blue"):
-        game.run(JoinGame(actor=ADMIN, now=T0, name=name))
+        game.run(JoinGame(actor=Actor(ADMIN), now=T0, name=name))
     assert [p.accounts for p in game.state.players.values()] == [(ADMIN,), (ADMIN,)]
 
 
@@ -115,15 +114,15 @@ def test_an_eliminated_player_no_longer_acts() -> None:
     assert resolve(game).eliminated == ["p2"]
     state = game.state
     with pytest.raises(NotAllowed, match="you are not a player in this game"):
-        acting_player(state, account(2))
+        acting_player(state, Actor(account(2)))
     with pytest.raises(NotAllowed, match="Player 2 is out of the game and gives no more orders"):
         active_player(state, _by(account(2)), "p2")
 
 
 def test_a_resigned_or_banned_player_is_not_active() -> None:
     game = started(3)
-    game.run(Resign(actor=account(1), now=T0))
-    game.run(BanPlayer(actor=ADMIN, now=T0, player_id="p2"))
+    game.run(Resign(actor=Actor(account(1)), now=T0))
+    game.run(BanPlayer(actor=Actor(ADMIN), now=T0, player_id="p2"))
     state = game.state
     with pytest.raises(NotAllowed, match="Player 1 has resigned and gives no more orders"):
         active_player(state, _by(account(1)))

@@ -8,11 +8,11 @@ import msgspec
 import pytest
 
 from rules.ruleset import SKIRMISH_SOCIETY
-from schema.commands import BanPlayer, CastVote, JoinGame, Resign, StartGame
+from schema.commands import Actor, BanPlayer, CastVote, JoinGame, Resign, StartGame
 from schema.game_events import (
-    CheckedOrder,
     GameEvent,
     OrdersSubmitted,
+    RecordedOrder,
     Vote,
     VoteCast,
     VoteOutcome,
@@ -49,10 +49,10 @@ def _vote(game: Game) -> Vote:
 
 
 def _ballot(player: int, effect: str, turn: int = 1) -> CastVote:
-    return CastVote(actor=account(player), now=during(turn), effect=effect)
+    return CastVote(actor=Actor(account(player)), now=during(turn), effect=effect)
 
 
-def _checked(events: list[GameEvent]) -> CheckedOrder:
+def _checked(events: list[GameEvent]) -> RecordedOrder:
     """The one order of the one submission in `events`."""
     (event,) = events
     assert isinstance(event, OrdersSubmitted)
@@ -138,7 +138,7 @@ def test_two_games_with_the_same_seed_draw_different_votes() -> None:
     """The creator's seed picks the map only; the draws come from each game's secret."""
     first = started(3, seed=41, **EVERY_TURN)
     second = joined(3, seed=41, **EVERY_TURN)
-    second.run(StartGame(actor=ADMIN, now=T0, secret=bytes([5]) * 32))
+    second.run(StartGame(actor=Actor(ADMIN), now=T0, secret=bytes([5]) * 32))
     assert start_event(first).map == start_event(second).map
     first_votes: list[Vote | None] = [_vote(first)]
     second_votes: list[Vote | None] = [_vote(second)]
@@ -219,14 +219,14 @@ def test_a_joint_player_has_one_vote_for_both_accounts() -> None:
 def test_only_an_active_player_votes() -> None:
     game = started(3, **EVERY_TURN)
     effect = _vote(game).candidates[0]
-    game.run(Resign(actor=account(1), now=during(1)))
-    game.run(BanPlayer(actor=ADMIN, now=during(1), player_id="p2"))
+    game.run(Resign(actor=Actor(account(1)), now=during(1)))
+    game.run(BanPlayer(actor=Actor(ADMIN), now=during(1), player_id="p2"))
     with pytest.raises(NotAllowed, match="resigned"):
         game.when(_ballot(1, effect))
     with pytest.raises(NotAllowed, match="banned"):
         game.when(_ballot(2, effect))
     with pytest.raises(NotAllowed, match="not a player"):
-        game.when(CastVote(actor="acct-stranger", now=during(1), effect=effect))
+        game.when(CastVote(actor=Actor("acct-stranger"), now=during(1), effect=effect))
 
 
 def test_no_vote_before_the_start() -> None:
@@ -238,17 +238,17 @@ def test_votes_are_locked_around_the_resolution() -> None:
     game = started(3, **EVERY_TURN)
     effect = _vote(game).candidates[0]
     with pytest.raises(OrdersLocked, match=re.escape("2026-11-21T12:05:00+00:00")):
-        game.when(CastVote(actor=account(1), now=NOON - timedelta(minutes=1), effect=effect))
+        game.when(CastVote(actor=Actor(account(1)), now=NOON - timedelta(minutes=1), effect=effect))
 
 
 def test_a_sandbox_admin_votes_for_each_player() -> None:
     game = created(sandbox=True, **EVERY_TURN)
     for name in ("Red", "Blue", "Green"):
-        game.run(JoinGame(actor=ADMIN, now=T0, name=name))
-    game.run(StartGame(actor=ADMIN, now=T0, secret=SECRET))
+        game.run(JoinGame(actor=Actor(ADMIN), now=T0, name=name))
+    game.run(StartGame(actor=Actor(ADMIN), now=T0, secret=SECRET))
     effect = _vote(game).candidates[0]
     for player in ("p1", "p2"):
-        game.run(CastVote(actor=ADMIN, now=during(1), effect=effect, as_player=player))
+        game.run(CastVote(actor=Actor(ADMIN), now=during(1), effect=effect, as_player=player))
     assert game.state.ballots == {"p1": effect, "p2": effect}
 
 
