@@ -41,6 +41,7 @@ from schema.game_events import (
     PlayerLookChanged,
     PlayerNotified,
     PlayerResigned,
+    PlayerStatus,
     PlayerUnbanned,
     PrivateEventsRead,
     RecordedPosition,
@@ -52,7 +53,6 @@ from schema.game_events import (
     VoteCast,
 )
 
-PlayerStatus = Literal["active", "resigned", "eliminated"]
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
 SNAPSHOT_NAME = "game-state.v2"
 

@@ -6,12 +6,19 @@ from datetime import datetime
 
 import msgspec
 
-from projections.game import GameState, Player, PlayerStatus
+from projections.game import GameState, Player
 from projections.visibility import secret_revealed
 from rules.board import GameMap
 from rules.effects import EffectName
 from rules.turn import OrderReport
-from schema.game_events import Phase, RecordedOrder, RecordedPosition, Settings, TurnResolved
+from schema.game_events import (
+    Phase,
+    PlayerStatus,
+    RecordedOrder,
+    RecordedPosition,
+    Settings,
+    TurnResolved,
+)
 
 
 class PlayerView(msgspec.Struct, frozen=True):

@@ -14,6 +14,7 @@ from rules.verdicts import OrderKind
 from schema.events import Event, EventCodec
 
 Phase = Literal["joining", "running", "paused", "finished", "killed"]
+PlayerStatus = Literal["active", "resigned", "eliminated"]
 VoteFrequency = Literal["every_turn", "every_other_turn", "disabled"]
 VotingMode = Literal["normal", "same_day"]
 

@@ -36,6 +36,7 @@ from server.routes import (
     history,
     live,
     maps,
+    me,
     play,
     web,
 )
@@ -144,6 +145,7 @@ def create_app(
     routers = (
         health,
         accounts,
+        me,
         games_routes,
         admin_actions,
         admins,

@@ -38,7 +38,7 @@ async def authenticate(connection: HTTPConnection) -> Identity | None:
 async def identify(connection: HTTPConnection, token: str) -> Identity:
     found = services(connection)
     accounts = found.accounts
-    identity = await accounts.identify(token)
+    identity = await accounts.identify(token, found.clock.now())
     if identity is not None:
         return identity
     client_id = await accounts.client_of(token)

@@ -15,7 +15,8 @@ from server.throttle import client_address
 router = APIRouter(prefix="/v1", tags=["accounts"])
 
 
-def _name(text: str) -> str:
+def checked_name(text: str) -> str:
+    """A name for an account, a client or a token: one line of at most 32 characters."""
     try:
         return check_name("the name", text)
     except DomainError as error:
@@ -29,7 +30,7 @@ def _name(text: str) -> str:
 )
 async def create_account(request: Request) -> Response:
     body = await read_body(request, NewAccount)
-    name = _name(body.name)
+    name = checked_name(body.name)
     found = services(request)
     found.throttle.account_created(await caller(request), client_address(request))
     account_id, token = await found.accounts.create(name, found.clock.now())
@@ -52,5 +53,7 @@ async def create_client(request: Request) -> Response:
         raise ApiError(403, "not_allowed", "only the server operator creates client tokens")
     body = await read_body(request, NewClient)
     found = services(request)
-    client_id, token = await found.accounts.create_client(_name(body.name), found.clock.now())
+    client_id, token = await found.accounts.create_client(
+        checked_name(body.name), found.clock.now()
+    )
     return json_response(ClientCreated(client_id, token), 201)

@@ -5,11 +5,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
+from projections import queries
 from projections.views import PublicGame, public_game
 from schema.api import (
     Done,
     GameList,
-    GameSummary,
+    Joined,
     NewGame,
     SettingsPatch,
 )
@@ -18,6 +19,7 @@ from schema.commands import (
     JoinGame,
     StartGame,
 )
+from schema.game_events import PlayerJoined
 from server.api import documented, json_response, read_body
 from server.application import done, readable, set_up
 from server.identity import required_caller
@@ -53,16 +55,8 @@ async def list_games(
     after: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Response:
-    rows = await services(request).pool.fetch(
-        "SELECT game_id, name, phase, turn, players, position FROM read_games "
-        "WHERE phase <> 'killed' AND ($1::text IS NULL OR phase = $1) AND game_id > $2 "
-        "ORDER BY game_id LIMIT $3",
-        phase,
-        after,
-        limit + 1,
-    )
-    games = [GameSummary(*row) for row in rows[:limit]]
-    return json_response(GameList(games, games[-1].id if len(rows) > limit else None))
+    page = await queries.games(services(request).pool, phase, after, limit)
+    return json_response(GameList(page.items, page.next))
 
 
 @router.get(
@@ -78,14 +72,19 @@ async def get_game(request: Request, game: GameId) -> Response:
 @router.post(
     "/games/{game}/join",
     **documented(
-        responses={200: Done}, errors=(401, 403, 404, 409, 410), summary="Join in the join phase"
+        responses={200: Joined},
+        errors=(401, 403, 404, 409, 410),
+        summary="Join in the join phase; answers the caller's player id",
     ),
 )
 async def join_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
     command = JoinGame(actor=who.actor, now=found.clock.now(), name=who.name[:32])
-    return json_response(done(await found.games.execute(game, command)))
+    executed = await found.games.execute(game, command)
+    (joined,) = (e for e in executed.events if isinstance(e, PlayerJoined))
+    appended = done(executed)
+    return json_response(Joined(appended.events, appended.position, player=joined.player_id))
 
 
 @router.post(

@@ -140,7 +140,7 @@ class Api:
         while True:
             page = await self.call("GET", f"/v1/games/{game_id}/events?after={after}", who)
             found += page["events"]
-            if page["position"] == after:
+            if not page["has_more"]:
                 return found
             after = page["position"]
 

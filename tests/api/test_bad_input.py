@@ -203,6 +203,7 @@ PATH_VALUES = {
     "action": "pause",
     "path": "js/game.js",
     "account": "acct_someone",
+    "token_id": "tok_0123456789abcdef",
 }
 
 

@@ -116,6 +116,9 @@ async def _everything_else(api: Api, games: list[str], readers: list[Account]) -
     for game_id in games:
         for who in (*readers, OPERATOR_TOKEN, None):
             await api.events(game_id, who)
+    await api.call("GET", "/v1/me", readers[0])
+    await api.call("POST", "/v1/me/tokens", readers[0], {"name": "phone"}, expect=201)
+    await api.call("GET", "/v1/me/tokens", readers[0])
     await api.call("GET", "/v1/games")
     await api.call("GET", "/v1/games?phase=finished")
     await api.call("GET", "/v1/maps")

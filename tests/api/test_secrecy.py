@@ -21,6 +21,7 @@ async def _read_everything(api: Api, game_id: str, who: Account | None) -> list[
         await api.events(game_id, who),
         await api.call("GET", f"/v1/games/{game_id}/events?after=3&limit=2", auth),
         await api.call("GET", f"/v1/games/{game_id}/turns/1", auth),
+        await api.call("GET", "/v1/me", auth, expect=401 if who is None else 200),
         await api.call(
             "GET", f"/v1/games/{game_id}/archive", auth, expect=401 if who is None else 403
         ),
