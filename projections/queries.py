@@ -6,15 +6,17 @@ is as of the last event the runner has folded in, which may lag an append by mil
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import asyncpg
 import msgspec
 
 from schema.api import GameSummary, MyGame, TurnView
+from schema.game_events import RecordedPosition, TurnResolved
 
 T = TypeVar("T")
-_decode_json = msgspec.json.Decoder(dict[str, Any]).decode
+_decode_position = msgspec.json.Decoder(RecordedPosition).decode
+_decode_resolution = msgspec.json.Decoder(TurnResolved).decode
 # How long a read waits for the read models to reach a position, and how often it looks.
 CATCH_UP_SECONDS = 5.0
 _FIRST_LOOK_SECONDS = 0.002
@@ -94,9 +96,9 @@ async def turn(pool: asyncpg.Pool, game_id: str, number: int, *, position: int) 
         return None
     return TurnView(
         turn=number,
-        start_board=_decode_json(start_board),
+        start_board=_decode_position(start_board),
         effect=effect,
-        resolution=None if resolution is None else _decode_json(resolution),
+        resolution=None if resolution is None else _decode_resolution(resolution),
         position=read_position,
     )
 

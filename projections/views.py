@@ -9,6 +9,7 @@ import msgspec
 from projections.game import GameState, Player
 from projections.visibility import secret_revealed
 from rules.board import GameMap
+from rules.effects import EffectName
 from rules.turn import OrderReport
 from schema.game_events import (
     Phase,
@@ -34,10 +35,10 @@ class PlayerView(msgspec.Struct, frozen=True):
 
 class VoteView(msgspec.Struct, frozen=True):
     turn: int
-    candidates: tuple[str, str]
-    tie_break: str
+    candidates: tuple[EffectName, EffectName]
+    tie_break: EffectName
     # Counted publicly in normal mode; None while same-day ballots are secret.
-    tally: dict[str, int] | None
+    tally: dict[EffectName, int] | None
 
 
 class PublicGame(msgspec.Struct, frozen=True):
@@ -51,7 +52,7 @@ class PublicGame(msgspec.Struct, frozen=True):
     map: GameMap | None
     board: RecordedPosition
     vote: VoteView | None
-    effect: str | None
+    effect: EffectName | None
     winner: str | None
     next_resolution_at: datetime | None
     # This turn's window for orders, votes and join-forces requests: from orders_open_at

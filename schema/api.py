@@ -1,12 +1,53 @@
-"""The HTTP API's bodies and answers (docs/api.md). Client bodies refuse unknown fields."""
+"""The HTTP API's bodies and answers (docs/api.md). Client bodies refuse unknown fields, and
+declare the bounds of schema/bounds.py: their decoder refuses a value out of bounds (422), and
+/openapi.json shows each bound."""
 
+import functools
+import operator
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast, get_args
 
 import msgspec
+from msgspec import Meta
 
+from rules.effects import EffectName
 from rules.mapgen import MapType
-from schema.game_events import Phase, PlayerStatus, RecordedOrder, VoteFrequency, VotingMode
+from schema.bounds import (
+    COLORS,
+    MAX_MESSAGE,
+    MAX_NAME,
+    MAX_ORDER_TEXT,
+    MAX_SEED,
+    MAX_VOTE_START_TURN,
+    MAX_VP_TARGET,
+    PATTERNS,
+)
+from schema.events import Event, event_type
+from schema.game_events import (
+    GameEvent,
+    Phase,
+    PlayerStatus,
+    RecordedOrder,
+    RecordedPosition,
+    TurnResolved,
+    VoteFrequency,
+    VotingMode,
+)
+
+Name = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=MAX_NAME,
+        description="One line of printable text; surrounding spaces are trimmed",
+    ),
+]
+Hour = Annotated[int, Meta(ge=0, le=23, description="An hour of the day, 0-23")]
+VpTarget = Annotated[int, Meta(ge=1, le=MAX_VP_TARGET)]
+Seed = Annotated[int, Meta(ge=0, le=MAX_SEED)]
+Turn = Annotated[int, Meta(ge=1)]
+# The longest step of the fake clock: it stops at every resolution on the way.
+LONGEST_CLOCK_STEP = 7 * 24 * 3600
 
 
 class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -14,7 +55,7 @@ class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class NewAccount(Body, frozen=True):
-    name: str
+    name: Name
 
 
 class AccountCreated(msgspec.Struct, frozen=True):
@@ -38,7 +79,7 @@ class TokenList(msgspec.Struct, frozen=True):
 
 
 class NewToken(Body, frozen=True):
-    name: str
+    name: Name
 
 
 class TokenCreated(msgspec.Struct, frozen=True):
@@ -88,7 +129,7 @@ class Me(msgspec.Struct, frozen=True):
 
 
 class NewClient(Body, frozen=True):
-    name: str
+    name: Name
 
 
 class ClientCreated(msgspec.Struct, frozen=True):
@@ -99,20 +140,21 @@ class ClientCreated(msgspec.Struct, frozen=True):
 class NewGame(Body, frozen=True):
     """Advanced setup; every option but the name has the simple setup's default."""
 
-    name: str
-    vp_target: int = 10
+    name: Name
+    vp_target: VpTarget = 10
     map_type: MapType = "normal"
     map: str | None = None
     fast_mode: bool = False
-    resolution_hour: int = 12
-    current_hour: int | None = None
+    resolution_hour: Hour = 12
+    # Sets the game's local time: the hour it is there now.
+    current_hour: Hour | None = None
     votes: VoteFrequency = "every_other_turn"
-    vote_start_turn: int = 3
+    vote_start_turn: Annotated[int, Meta(ge=1, le=MAX_VOTE_START_TURN)] = 3
     voting_mode: VotingMode = "normal"
     hints: bool = True
     sandbox: bool = False
     broadcasting: bool = True
-    seed: int | None = None
+    seed: Seed | None = None
 
 
 class GameSummary(msgspec.Struct, frozen=True):
@@ -144,9 +186,9 @@ class Joined(Done, frozen=True):
 
 
 class OrdersBody(Body, frozen=True):
-    orders: str
+    orders: Annotated[str, Meta(min_length=1, max_length=MAX_ORDER_TEXT)]
     # The turn the sender means: 409 if the game has moved on.
-    turn: int | None = None
+    turn: Turn | None = None
     # In a sandbox, the admin orders for any player.
     player: str | None = None
 
@@ -158,6 +200,7 @@ class OrdersAccepted(msgspec.Struct, frozen=True):
 
 
 class VoteBody(Body, frozen=True):
+    # An effect's name (GET /v1/effects), in any case; `LAND_GRAB` and `landgrab` work too.
     effect: str
     player: str | None = None
 
@@ -167,30 +210,36 @@ class JoinForcesBody(Body, frozen=True):
 
 
 class BroadcastBody(Body, frozen=True):
-    message: str
+    message: Annotated[str, Meta(min_length=1, max_length=MAX_MESSAGE)]
 
 
 class PlayerPatch(Body, frozen=True):
-    color: int | None = None
-    pattern: int | None = None
-    name: str | None = None
+    color: Annotated[int, Meta(ge=1, le=COLORS)] | None = None
+    pattern: Annotated[int, Meta(ge=1, le=PATTERNS)] | None = None
+    name: Name | None = None
     notifications: bool | None = None
     player: str | None = None
 
 
 class SettingsPatch(Body, frozen=True):
     fast_mode: bool | None = None
-    resolution_hour: int | None = None
-    current_hour: int | None = None
+    resolution_hour: Hour | None = None
+    current_hour: Hour | None = None
     broadcasting: bool | None = None
-    vp_target: int | None = None
+    vp_target: VpTarget | None = None
 
 
-class AdminBody(Body, frozen=True):
-    """For `ban` and `unban`: the player; for `rewind`: why."""
+class RewindBody(Body, frozen=True):
+    """Why (kept in the archive); the body may be left out."""
 
-    player: str | None = None
     reason: str | None = None
+
+
+class BanBody(Body, frozen=True):
+    """The player to ban or unban, by id (`p2`); to unban someone whom a ban removed in the
+    join phase, their account's id."""
+
+    player: str
 
 
 class NewAdmin(Body, frozen=True):
@@ -200,21 +249,47 @@ class NewAdmin(Body, frozen=True):
     account: str | None = None
 
 
-AdminAction = Literal["pause", "unpause", "resolve", "rewind", "ban", "unban", "kill"]
+class FeedEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """An event as a reader may see it; `type` is its tag (`orders_submitted.v1`). Each tag
+    has a subclass of its own (FEED_EVENTS) whose `data` is typed as that event, so that the
+    schema says what `data` holds for each; `data` itself is the event as the reader may see
+    it (projections/visibility.py: a secret not yet revealed is left out)."""
 
-
-class FeedEvent(msgspec.Struct, frozen=True):
     position: int
     version: int
-    type: str
     at: datetime
     data: dict[str, Any]
-    # Only admins see who acted.
+    # Only moderators see who acted.
     actor: str | None = None
 
 
+def _feed_event_type(event: type[Event]) -> type[FeedEvent]:
+    tagged = msgspec.defstruct(
+        f"{event.__name__}FeedEvent",
+        [("data", event)],
+        bases=(FeedEvent,),
+        tag=event_type(event),
+        frozen=True,
+        kw_only=True,
+        module=__name__,
+    )
+    return cast(type[FeedEvent], tagged)
+
+
+# The feed's form of every event type, by tag.
+FEED_EVENTS: dict[str, type[FeedEvent]] = {
+    event_type(event): _feed_event_type(event) for event in get_args(GameEvent)
+}
+# A FeedEvent as its schema knows it: one of FEED_EVENTS, told apart by `type`. (For mypy,
+# which cannot follow a union built at run time, the common base.)
+if TYPE_CHECKING:
+    AnyFeedEvent = FeedEvent
+else:
+    AnyFeedEvent = functools.reduce(operator.or_, FEED_EVENTS.values())
+
+
 class EventPage(msgspec.Struct, frozen=True):
-    events: list[FeedEvent]
+    events: list[AnyFeedEvent]
     # Pass as `after` to read on.
     position: int
     # Whether the game has stored events after `position` (some may be hidden from you).
@@ -223,10 +298,10 @@ class EventPage(msgspec.Struct, frozen=True):
 
 class TurnView(msgspec.Struct, frozen=True):
     turn: int
-    start_board: dict[str, Any]
-    effect: str | None
+    start_board: RecordedPosition
+    effect: EffectName | None
     # Everything the turn produced; null while it is being played.
-    resolution: dict[str, Any] | None
+    resolution: TurnResolved | None
     # The game's last event that this answer takes into account (at least the game's
     # position when the call came in).
     position: int
@@ -238,7 +313,7 @@ class ArchivedTruncation(msgspec.Struct, frozen=True):
     truncated_by: str
     reason: str
     truncated_at: datetime
-    events: list[FeedEvent]
+    events: list[AnyFeedEvent]
 
 
 class Archive(msgspec.Struct, frozen=True):
@@ -256,7 +331,7 @@ class CommandReply(msgspec.Struct, frozen=True):
 
 
 class ClockBody(Body, frozen=True):
-    advance_seconds: float | None = None
+    advance_seconds: Annotated[float, Meta(ge=0, le=LONGEST_CLOCK_STEP)] | None = None
     set: datetime | None = None
 
 

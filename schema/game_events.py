@@ -7,8 +7,10 @@ from typing import Literal
 import msgspec
 
 from rules.board import GameMap
+from rules.effects import EffectName
 from rules.mapgen import MapType
 from rules.turn import Death, OrderReport
+from rules.verdicts import OrderKind
 from schema.events import Event, EventCodec
 
 Phase = Literal["joining", "running", "paused", "finished", "killed"]
@@ -53,7 +55,7 @@ class RecordedOrder(msgspec.Struct, frozen=True, omit_defaults=True):
 
     text: str
     unit: str | None
-    kind: str | None
+    kind: OrderKind | None
     valid: bool
     target: str | None = None
     supported_from: str | None = None
@@ -64,14 +66,14 @@ class Vote(msgspec.Struct, frozen=True):
     """A vote held during the period of `turn` between two effects."""
 
     turn: int
-    candidates: tuple[str, str]
-    tie_break: str
+    candidates: tuple[EffectName, EffectName]
+    tie_break: EffectName
 
 
 class VoteOutcome(msgspec.Struct, frozen=True):
     vote: Vote
-    tally: dict[str, int]
-    winner: str
+    tally: dict[EffectName, int]
+    winner: EffectName
     # The turn whose resolution the winner changes.
     applies_to_turn: int
 
@@ -133,7 +135,7 @@ class VoteCast(Event, frozen=True, tag="vote_cast.v1"):
 
     player_id: str
     turn: int
-    effect: str
+    effect: EffectName
 
 
 class JoinForcesRequested(Event, frozen=True, tag="join_forces_requested.v1"):
@@ -147,7 +149,7 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
 
     turn: int
     at: datetime
-    effect: str | None
+    effect: EffectName | None
     orders: list[OrderReport]
     board: RecordedPosition
     dead: list[Death]
@@ -158,7 +160,7 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
     joined: dict[str, tuple[str, str]]
     vote_outcome: VoteOutcome | None
     next_vote: Vote | None
-    next_effect: str | None
+    next_effect: EffectName | None
 
 
 class TurnRewound(Event, frozen=True, tag="turn_rewound.v1"):

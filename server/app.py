@@ -28,6 +28,7 @@ from server.redaction import redact_query_strings
 from server.routes import (
     accounts,
     adjudicate,
+    admin_actions,
     admins,
     commands,
     docs,
@@ -147,6 +148,7 @@ def create_app(
         accounts,
         me,
         games_routes,
+        admin_actions,
         admins,
         play,
         history,

@@ -8,6 +8,7 @@ from projections.game import GameState
 from projections.schedule import utc_offset_for
 from schema import errors as codes
 from schema.api import Done, NewGame
+from schema.bounds import MAX_SEED
 from schema.commands import CreateGame
 from schema.game_events import Settings, game_codec
 from server.accounts import Identity
@@ -15,8 +16,6 @@ from server.decide.acting import existing, require_admin
 from server.decide.errors import InvalidCommand
 from server.handlers import Executed, Loaded
 from server.services import Services
-
-MAX_SEED = 2**63 - 1
 
 
 def done(executed: Executed) -> Done:

@@ -3,7 +3,7 @@
 from eventstore.base import RecordedEvent
 from projections.game import GameState
 from projections.visibility import Viewer, shown
-from schema.api import FeedEvent
+from schema.api import FEED_EVENTS, FeedEvent
 from schema.game_events import GameEvent, MessageBroadcast
 from server.accounts import Identity
 
@@ -28,10 +28,9 @@ def feed_event(
     if data is None:
         return None
     sees_actor = viewer.operator or (viewer.moderator and not isinstance(event, MessageBroadcast))
-    return FeedEvent(
+    return FEED_EVENTS[recorded.type](
         position=recorded.position,
         version=recorded.version,
-        type=recorded.type,
         at=recorded.occurred_at,
         data=data,
         actor=recorded.actor if sees_actor else None,

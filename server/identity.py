@@ -6,8 +6,9 @@ import msgspec
 from starlette.requests import HTTPConnection
 
 from schema import errors as codes
+from schema.bounds import MAX_NAME
 from server.accounts import Identity
-from server.decide.acting import MAX_NAME, check_name
+from server.decide.acting import check_name
 from server.decide.errors import InvalidCommand
 from server.errors import ApiError
 from server.services import services

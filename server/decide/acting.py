@@ -5,6 +5,7 @@ from datetime import datetime
 from projections.game import GameState, Player
 from projections.schedule import locked_until
 from schema import errors as codes
+from schema.bounds import MAX_NAME
 from schema.commands import Actor, Command
 from server.decide.errors import (
     GameGone,
@@ -14,8 +15,6 @@ from server.decide.errors import (
     OrdersLocked,
     WrongPhase,
 )
-
-MAX_NAME = 32
 
 
 def existing(state: GameState) -> GameState:

@@ -10,6 +10,7 @@ from rules.maps import builtin_map
 from rules.prng import commitment
 from rules.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
+from schema.bounds import COLORS, MAX_VOTE_START_TURN, MAX_VP_TARGET
 from schema.commands import (
     BanPlayer,
     ChangeSettings,
@@ -46,11 +47,9 @@ from server.decide.acting import (
     require_phase,
 )
 from server.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
-from server.decide.play import COLORS
 from server.decide.votes import vote_for
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 20
-MAX_VP_TARGET = 50
 MIN_SECRET_BYTES = 16
 
 
@@ -59,7 +58,7 @@ def check_settings(settings: Settings) -> Settings:
     check_range("vp_target", settings.vp_target, 1, MAX_VP_TARGET)
     check_range("resolution_hour", settings.resolution_hour, 0, 23)
     check_range("utc_offset", settings.utc_offset, -11, 12)
-    check_range("vote_start_turn", settings.vote_start_turn, 1, 10_000)
+    check_range("vote_start_turn", settings.vote_start_turn, 1, MAX_VOTE_START_TURN)
     if settings.map is not None:
         try:
             counts = SKIRMISH_SOCIETY.player_counts(settings.map)

@@ -9,6 +9,7 @@ from rules.position import Position
 from rules.ruleset import SKIRMISH_SOCIETY
 from rules.validate import CheckedOrder
 from schema import errors as codes
+from schema.bounds import COLORS, MAX_MESSAGE, MAX_ORDER_TEXT, PATTERNS
 from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders
 from schema.game_events import (
     GameEvent,
@@ -31,11 +32,8 @@ from server.decide.acting import (
 from server.decide.errors import Conflict, NotAllowed, NotFound, QuotaExceeded, WrongTurn
 
 # rules.md, "Resubmissions are bounded": per player (each seat of a sandbox) and turn.
-MAX_ORDER_TEXT = 4000
 MAX_SUBMISSIONS = 100
 MAX_ORDER_LINES = 1000
-MAX_MESSAGE = 1000
-COLORS, PATTERNS = 20, 16
 _JOIN_FORCES_CODES = {
     "itself": codes.JOIN_FORCES_WITH_ITSELF,
     "joined_before": codes.JOINED_FORCES_BEFORE,

@@ -1,16 +1,13 @@
-"""Games: set up, list, read, join, start, settings, and the admin actions."""
+"""Games: set up, list, read, join, start, settings."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from projections import queries
 from projections.views import PublicGame, public_game
-from schema import errors as codes
 from schema.api import (
-    AdminAction,
-    AdminBody,
     Done,
     GameList,
     Joined,
@@ -18,22 +15,13 @@ from schema.api import (
     SettingsPatch,
 )
 from schema.commands import (
-    BanPlayer,
     ChangeSettings,
-    GameCommand,
     JoinGame,
-    KillGame,
-    PauseGame,
-    ResolveTurn,
-    RewindTurn,
     StartGame,
-    UnbanPlayer,
-    UnpauseGame,
 )
 from schema.game_events import PlayerJoined
 from server.api import documented, json_response, read_body
 from server.application import done, readable, set_up
-from server.errors import ApiError
 from server.identity import required_caller
 from server.services import services
 from server.throttle import client_address
@@ -63,7 +51,7 @@ async def create_game(request: Request) -> Response:
 @router.get("/games", **documented(responses={200: GameList}, summary="List games"))
 async def list_games(
     request: Request,
-    phase: Annotated[str | None, Query(pattern="^(joining|running|paused|finished)$")] = None,
+    phase: Literal["joining", "running", "paused", "finished"] | None = None,
     after: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Response:
@@ -135,42 +123,3 @@ async def change_settings(request: Request, game: GameId) -> Response:
         vp_target=body.vp_target,
     )
     return json_response(done(await found.games.execute(game, command)))
-
-
-@router.post(
-    "/games/{game}/admin/{action}",
-    **documented(
-        body=AdminBody,
-        body_required=False,
-        responses={200: Done},
-        errors=(401, 403, 404, 409, 410),
-        summary="pause, unpause, resolve, rewind, ban, unban or kill (admin)",
-    ),
-)
-async def admin_action(request: Request, game: GameId, action: AdminAction) -> Response:
-    who = await required_caller(request)
-    body = AdminBody()
-    if action in ("ban", "unban", "rewind") or await request.body():
-        body = await read_body(request, AdminBody)
-    found = services(request)
-    actor, now = who.actor, found.clock.now()
-    if action == "rewind":
-        reason = body.reason or "admin rewind"
-        rewind = RewindTurn(actor=actor, now=now, reason=reason, secret=found.entropy())
-        return json_response(done(await found.games.rewind(game, rewind)))
-    if action in ("ban", "unban"):
-        if body.player is None:
-            raise ApiError(codes.FIELD_REQUIRED, f'{action} needs {{"player": <player id>}}')
-        player_command: GameCommand = (
-            BanPlayer(actor=actor, now=now, player_id=body.player)
-            if action == "ban"
-            else UnbanPlayer(actor=actor, now=now, player_id=body.player)
-        )
-        return json_response(done(await found.games.execute(game, player_command)))
-    simple: dict[str, GameCommand] = {
-        "pause": PauseGame(actor=actor, now=now),
-        "unpause": UnpauseGame(actor=actor, now=now),
-        "resolve": ResolveTurn(actor=actor, now=now),
-        "kill": KillGame(actor=actor, now=now),
-    }
-    return json_response(done(await found.games.execute(game, simple[action])))

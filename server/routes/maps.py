@@ -2,24 +2,24 @@
 and the voting effects' descriptions. Stateless; nothing is stored."""
 
 import asyncio
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from rules.board import GameMap, MapError
-from rules.effects import DESCRIPTIONS
-from rules.mapgen import MapGenerationError, generate
+from rules.effects import DESCRIPTIONS, EffectName
+from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError, MapType, generate
 from rules.maps import builtin_map, builtin_names
 from rules.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
+from schema.api import Seed
 from server.api import documented, json_response, read_body
 from server.drawing import drawable_builtin
 from server.errors import ApiError
 
 router = APIRouter(prefix="/v1", tags=["maps"])
-_MAX_SEED = 2**63 - 1
 
 
 class PlayerCounts(msgspec.Struct, frozen=True):
@@ -42,13 +42,13 @@ class MapList(msgspec.Struct, frozen=True):
 
 
 class GenerateBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    players: int
-    type: Literal["normal", "spacious"] = "normal"
-    seed: int = 0
+    players: Annotated[int, msgspec.Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
+    type: MapType = "normal"
+    seed: Seed = 0
 
 
 class EffectInfo(msgspec.Struct, frozen=True):
-    name: str
+    name: EffectName
     description: str
 
 
@@ -100,8 +100,6 @@ async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
 )
 async def generate_map(request: Request) -> Response:
     body = await read_body(request, GenerateBody)
-    if not 0 <= body.seed <= _MAX_SEED:
-        raise ApiError(codes.OUT_OF_RANGE, f"seed must be between 0 and {_MAX_SEED}")
     try:
         generated = await asyncio.to_thread(generate, body.players, body.type, body.seed)
     except MapGenerationError as error:

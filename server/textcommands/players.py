@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from projections.game import GameState, Player
 from projections.views import my_orders, public_game
 from schema.api import CommandReply, OrdersAccepted
+from schema.bounds import MAX_NAME
 from schema.commands import (
     Broadcast,
     CastVote,
@@ -26,7 +27,7 @@ from schema.game_events import (
 )
 from server import words
 from server.application import done, readable
-from server.decide.acting import MAX_NAME, acting_player
+from server.decide.acting import acting_player
 from server.textcommands import replies, status
 from server.textcommands.context import Context, answer, the
 from server.textcommands.parse import Request

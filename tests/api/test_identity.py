@@ -192,6 +192,8 @@ async def test_tokens_are_listed_added_and_revoked(server: Server) -> None:
     await api.call("GET", "/v1/me", laptop["token"], expect=401)
 
     error = await api.call("POST", "/v1/me/tokens", ann, {"name": ""}, expect=422)
+    assert error["error"]["code"] == "invalid_body"
+    error = await api.call("POST", "/v1/me/tokens", ann, {"name": " "}, expect=422)
     assert error["error"]["code"] == "name_empty"
     error = await api.call("POST", "/v1/me/tokens", ann, {}, expect=422)
 

@@ -137,12 +137,12 @@ async def test_a_turn_is_read_once_the_read_models_hold_the_position_asked_for(
     first = await queries.turn(pool, "g1", 1, position=resolved.position)
     assert first is not None
     assert first.resolution is not None
-    assert first.resolution["turn"] == 1
+    assert first.resolution.turn == 1
     assert first.position == resolved.position
     second = await queries.turn(pool, "g1", 2, position=resolved.position)
     assert second is not None
     assert second.resolution is None
-    assert second.start_board == first.resolution["board"]
+    assert second.start_board == first.resolution.board
     assert await queries.turn(pool, "g1", 3, position=resolved.position) is None
 
     # Asked for before the runner gets there: the read waits for it.

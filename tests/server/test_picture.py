@@ -6,7 +6,7 @@ import math
 
 from PIL import Image, ImageChops
 
-from server.decide.play import COLORS, PATTERNS
+from schema.bounds import COLORS, PATTERNS
 from server.picture.canvas import Canvas, dashed
 from server.picture.geometry import path, scale, subpaths
 from server.picture.palette import Shades, palette, rgb
