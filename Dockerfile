@@ -5,6 +5,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1
 
+# DejaVu Sans: the map pictures' labels, in the font the web page asks for.
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 1000 skirmish
 WORKDIR /app
 COPY pyproject.toml README.md ./

@@ -13,6 +13,7 @@ from eventstore.base import EventStore, NewEvent, Snapshot
 from projections.game import SNAPSHOT_NAME, GameState, fold
 from projections.loading import stream_of
 from schema.commands import (
+    Actor,
     CreateGame,
     GameCommand,
     JoinGame,
@@ -53,7 +54,10 @@ class BuiltGame:
         correlation = uuid.uuid4()
         self.events.extend(
             game_codec.new_event(
-                event, occurred_at=command.now, actor=command.actor, correlation_id=correlation
+                event,
+                occurred_at=command.now,
+                actor=command.actor.account,
+                correlation_id=correlation,
             )
             for event in events
         )
@@ -73,11 +77,13 @@ class BuiltGame:
         decider is pure, so a game with the same seed and players starts the same way, and
         the map is generated once instead of once per game."""
         self.run(
-            CreateGame(actor=ADMIN, now=at, game_id=self.game_id, settings=settings, seed=seed)
+            CreateGame(
+                actor=Actor(ADMIN), now=at, game_id=self.game_id, settings=settings, seed=seed
+            )
         )
         for i in range(1, players + 1):
-            self.run(JoinGame(actor=f"acct-{i}", now=at, name=f"Player {i}"))
-        start = StartGame(actor=ADMIN, now=at, secret=SECRET)
+            self.run(JoinGame(actor=Actor(f"acct-{i}"), now=at, name=f"Player {i}"))
+        start = StartGame(actor=Actor(ADMIN), now=at, secret=SECRET)
         cached = None if starts is None else starts.get((seed, players))
         if cached is not None:
             self.run(start, [msgspec.structs.replace(cached, at=at)])
@@ -92,13 +98,15 @@ class BuiltGame:
     def order_every_army(self, at: datetime, rng: random.Random) -> None:
         for player_id, text in static_orders(self.state, rng).items():
             account = self.state.players[player_id].accounts[0]
-            self.run(SubmitOrders(actor=account, now=at, text=text))
+            self.run(SubmitOrders(actor=Actor(account), now=at, text=text))
 
     def remind(self, at: datetime) -> None:
-        self.run(RemindPlayers(actor="scheduler", now=at, operator=True, turn=self.state.turn))
+        self.run(
+            RemindPlayers(actor=Actor("scheduler", operator=True), now=at, turn=self.state.turn)
+        )
 
     def resolve(self, at: datetime) -> None:
-        self.run(ResolveTurn(actor="scheduler", now=at, operator=True, turn=self.state.turn))
+        self.run(ResolveTurn(actor=Actor("scheduler", operator=True), now=at, turn=self.state.turn))
 
     def play_turns(self, turns: int, rng: random.Random) -> None:
         """Whole fast-mode turns: every army ordered, then the resolution on time."""

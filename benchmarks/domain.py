@@ -28,7 +28,7 @@ from benchmarks._table import print_table
 from eventstore.base import Snapshot
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
-from schema.commands import RewindTurn
+from schema.commands import Actor, RewindTurn
 from schema.game_events import Settings
 from server.handlers import GameService
 
@@ -131,7 +131,7 @@ async def _run(games: int, turns: int, long_turns: int) -> None:
         turn = loaded.turn
         for n in range(REPEATS):
             later = START + timedelta(days=30, minutes=n)
-            command = RewindTurn(actor=ADMIN, now=later, secret=SECRET)
+            command = RewindTurn(actor=Actor(ADMIN), now=later, secret=SECRET)
             await _timed(rewinds, GameService(store).rewind("long", command))
             turn -= 1
             assert (await GameService(store).load("long")).state.turn == turn

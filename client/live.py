@@ -24,8 +24,16 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from client.errors import ApiError, RateLimited, Unavailable, Unreachable, error_for
-from schema.api import EventPage, FeedEvent, LiveMessage
+from schema.api import EventPage, FeedEvent
 from schema.game_events import TurnResolved
+from schema.live import (
+    ErrorMessage,
+    EventMessage,
+    ResolvedMessage,
+    RewoundMessage,
+    ServerMessage,
+    SnapshotMessage,
+)
 
 # Reconnecting waits this long at first, twice as long after each connection that brought
 # nothing, up to the most (each wait drawn from its upper half, so that clients dropped
@@ -40,7 +48,7 @@ _COMPANIONS = {"turn_resolved": "resolved", "turn_rewound": "rewound"}
 # 4429 (too many sockets) and anything below 4000 are worth another try.
 _FINAL = 4000
 _TOO_MANY = 4429
-_decode = msgspec.json.Decoder(LiveMessage).decode
+_decode = msgspec.json.Decoder(ServerMessage).decode
 
 
 class Cursor:
@@ -58,7 +66,7 @@ class Cursor:
     def resume_after(self) -> int:
         return self.position - 1 if self._owed is not None else self.position
 
-    def take(self, message: LiveMessage) -> bool:
+    def take(self, message: ServerMessage) -> bool:
         """Note the message; whether to yield it (False for what was yielded already)."""
         kind = message.type
         if kind in ("event", "resolved", "rewound"):
@@ -69,7 +77,7 @@ class Cursor:
             self._move_to(message.position)
             self._yielded_here.add(kind)
             self._owed = None
-            if message.event is not None:
+            if isinstance(message, EventMessage):
                 self._owed = _COMPANIONS.get(message.event.type.split(".")[0])
             return True
         if kind in ("ping", "snapshot") and message.position > self.position:
@@ -84,18 +92,18 @@ class Cursor:
             self._yielded_here = set()
 
 
-def gap_messages(event: FeedEvent) -> list[LiveMessage]:
+def gap_messages(event: FeedEvent) -> list[ServerMessage]:
     """The messages the socket would have sent for an event read from the feed."""
-    messages = [LiveMessage("event", event.position, event=event)]
+    messages: list[ServerMessage] = [EventMessage(position=event.position, event=event)]
     companion = _COMPANIONS.get(event.type.split(".")[0])
     data = msgspec.to_builtins(event.data)
     if companion == "resolved":
         resolution = msgspec.convert(data, TurnResolved)
         messages.append(
-            LiveMessage("resolved", event.position, turn=resolution.turn, resolution=resolution)
+            ResolvedMessage(position=event.position, turn=resolution.turn, resolution=resolution)
         )
     elif companion == "rewound":
-        messages.append(LiveMessage("rewound", event.position, turn=data["turn"]))
+        messages.append(RewoundMessage(position=event.position, turn=data["turn"]))
     return messages
 
 
@@ -122,7 +130,7 @@ class Subscription:
         self._fill_gaps = fill_gaps
         self._deadline = deadline
         self._cursor = Cursor(after)
-        self._ready: collections.deque[LiveMessage] = collections.deque()
+        self._ready: collections.deque[ServerMessage] = collections.deque()
         self._socket: ClientConnection | None = None
         # Connections in a row that brought nothing, since this time (loop clock).
         self._failures = 0
@@ -138,7 +146,7 @@ class Subscription:
     def __aiter__(self) -> Self:
         return self
 
-    async def __anext__(self) -> LiveMessage:
+    async def __anext__(self) -> ServerMessage:
         while not self._ready:
             if self._closed:
                 raise StopAsyncIteration
@@ -153,12 +161,12 @@ class Subscription:
             await self._receive(_decode(raw))
         return self._ready.popleft()
 
-    async def _receive(self, message: LiveMessage) -> None:
+    async def _receive(self, message: ServerMessage) -> None:
         self._failures, self._failing_since = 0, None
-        if message.type == "error":
+        if isinstance(message, ErrorMessage):
             self._closing_reason = message.message
             return
-        if message.type == "snapshot" and self._fill_gaps:
+        if isinstance(message, SnapshotMessage) and self._fill_gaps:
             try:
                 await self._fill(message.position)
             except (RateLimited, Unavailable, Unreachable) as error:
@@ -178,7 +186,7 @@ class Subscription:
             for event in page.events:
                 if event.position <= upto:
                     self._ready.extend(m for m in gap_messages(event) if self._cursor.take(m))
-            if page.position == after:
+            if not page.has_more:
                 return
             after = page.position
 

@@ -3,7 +3,7 @@
 from collections.abc import AsyncIterator
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -14,9 +14,8 @@ from rules.contract import Request as Adjudication
 from rules.contract import Response as Adjudicated
 from schema.api import (
     AccountCreated,
-    AdminAction,
-    AdminBody,
     Archive,
+    BanBody,
     BroadcastBody,
     ClientCreated,
     ClockBody,
@@ -28,8 +27,8 @@ from schema.api import (
     FeedEvent,
     GameList,
     Health,
+    Joined,
     JoinForcesBody,
-    MyOrders,
     NewAccount,
     NewAdmin,
     NewClient,
@@ -37,7 +36,7 @@ from schema.api import (
     OrdersAccepted,
     OrdersBody,
     PlayerPatch,
-    PublicGame,
+    RewindBody,
     SettingsPatch,
     TurnView,
     VoteBody,
@@ -46,10 +45,12 @@ from schema.api import (
     WebhookView,
 )
 from schema.game_events import Phase
+from schema.views import MyOrders, PublicGame
 
 T = TypeVar("T")
 # The most events the feed gives at a time.
 FEED_PAGE = 1000
+AdminAction = Literal["pause", "unpause", "resolve", "rewind", "ban", "unban", "kill"]
 
 
 def _game(game: str) -> str:
@@ -138,8 +139,9 @@ class SkirmishClient:
     async def get_game(self, game: str) -> PublicGame:
         return await self._call("GET", _game(game), PublicGame)
 
-    async def join(self, game: str) -> Done:
-        return await self._call("POST", f"{_game(game)}/join", Done)
+    async def join(self, game: str) -> Joined:
+        """Join in the join phase; the answer names the caller's player."""
+        return await self._call("POST", f"{_game(game)}/join", Joined)
 
     async def start(self, game: str) -> Done:
         return await self._call("POST", f"{_game(game)}/start", Done)
@@ -182,7 +184,9 @@ class SkirmishClient:
 
     # --- Admins. ----------------------------------------------------------------------
 
-    async def admin(self, game: str, action: AdminAction, body: AdminBody | None = None) -> Done:
+    async def admin(
+        self, game: str, action: AdminAction, body: RewindBody | BanBody | None = None
+    ) -> Done:
         """One of the admin actions; the methods below name each."""
         return await self._call("POST", f"{_game(game)}/admin/{action}", Done, body)
 
@@ -197,13 +201,13 @@ class SkirmishClient:
         return await self.admin(game, "resolve")
 
     async def rewind(self, game: str, reason: str | None = None) -> Done:
-        return await self.admin(game, "rewind", AdminBody(reason=reason))
+        return await self.admin(game, "rewind", RewindBody(reason))
 
     async def ban(self, game: str, player: str) -> Done:
-        return await self.admin(game, "ban", AdminBody(player=player))
+        return await self.admin(game, "ban", BanBody(player))
 
     async def unban(self, game: str, player: str) -> Done:
-        return await self.admin(game, "unban", AdminBody(player=player))
+        return await self.admin(game, "unban", BanBody(player))
 
     async def kill(self, game: str) -> Done:
         return await self.admin(game, "kill")
@@ -240,8 +244,7 @@ class SkirmishClient:
             page = await self.events(game, after=after, limit=limit)
             for event in page.events:
                 yield event
-            # Hidden events move the position too: the end is where it stops moving.
-            if page.position == after:
+            if not page.has_more:
                 return
             after = page.position
 

@@ -64,34 +64,6 @@ WHERE stream_id = $1 AND event_id = ANY($2::uuid[])"""
 
 HEAD = "SELECT version FROM streams WHERE stream_id = $1"
 
-# --- Combined appends: one transaction for the appends of many callers. -------------------
-# Heads are created or locked in stream order, the same order in every batch, so two
-# batches can wait for each other but never in a cycle. (xmax = 0) marks a row just created.
-LOCK_HEADS = """
-INSERT INTO streams AS s (stream_id, version)
-SELECT stream_id, 0 FROM unnest($1::text[]) AS stream_id ORDER BY stream_id
-ON CONFLICT (stream_id) DO UPDATE SET version = s.version
-RETURNING stream_id, version, (xmax = 0) AS created"""
-
-FIND_RECORDED_IN_STREAMS = """
-SELECT e.stream_id, e.event_id, e.version, e.position, e.transaction_id
-FROM unnest($1::text[], $2::uuid[]) AS k(stream_id, event_id)
-JOIN events e ON e.stream_id = k.stream_id AND e.event_id = k.event_id"""
-
-INSERT_EVENTS = """
-INSERT INTO events (stream_id, version, event_id, type, data, occurred_at, actor,
-                    correlation_id, causation_id)
-SELECT * FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::bytea[],
-                     $6::timestamptz[], $7::text[], $8::uuid[], $9::uuid[])
-RETURNING stream_id, version, position, transaction_id"""
-
-SET_HEADS = """
-UPDATE streams s SET version = h.version
-FROM unnest($1::text[], $2::bigint[]) AS h(stream_id, version)
-WHERE s.stream_id = h.stream_id"""
-
-DROP_UNUSED_HEADS = "DELETE FROM streams WHERE stream_id = ANY($1::text[]) AND version = 0"
-
 # --- Reads. ---------------------------------------------------------------------------------
 # Only transactions older than every running one: none of them can still commit, so nothing
 # can later appear before the last event returned.

@@ -14,16 +14,18 @@ from msgspec.structs import replace
 from projections.schedule import (
     earliest_after_unpause,
     earliest_resolution,
+    orders_close,
+    orders_open,
     reminder_lead,
     resolution_from,
     resolution_hour_utc,
 )
 from rules.board import GameMap
 from rules.turn import OrderReport
+from schema.commands import Actor
 from schema.game_events import (
     AdminAdded,
     AdminRemoved,
-    Board,
     GameCreated,
     GameEvent,
     GameKilled,
@@ -44,6 +46,7 @@ from schema.game_events import (
     PlayerStatus,
     PlayerUnbanned,
     PrivateEventsRead,
+    RecordedPosition,
     Settings,
     SettingsChanged,
     TurnResolved,
@@ -90,7 +93,7 @@ class GameState(msgspec.Struct, frozen=True):
     banned_accounts: frozenset[str] = frozenset()
     joined_so_far: int = 0
     map: GameMap | None = None
-    board: Board = Board(armies={}, control={}, farms=[])
+    board: RecordedPosition = RecordedPosition(armies={}, control={}, farms=[])
     turn: int = 0
     # When the current turn period began: the start, or the last resolution.
     turn_began_at: datetime | None = None
@@ -121,25 +124,23 @@ class GameState(msgspec.Struct, frozen=True):
                 return player
         return None
 
-    def is_admin(self, account_id: str, *, vouched_by: str | None = None) -> bool:
-        """An admin of the list, or a user whom the trusted client the game was set up
-        through vouches for (a Discord bot, for a member with the admin role)."""
-        return account_id in self.admins or (
-            vouched_by is not None and vouched_by == self.client_id
+    def is_admin(self, actor: Actor) -> bool:
+        """The operator, an admin of the list, or a user whom the trusted client the game
+        was set up through vouches for (a Discord bot, for a member with the admin role)."""
+        return (
+            actor.operator
+            or actor.account in self.admins
+            or (actor.vouched_by is not None and actor.vouched_by == self.client_id)
         )
 
     def plays(self, account_id: str) -> bool:
         """Whether the account acts for a seat of this game (eliminated or not)."""
         return any(account_id in p.accounts for p in self.players.values())
 
-    def moderates(
-        self, account_id: str, *, operator: bool = False, vouched_by: str | None = None
-    ) -> bool:
+    def moderates(self, actor: Actor) -> bool:
         """May read players' secrets (rules.md): the operator, or an admin who plays no seat;
         an admin who plays sees what any player sees."""
-        return operator or (
-            self.is_admin(account_id, vouched_by=vouched_by) and not self.plays(account_id)
-        )
+        return actor.operator or (self.is_admin(actor) and not self.plays(actor.account))
 
     @property
     def randomness(self) -> bytes:
@@ -158,6 +159,22 @@ class GameState(msgspec.Struct, frozen=True):
         if self.phase != "running" or self.earliest_resolution is None:
             return None
         return resolution_from(self.earliest_resolution, self.settings)
+
+    def orders_open_at(self) -> datetime | None:
+        """When this turn's orders open: the start, or the end of the lock window after the
+        last resolution. None while no resolution is scheduled: in the join phase, paused
+        (orders are taken then, with no lock), finished or killed."""
+        if self.next_resolution_at() is None:
+            return None
+        if self.last_turn is None:
+            return self.turn_began_at
+        return orders_open(self.last_turn.at, self.settings)
+
+    def orders_close_at(self) -> datetime | None:
+        """When this turn's orders close: the lock window before its resolution begins.
+        None while no resolution is scheduled."""
+        resolves_at = self.next_resolution_at()
+        return None if resolves_at is None else orders_close(resolves_at, self.settings)
 
     def next_reminder_at(self) -> datetime | None:
         """When this turn's reminders are due; None once sent, or if nobody wants one."""

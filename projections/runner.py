@@ -30,7 +30,8 @@ from projections.loading import game_of, state_until, stream_of
 from projections.rows import turn_writes, write_game
 from schema.game_events import GameEvent, TurnRewound, game_codec
 
-NAME = "read_models.v1"
+# v2: with read_members (schema/sql/0007_read_members.sql), rebuilt from the log.
+NAME = "read_models.v2"
 _LOCK_KEY = 0x5EAD_0001
 _BATCH = 1000
 # How soon to look again when committed events are held back by an older transaction.
@@ -131,6 +132,7 @@ class ReadModelRunner:
         """Forget every read model, so that the next catch-up rebuilds them from the log."""
         async with self._pool.acquire() as connection, connection.transaction():
             await connection.execute("DELETE FROM read_turns")
+            await connection.execute("DELETE FROM read_members")
             await connection.execute("DELETE FROM read_games")
             await connection.execute("DELETE FROM read_model_failures")
             await connection.execute("DELETE FROM projection_checkpoints WHERE name = $1", NAME)
@@ -201,7 +203,7 @@ class ReadModelRunner:
         self, connection: Connection, game_id: str, events: list[RecordedEvent]
     ) -> Written:
         """The game's rows moved on by its events in this batch."""
-        written = self._games.get(game_id)
+        written = before = self._games.get(game_id)
         for recorded in events:
             event = game_codec.decode_recorded(recorded)
             state = await self._fold_in(game_id, recorded, event, written)
@@ -209,7 +211,9 @@ class ReadModelRunner:
                 await connection.execute(sql, *args)
             written = (state, recorded.position)
         assert written is not None
-        await write_game(connection, game_id, *written)
+        await write_game(
+            connection, game_id, *written, before=None if before is None else before[0]
+        )
         return written
 
     async def _rewrite(self, connection: Connection, game_id: str, version: int) -> Written:

@@ -67,12 +67,23 @@ def locked_until(
     settings: Settings,
 ) -> datetime | None:
     """When orders and votes open again, if `now` falls in a lock window; else None."""
-    lock = lock_length(settings)
-    if next_resolution - lock <= now:
-        return next_resolution + lock
-    if last_resolution is not None and last_resolution <= now < last_resolution + lock:
-        return last_resolution + lock
+    if orders_close(next_resolution, settings) <= now:
+        return orders_open(next_resolution, settings)
+    if last_resolution is not None and last_resolution <= now:
+        reopening = orders_open(last_resolution, settings)
+        if now < reopening:
+            return reopening
     return None
+
+
+def orders_close(resolution: datetime, settings: Settings) -> datetime:
+    """When orders close before a resolution at `resolution`: its lock window begins."""
+    return resolution - lock_length(settings)
+
+
+def orders_open(resolution: datetime, settings: Settings) -> datetime:
+    """When orders open again after a resolution at `resolution`: its lock window ends."""
+    return resolution + lock_length(settings)
 
 
 def utc_offset_for(current_local_hour: int, now: datetime) -> int:

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from projections.game import GameState, Player
 from projections.visibility import secret_revealed
-from schema.api import MyOrders, PlayerView, PublicGame, VoteView
-from schema.game_events import CheckedOrder
+from schema.game_events import RecordedOrder
+from schema.views import MyOrders, PlayerView, PublicGame, VoteView
 
 
 def standings(state: GameState) -> list[PlayerView]:
@@ -55,6 +55,8 @@ def public_game(state: GameState, position: int, now: datetime | None = None) ->
         effect=state.effect,
         winner=state.winner,
         next_resolution_at=state.next_resolution_at(),
+        orders_open_at=state.orders_open_at(),
+        orders_close_at=state.orders_close_at(),
         last_turn=state.last_turn,
         position=position,
         now=now,
@@ -65,7 +67,7 @@ def public_game(state: GameState, position: int, now: datetime | None = None) ->
 
 def my_orders(state: GameState, player_id: str) -> MyOrders:
     submissions = state.submissions.get(player_id, ())
-    current: dict[str, CheckedOrder] = {}
+    current: dict[str, RecordedOrder] = {}
     for submission in submissions:
         for order in submission.checked:
             if order.valid and order.unit is not None:

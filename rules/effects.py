@@ -1,6 +1,9 @@
 """The voting effects: each changes one turn's rules, as the catalogue in docs/rules.md says."""
 
 import enum
+from typing import Annotated
+
+import msgspec
 
 
 class Effect(enum.StrEnum):
@@ -13,6 +16,10 @@ class Effect(enum.StrEnum):
     LAND_GRAB = "LAND GRAB"
     HARVEST = "HARVEST"
 
+
+# An effect as events and answers hold it: its name. The schema lists the names; decoding
+# does not check them, so that a stored event always reads as it was written.
+EffectName = Annotated[str, msgspec.Meta(extra_json_schema={"enum": [e.value for e in Effect]})]
 
 DESCRIPTIONS: dict[Effect, str] = {
     Effect.FEAST: "each successful farm order earns 2 VP instead of 1",

@@ -11,7 +11,7 @@ from rules.resolve import Resolution
 from rules.scoring import score_turn
 from rules.strengths import Explanation, explain_order
 from rules.validate import OrderBook, check_orders
-from rules.verdicts import Result
+from rules.verdicts import OrderKind, Result
 
 
 class TurnInput(msgspec.Struct, frozen=True):
@@ -35,7 +35,7 @@ class OrderReport(msgspec.Struct, frozen=True, omit_defaults=True, gc=False):
     player: str
     text: str
     unit: str | None
-    kind: str | None
+    kind: OrderKind | None
     result: Result
     target: str | None = None
     supported_from: str | None = None

@@ -4,11 +4,13 @@ and how a report shows an order."""
 from typing import Literal, Protocol
 
 Result = Literal["succeeded", "failed", "cut", "invalid", "replaced"]
+# The kinds of order (rules/orders/), as reports name them.
+OrderKind = Literal["hold", "move", "support", "build", "farm", "reinforce"]
 
 # An order as the contract shows it: its army (or REF), kind, where it points (the
 # territory a move or a support goes into) and, for a support, the supported army's
 # territory (or REF). A plain tuple: every order of every turn is shown once.
-Shown = tuple[str, str, str | None, str | None]
+Shown = tuple[str, OrderKind, str | None, str | None]
 
 
 class Verdicts(Protocol):

@@ -1,23 +1,53 @@
-"""The HTTP API's bodies and answers (docs/api.md). Client bodies refuse unknown fields."""
+"""The HTTP API's bodies and answers (docs/api.md). Client bodies refuse unknown fields, and
+declare the bounds of schema/bounds.py: their decoder refuses a value out of bounds (422), and
+/openapi.json shows each bound."""
 
+import functools
+import operator
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast, get_args
 
 import msgspec
+from msgspec import Meta
 
-from rules.board import GameMap
-from rules.turn import OrderReport
+from rules.effects import EffectName
+from rules.mapgen import MapType
+from schema.bounds import (
+    COLORS,
+    MAX_MESSAGE,
+    MAX_NAME,
+    MAX_ORDER_TEXT,
+    MAX_SEED,
+    MAX_VOTE_START_TURN,
+    MAX_VP_TARGET,
+    PATTERNS,
+)
+from schema.events import Event, event_type
 from schema.game_events import (
-    Board,
-    CheckedOrder,
-    MapType,
+    GameEvent,
     Phase,
     PlayerStatus,
-    Settings,
+    RecordedOrder,
+    RecordedPosition,
     TurnResolved,
     VoteFrequency,
     VotingMode,
 )
+
+Name = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=MAX_NAME,
+        description="One line of printable text; surrounding spaces are trimmed",
+    ),
+]
+Hour = Annotated[int, Meta(ge=0, le=23, description="An hour of the day, 0-23")]
+VpTarget = Annotated[int, Meta(ge=1, le=MAX_VP_TARGET)]
+Seed = Annotated[int, Meta(ge=0, le=MAX_SEED)]
+Turn = Annotated[int, Meta(ge=1)]
+# The longest step of the fake clock: it stops at every resolution on the way.
+LONGEST_CLOCK_STEP = 7 * 24 * 3600
 
 
 class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -25,7 +55,7 @@ class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class NewAccount(Body, frozen=True):
-    name: str
+    name: Name
 
 
 class AccountCreated(msgspec.Struct, frozen=True):
@@ -33,8 +63,73 @@ class AccountCreated(msgspec.Struct, frozen=True):
     token: str
 
 
-class NewClient(Body, frozen=True):
+class TokenInfo(msgspec.Struct, frozen=True):
+    """One of an account's tokens, as listed: never the token itself."""
+
+    id: str
+    # The device it is for, as its owner named it.
     name: str
+    created_at: datetime
+    # When it was last used, to the hour (null if never since it was made).
+    last_used_at: datetime | None
+
+
+class TokenList(msgspec.Struct, frozen=True):
+    tokens: list[TokenInfo]
+
+
+class NewToken(Body, frozen=True):
+    name: Name
+
+
+class TokenCreated(msgspec.Struct, frozen=True):
+    """A new token: `token` is shown now and never again."""
+
+    id: str
+    name: str
+    created_at: datetime
+    token: str
+
+
+class MyGame(msgspec.Struct, frozen=True):
+    """A game the caller plays or administers, from the read models."""
+
+    id: str
+    name: str
+    phase: Phase
+    turn: int
+    # The seat the caller plays; null for an admin who plays none, and in a sandbox, where
+    # the admin plays every seat.
+    player: str | None
+    player_status: PlayerStatus | None
+    admin: bool
+    # Of the game's last event that the read models hold (compare a game's `position`).
+    position: int
+
+
+class ClientUser(msgspec.Struct, frozen=True):
+    """For a trusted client's user: the client and the user's id there."""
+
+    client_id: str
+    external_id: str
+    # The client vouches for the user as an admin on this call (X-Acting-User-Admin).
+    vouched_admin: bool
+
+
+class Me(msgspec.Struct, frozen=True):
+    account_id: str
+    name: str
+    operator: bool
+    # Set for a trusted client's user, who acts through the client and has no token of
+    # their own.
+    client: ClientUser | None
+    games: list[MyGame]
+    # Pass as `after` for the next page of games; null on the last one.
+    next: str | None
+
+
+class NewClient(Body, frozen=True):
+    name: Name
 
 
 class ClientCreated(msgspec.Struct, frozen=True):
@@ -45,20 +140,21 @@ class ClientCreated(msgspec.Struct, frozen=True):
 class NewGame(Body, frozen=True):
     """Advanced setup; every option but the name has the simple setup's default."""
 
-    name: str
-    vp_target: int = 10
+    name: Name
+    vp_target: VpTarget = 10
     map_type: MapType = "normal"
     map: str | None = None
     fast_mode: bool = False
-    resolution_hour: int = 12
-    current_hour: int | None = None
+    resolution_hour: Hour = 12
+    # Sets the game's local time: the hour it is there now.
+    current_hour: Hour | None = None
     votes: VoteFrequency = "every_other_turn"
-    vote_start_turn: int = 3
+    vote_start_turn: Annotated[int, Meta(ge=1, le=MAX_VOTE_START_TURN)] = 3
     voting_mode: VotingMode = "normal"
     hints: bool = True
     sandbox: bool = False
     broadcasting: bool = True
-    seed: int | None = None
+    seed: Seed | None = None
 
 
 class GameSummary(msgspec.Struct, frozen=True):
@@ -76,62 +172,6 @@ class GameList(msgspec.Struct, frozen=True):
     next: str | None
 
 
-class PlayerView(msgspec.Struct, frozen=True):
-    id: str
-    name: str
-    color: int
-    pattern: int
-    vp: int
-    territories: int
-    armies: int
-    status: PlayerStatus
-    banned: bool
-
-
-class VoteView(msgspec.Struct, frozen=True):
-    turn: int
-    candidates: tuple[str, str]
-    tie_break: str
-    # Counted publicly in normal mode; None while same-day ballots are secret.
-    tally: dict[str, int] | None
-
-
-class PublicGame(msgspec.Struct, frozen=True):
-    id: str
-    name: str
-    phase: Phase
-    turn: int
-    settings: Settings
-    admins: tuple[str, ...]
-    players: list[PlayerView]
-    map: GameMap | None
-    board: Board
-    vote: VoteView | None
-    effect: str | None
-    winner: str | None
-    next_resolution_at: datetime | None
-    last_turn: TurnResolved | None
-    position: int
-    # The server's clock as it answered (the operator's under --fake-clock): count down to
-    # next_resolution_at from it, not from the reader's own clock.
-    now: datetime | None = None
-    # The SHA-256 (hex) of the game's secret, published when it starts; the secret itself
-    # (hex) once the game has ended, so that anyone can check every draw.
-    commitment: str | None = None
-    secret: str | None = None
-
-
-class MyOrders(msgspec.Struct, frozen=True):
-    player: str
-    turn: int
-    # Every submission this turn, oldest first, as checked when sent.
-    submitted: list[list[CheckedOrder]]
-    # The order each army will carry out if nothing changes: the newest valid one.
-    current: list[CheckedOrder]
-    # My valid orders of the last turn, with their results.
-    last_turn: list[OrderReport]
-
-
 class Done(msgspec.Struct, frozen=True):
     """What an action appended: the event types, and the position after them."""
 
@@ -139,21 +179,28 @@ class Done(msgspec.Struct, frozen=True):
     position: int
 
 
+class Joined(Done, frozen=True):
+    """A join: what it appended, and the caller's player id in the game."""
+
+    player: str
+
+
 class OrdersBody(Body, frozen=True):
-    orders: str
+    orders: Annotated[str, Meta(min_length=1, max_length=MAX_ORDER_TEXT)]
     # The turn the sender means: 409 if the game has moved on.
-    turn: int | None = None
+    turn: Turn | None = None
     # In a sandbox, the admin orders for any player.
     player: str | None = None
 
 
 class OrdersAccepted(msgspec.Struct, frozen=True):
     turn: int
-    orders: list[CheckedOrder]
+    orders: list[RecordedOrder]
     position: int
 
 
 class VoteBody(Body, frozen=True):
+    # An effect's name (GET /v1/effects), in any case; `LAND_GRAB` and `landgrab` work too.
     effect: str
     player: str | None = None
 
@@ -163,30 +210,36 @@ class JoinForcesBody(Body, frozen=True):
 
 
 class BroadcastBody(Body, frozen=True):
-    message: str
+    message: Annotated[str, Meta(min_length=1, max_length=MAX_MESSAGE)]
 
 
 class PlayerPatch(Body, frozen=True):
-    color: int | None = None
-    pattern: int | None = None
-    name: str | None = None
+    color: Annotated[int, Meta(ge=1, le=COLORS)] | None = None
+    pattern: Annotated[int, Meta(ge=1, le=PATTERNS)] | None = None
+    name: Name | None = None
     notifications: bool | None = None
     player: str | None = None
 
 
 class SettingsPatch(Body, frozen=True):
     fast_mode: bool | None = None
-    resolution_hour: int | None = None
-    current_hour: int | None = None
+    resolution_hour: Hour | None = None
+    current_hour: Hour | None = None
     broadcasting: bool | None = None
-    vp_target: int | None = None
+    vp_target: VpTarget | None = None
 
 
-class AdminBody(Body, frozen=True):
-    """For `ban` and `unban`: the player; for `rewind`: why."""
+class RewindBody(Body, frozen=True):
+    """Why (kept in the archive); the body may be left out."""
 
-    player: str | None = None
     reason: str | None = None
+
+
+class BanBody(Body, frozen=True):
+    """The player to ban or unban, by id (`p2`); to unban someone whom a ban removed in the
+    join phase, their account's id."""
+
+    player: str
 
 
 class NewAdmin(Body, frozen=True):
@@ -196,31 +249,67 @@ class NewAdmin(Body, frozen=True):
     account: str | None = None
 
 
-AdminAction = Literal["pause", "unpause", "resolve", "rewind", "ban", "unban", "kill"]
+class FeedEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """An event as a reader may see it; `type` is its tag (`orders_submitted.v1`). Each tag
+    has a subclass of its own (FEED_EVENTS) whose `data` is typed as that event, so that the
+    schema says what `data` holds for each; `data` itself is the event as the reader may see
+    it (projections/visibility.py: a secret not yet revealed is left out)."""
 
-
-class FeedEvent(msgspec.Struct, frozen=True):
     position: int
     version: int
-    type: str
     at: datetime
     data: dict[str, Any]
-    # Only admins see who acted.
+    # Only moderators see who acted.
     actor: str | None = None
+
+    @property
+    def type(self) -> str:
+        """The event's tag, the JSON's `type`."""
+        return cast(str, self.__struct_config__.tag)
+
+
+def _feed_event_type(event: type[Event]) -> type[FeedEvent]:
+    tagged = msgspec.defstruct(
+        f"{event.__name__}FeedEvent",
+        [("data", event)],
+        bases=(FeedEvent,),
+        tag=event_type(event),
+        frozen=True,
+        kw_only=True,
+        module=__name__,
+    )
+    return cast(type[FeedEvent], tagged)
+
+
+# The feed's form of every event type, by tag.
+FEED_EVENTS: dict[str, type[FeedEvent]] = {
+    event_type(event): _feed_event_type(event) for event in get_args(GameEvent)
+}
+# A FeedEvent as its schema knows it: one of FEED_EVENTS, told apart by `type`. (For mypy,
+# which cannot follow a union built at run time, the common base.)
+if TYPE_CHECKING:
+    AnyFeedEvent = FeedEvent
+else:
+    AnyFeedEvent = functools.reduce(operator.or_, FEED_EVENTS.values())
 
 
 class EventPage(msgspec.Struct, frozen=True):
-    events: list[FeedEvent]
+    events: list[AnyFeedEvent]
     # Pass as `after` to read on.
     position: int
+    # Whether the game has stored events after `position` (some may be hidden from you).
+    has_more: bool
 
 
 class TurnView(msgspec.Struct, frozen=True):
     turn: int
-    start_board: dict[str, Any]
-    effect: str | None
+    start_board: RecordedPosition
+    effect: EffectName | None
     # Everything the turn produced; null while it is being played.
-    resolution: dict[str, Any] | None
+    resolution: TurnResolved | None
+    # The game's last event that this answer takes into account (at least the game's
+    # position when the call came in).
+    position: int
 
 
 class ArchivedTruncation(msgspec.Struct, frozen=True):
@@ -229,7 +318,7 @@ class ArchivedTruncation(msgspec.Struct, frozen=True):
     truncated_by: str
     reason: str
     truncated_at: datetime
-    events: list[FeedEvent]
+    events: list[AnyFeedEvent]
 
 
 class Archive(msgspec.Struct, frozen=True):
@@ -247,7 +336,7 @@ class CommandReply(msgspec.Struct, frozen=True):
 
 
 class ClockBody(Body, frozen=True):
-    advance_seconds: float | None = None
+    advance_seconds: Annotated[float, Meta(ge=0, le=LONGEST_CLOCK_STEP)] | None = None
     set: datetime | None = None
 
 
@@ -298,17 +387,3 @@ class WebhookView(msgspec.Struct, frozen=True):
     # Why a delivery failed (its receiver's answer, a timeout, a refused address): of those
     # that did, the one to be tried last.
     last_error: str | None
-
-
-class LiveMessage(msgspec.Struct, frozen=True, omit_defaults=True):
-    """What the live websocket sends: `snapshot`, `event`, `standings`, `resolved`,
-    `rewound`, `ping`, `error` (docs/api.md, "Live")."""
-
-    type: str
-    position: int
-    event: FeedEvent | None = None
-    standings: list[PlayerView] | None = None
-    turn: int | None = None
-    resolution: TurnResolved | None = None
-    message: str | None = None
-    game: PublicGame | None = None

@@ -1,5 +1,5 @@
-"""What players and admins ask a game to do. Each command names who asks (`actor`, an
-account id) and when (`now`, from the server's one clock), so that deciding stays pure."""
+"""What players and admins ask a game to do. Each command names who asks (`actor`) and
+when (`now`, from the server's one clock), so that deciding stays pure."""
 
 from datetime import datetime
 
@@ -8,14 +8,20 @@ import msgspec
 from schema.game_events import Settings
 
 
-class Command(msgspec.Struct, frozen=True, kw_only=True):
-    actor: str
-    now: datetime
+class Actor(msgspec.Struct, frozen=True):
+    """Who asks: an account, and what vouches for it beyond the game's own lists."""
+
+    account: str
     # The server operator may act as admin on any game.
     operator: bool = False
-    # A trusted client that vouches for the actor as an admin (a Discord bot, for a member
+    # A trusted client that vouches for the account as an admin (a Discord bot, for a member
     # with the admin role): it counts for the games set up through that client.
     vouched_by: str | None = None
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True):
+    actor: Actor
+    now: datetime
 
 
 class CreateGame(Command, frozen=True, kw_only=True):

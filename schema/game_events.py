@@ -7,14 +7,16 @@ from typing import Literal
 import msgspec
 
 from rules.board import GameMap
+from rules.effects import EffectName
+from rules.mapgen import MapType
 from rules.turn import Death, OrderReport
+from rules.verdicts import OrderKind
 from schema.events import Event, EventCodec
 
 Phase = Literal["joining", "running", "paused", "finished", "killed"]
-MapType = Literal["normal", "spacious"]
+PlayerStatus = Literal["active", "resigned", "eliminated"]
 VoteFrequency = Literal["every_turn", "every_other_turn", "disabled"]
 VotingMode = Literal["normal", "same_day"]
-PlayerStatus = Literal["active", "resigned", "eliminated"]
 
 
 class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -38,20 +40,22 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     broadcasting: bool = True
 
 
-class Board(msgspec.Struct, frozen=True):
-    """The position in the JSON form of docs/adjudicate.md."""
+class RecordedPosition(msgspec.Struct, frozen=True):
+    """A `rules.position.Position` as events record it, in the JSON form of
+    docs/adjudicate.md: farms as a sorted list, so that its encoding is canonical."""
 
     armies: dict[str, str]
     control: dict[str, str]
     farms: list[str]
 
 
-class CheckedOrder(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One order of a submission as validated when it was sent."""
+class RecordedOrder(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A `rules.validate.CheckedOrder` as events record it: one order of a submission as
+    validated when it was sent, by its army and kind rather than as a parsed order."""
 
     text: str
     unit: str | None
-    kind: str | None
+    kind: OrderKind | None
     valid: bool
     target: str | None = None
     supported_from: str | None = None
@@ -62,14 +66,14 @@ class Vote(msgspec.Struct, frozen=True):
     """A vote held during the period of `turn` between two effects."""
 
     turn: int
-    candidates: tuple[str, str]
-    tie_break: str
+    candidates: tuple[EffectName, EffectName]
+    tie_break: EffectName
 
 
 class VoteOutcome(msgspec.Struct, frozen=True):
     vote: Vote
-    tally: dict[str, int]
-    winner: str
+    tally: dict[EffectName, int]
+    winner: EffectName
     # The turn whose resolution the winner changes.
     applies_to_turn: int
 
@@ -105,7 +109,7 @@ class PlayerLeft(Event, frozen=True, tag="player_left.v1"):
 class GameStarted(Event, frozen=True, tag="game_started.v1"):
     # The map itself is recorded, so a game replays even if the generator changes.
     map: GameMap
-    board: Board
+    board: RecordedPosition
     # Home territories given to each player.
     homes: dict[str, tuple[str, ...]]
     at: datetime
@@ -123,7 +127,7 @@ class OrdersSubmitted(Event, frozen=True, tag="orders_submitted.v1"):
     turn: int
     text: str
     account_id: str
-    checked: list[CheckedOrder]
+    checked: list[RecordedOrder]
 
 
 class VoteCast(Event, frozen=True, tag="vote_cast.v1"):
@@ -131,7 +135,7 @@ class VoteCast(Event, frozen=True, tag="vote_cast.v1"):
 
     player_id: str
     turn: int
-    effect: str
+    effect: EffectName
 
 
 class JoinForcesRequested(Event, frozen=True, tag="join_forces_requested.v1"):
@@ -145,9 +149,9 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
 
     turn: int
     at: datetime
-    effect: str | None
+    effect: EffectName | None
     orders: list[OrderReport]
-    board: Board
+    board: RecordedPosition
     dead: list[Death]
     vp: dict[str, int]
     vp_gained: dict[str, int]
@@ -156,7 +160,7 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
     joined: dict[str, tuple[str, str]]
     vote_outcome: VoteOutcome | None
     next_vote: Vote | None
-    next_effect: str | None
+    next_effect: EffectName | None
 
 
 class TurnRewound(Event, frozen=True, tag="turn_rewound.v1"):

@@ -8,12 +8,14 @@ and `openapi_components()` adds their JSON schemas to /openapi.json.
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 import msgspec
 from fastapi import Request
 from fastapi.responses import Response
 
+from schema import errors as codes
 from server.errors import ApiError
 from server.throttle import WRITES
 
@@ -25,8 +27,13 @@ _registered: set[Any] = set()
 
 
 class ErrorDetail(msgspec.Struct, frozen=True):
+    """`code` is one of docs/errors.md; some codes add fields of their own."""
+
     code: str
     message: str
+    # With `orders_locked`: when orders open again; null while a turn that is due resolves
+    # (they open a few minutes after it).
+    orders_open_at: datetime | msgspec.UnsetType | None = msgspec.UNSET
 
 
 class Error(msgspec.Struct, frozen=True):
@@ -37,20 +44,23 @@ def json_response(value: object, status: int = 200) -> Response:
     return Response(_encoder.encode(value), status_code=status, media_type="application/json")
 
 
-async def read_body(request: Request, type_: type[T]) -> T:
-    """The request's JSON body as `type_`, or a 4xx that says what is wrong. (The body's size
+async def read_body(request: Request, type_: type[T], *, required: bool = True) -> T:
+    """The request's JSON body as `type_`, or a 4xx that says what is wrong. A body that is
+    not `required` (every field of `type_` has a default) may be left out. (The body's size
     is bounded before it is read: see server.limits.)"""
     body = await request.body()
     if not body.strip():
-        raise ApiError(400, "empty_body", "a JSON body is required")
+        if not required:
+            return type_()
+        raise ApiError(codes.EMPTY_BODY, "a JSON body is required")
     refuse_duplicate_keys(body)
     try:
         return msgspec.json.decode(body, type=type_)
     # ValidationError is a DecodeError too: it must be caught first.
     except msgspec.ValidationError as error:
-        raise ApiError(422, "invalid_body", str(error)) from error
+        raise ApiError(codes.INVALID_BODY, str(error)) from error
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        raise ApiError(400, "invalid_json", f"the body is not valid JSON: {error}") from error
+        raise ApiError(codes.INVALID_JSON, f"the body is not valid JSON: {error}") from error
 
 
 def refuse_duplicate_keys(body: bytes) -> None:
@@ -71,7 +81,7 @@ def refuse_duplicate_keys(body: bytes) -> None:
             parse_constant=_ignore,
         )
     except RecursionError:
-        raise ApiError(400, "invalid_json", NESTED_TOO_DEEPLY) from None
+        raise ApiError(codes.INVALID_JSON, NESTED_TOO_DEEPLY) from None
     except ValueError:
         return
 
@@ -81,7 +91,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> None:
     for key, _ in pairs:
         if key in seen:
             shown = key if len(key) <= 40 else key[:40] + "..."
-            raise ApiError(400, "duplicate_key", f"the key {shown!r} appears twice in one object")
+            raise ApiError(codes.DUPLICATE_KEY, f"the key {shown!r} appears twice in one object")
         seen.add(key)
 
 
@@ -127,18 +137,36 @@ def _response(type_: Any, description: str) -> dict[str, Any]:
 
 def _schema_of(type_: Any) -> dict[str, Any]:
     _registered.add(type_)
-    (schema,), _ = msgspec.json.schema_components(
-        [type_], ref_template="#/components/schemas/{name}"
-    )
+    (schema,), _ = json_schemas([type_])
     return schema
 
 
 def openapi_components() -> dict[str, Any]:
     """JSON schemas of every msgspec type a route documented."""
-    _, components = msgspec.json.schema_components(
-        sorted(_registered, key=repr), ref_template="#/components/schemas/{name}"
-    )
+    _, components = json_schemas(sorted(_registered, key=repr))
     return components
+
+
+def json_schemas(types: Sequence[Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """msgspec's JSON schemas of `types`, and of the types they refer to (its components,
+    referred to as `#/components/schemas/<name>`). A tagged union is written as a oneOf:
+    msgspec writes anyOf, but its members exclude one another, each having a tag of its own."""
+    schemas, components = msgspec.json.schema_components(
+        types, ref_template="#/components/schemas/{name}"
+    )
+    return [_one_of(s) for s in schemas], {n: _one_of(s) for n, s in components.items()}
+
+
+def _one_of(schema: Any) -> Any:
+    if isinstance(schema, list):
+        return [_one_of(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    tagged = "discriminator" in schema and "anyOf" in schema
+    return {
+        ("oneOf" if tagged and key == "anyOf" else key): _one_of(value)
+        for key, value in schema.items()
+    }
 
 
 def _reason(status: int) -> str:
@@ -178,8 +206,3 @@ def document_gate(schema: dict[str, Any]) -> None:
             responses.setdefault("401", error)
             if method.upper() in WRITES:
                 responses.setdefault("429", limited)
-
-
-def register(types: Sequence[Any]) -> None:
-    """Make types known to the OpenAPI schema without a route (e.g. websocket messages)."""
-    _registered.update(types)

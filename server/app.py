@@ -16,6 +16,7 @@ from projections.runner import ReadModelRunner
 from server.accounts import Accounts
 from server.api import document_gate, openapi_components
 from server.clock import Clock, FakeClock, SystemClock
+from server.cors import Cors
 from server.database import create_pool, dedicated_connections
 from server.entropy import Entropy, system_entropy
 from server.errors import install_error_handlers
@@ -27,12 +28,16 @@ from server.redaction import redact_query_strings
 from server.routes import (
     accounts,
     adjudicate,
+    admin_actions,
     admins,
     commands,
+    docs,
     health,
     history,
     live,
+    map_image,
     maps,
+    me,
     play,
     web,
 )
@@ -97,8 +102,6 @@ def create_app(
                     webhook_allow_private=settings.webhook_allow_private,
                 )
                 app.state.pool = pool
-                app.state.store = store
-                app.state.clock = found.clock
                 app.state.services = found
                 # The leaders' locks live on connections of their own (see server.database).
                 own = dedicated_connections(database_url)
@@ -129,22 +132,33 @@ def create_app(
         version="1",
         description="An event-sourced game server for Skirmish Society.",
         lifespan=lifespan,
+        # server/routes/docs.py serves them, without a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
     install_error_handlers(app)
+    # The last added is the outermost: Cors answers preflights before the others see them,
+    # and adds its headers to everything they answer.
     app.add_middleware(Gate)
     app.add_middleware(BodyLimit)
+    if settings.cors_origins:
+        app.add_middleware(Cors, origins=settings.cors_origins)
     routers = (
         health,
         accounts,
+        me,
         games_routes,
+        admin_actions,
         admins,
         play,
         history,
+        map_image,
         live,
         adjudicate,
         clock_routes,
         maps,
         web,
+        docs,
     )
     for module in (*routers, webhooks_routes, commands):
         app.include_router(module.router)

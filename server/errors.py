@@ -1,14 +1,17 @@
-"""Errors as the API shows them: {"error": {"code": ..., "message": ...}} with a fitting
-status. Bad input is a 4xx, never a 500; a database that is away is a 503 with Retry-After,
-handled here so that it never reaches Starlette's last-resort handler (which logs a
-traceback and makes uvicorn drop the keep-alive connection)."""
+"""Errors as the API shows them: {"error": {"code": ..., "message": ...}} with the status of
+the code's entry in schema/errors.py (and, for some codes, further fields beside them).
+Bad input is a 4xx, never a 500; a database that is away is a 503 with Retry-After, handled
+here so that it never reaches Starlette's last-resort handler (which logs a traceback and
+makes uvicorn drop the keep-alive connection)."""
 
 import contextlib
+from collections.abc import Mapping
 from typing import Any
 
+import msgspec
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocket
@@ -20,6 +23,8 @@ from eventstore.base import (
     InvalidRequestError,
 )
 from eventstore.outages import UNREACHABLE
+from schema import errors as codes
+from schema.errors import ErrorCode
 from server.decide.errors import DomainError
 
 # How long a client should wait before trying again after a 503 (every 503 says so).
@@ -30,61 +35,77 @@ _TRY_AGAIN_LATER = 1013
 
 class ApiError(Exception):
     def __init__(
-        self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+        self, code: ErrorCode, message: str, *, headers: dict[str, str] | None = None
     ) -> None:
         super().__init__(message)
-        self.status = status
-        self.code = code
+        self.entry = code
         self.message = message
         self.headers = headers
 
+    @property
+    def code(self) -> str:
+        return self.entry.code
+
+    @property
+    def status(self) -> int:
+        return self.entry.status
+
 
 def error_response(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
-) -> JSONResponse:
+    code: ErrorCode,
+    message: str,
+    headers: dict[str, str] | None = None,
+    *,
+    status: int | None = None,
+    details: Mapping[str, Any] | None = None,
+) -> Response:
+    """The answer for `code` (with its status, unless `status` says otherwise), with
+    `details` beside the code and the message."""
+    status = code.status if status is None else status
     if status == 503:
         headers = {"Retry-After": str(RETRY_AFTER_SECONDS), **(headers or {})}
-    return JSONResponse(
+    error = {"code": code.code, "message": message, **(details or {})}
+    return Response(
+        msgspec.json.encode({"error": error}),
         status_code=status,
-        content={"error": {"code": code, "message": message}},
+        media_type="application/json",
         headers=headers,
     )
 
 
 # The store's typed errors, as the API reports them when a route lets one through.
-_STORE_ERRORS: dict[type[Exception], tuple[int, str]] = {
-    ConcurrencyError: (409, "conflict"),
-    DuplicateEventError: (409, "duplicate"),
-    InvalidRequestError: (400, "invalid_request"),
-    EventTooLargeError: (413, "event_too_large"),
+_STORE_ERRORS: dict[type[Exception], ErrorCode] = {
+    ConcurrencyError: codes.WRITE_CONFLICT,
+    DuplicateEventError: codes.DUPLICATE,
+    InvalidRequestError: codes.INVALID_STORE_REQUEST,
+    EventTooLargeError: codes.EVENT_TOO_LARGE,
 }
 
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized", 403: "forbidden"}
+_HTTP_CODES = {404: codes.NOT_FOUND, 405: codes.METHOD_NOT_ALLOWED}
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    async def api_error(_: Request, error: Exception) -> JSONResponse:
+    async def api_error(_: Request, error: Exception) -> Response:
         assert isinstance(error, ApiError)
-        return error_response(error.status, error.code, error.message, error.headers)
+        return error_response(error.entry, error.message, error.headers)
 
-    async def http_error(_: Request, error: Exception) -> JSONResponse:
+    async def http_error(_: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
-        code = _HTTP_CODES.get(error.status_code, "http_error")
-        return error_response(error.status_code, code, str(error.detail))
+        code = _HTTP_CODES.get(error.status_code, codes.HTTP_ERROR)
+        return error_response(code, str(error.detail), status=error.status_code)
 
-    async def invalid(_: Request, error: Exception) -> JSONResponse:
+    async def invalid(_: Request, error: Exception) -> Response:
         assert isinstance(error, RequestValidationError)
         problems = "; ".join(_describe(problem) for problem in error.errors())
-        return error_response(422, "invalid_request", problems or "invalid request")
+        return error_response(codes.INVALID_REQUEST, problems or "invalid request")
 
-    async def domain_error(_: Request, error: Exception) -> JSONResponse:
+    async def domain_error(_: Request, error: Exception) -> Response:
         assert isinstance(error, DomainError)
         retry = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
-        return error_response(error.status, error.code, error.message, retry)
+        return error_response(error.entry, error.message, retry, details=error.details())
 
-    async def store_error(_: Request, error: Exception) -> JSONResponse:
-        status, code = _STORE_ERRORS[type(error)]
-        return error_response(status, code, str(error))
+    async def store_error(_: Request, error: Exception) -> Response:
+        return error_response(_STORE_ERRORS[type(error)], str(error))
 
     # Any: Starlette calls it with the Request (answer: a response) or the WebSocket (answer:
     # None, once closed), whichever met the error.
@@ -95,11 +116,11 @@ def install_error_handlers(app: FastAPI) -> None:
             with contextlib.suppress(RuntimeError):
                 await connection.close(code=_TRY_AGAIN_LATER, reason=message)
             return None
-        return error_response(503, "database_unavailable", message)
+        return error_response(codes.DATABASE_UNAVAILABLE, message)
 
-    async def client_gone(_: Request, error: Exception) -> JSONResponse:
+    async def client_gone(_: Request, error: Exception) -> Response:
         # Nobody reads this answer: the client left while sending its body.
-        return error_response(400, "client_disconnected", "the request's body never came")
+        return error_response(codes.CLIENT_DISCONNECTED, "the request's body never came")
 
     app.add_exception_handler(ClientDisconnect, client_gone)
     app.add_exception_handler(ApiError, api_error)

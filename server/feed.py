@@ -3,7 +3,7 @@
 from eventstore.base import RecordedEvent
 from projections.game import GameState
 from projections.visibility import Viewer, shown
-from schema.api import FeedEvent
+from schema.api import FEED_EVENTS, FeedEvent
 from schema.game_events import GameEvent, MessageBroadcast
 from server.accounts import Identity
 
@@ -12,15 +12,11 @@ def viewer_of(state: GameState, who: Identity | None) -> Viewer:
     """How `who` sees the game: an admin who plays a seat sees what any player sees."""
     if who is None:
         return Viewer.spectator()
-    if state.settings.sandbox and is_admin(state, who):
+    if state.settings.sandbox and state.is_admin(who.actor):
         return Viewer(players=frozenset(state.players), moderator=True, operator=who.operator)
     players = frozenset(p.id for p in state.players.values() if who.account_id in p.accounts)
-    moderator = state.moderates(who.account_id, operator=who.operator, vouched_by=who.vouched_by)
+    moderator = state.moderates(who.actor)
     return Viewer(players=players, moderator=moderator, operator=who.operator)
-
-
-def is_admin(state: GameState, who: Identity) -> bool:
-    return who.operator or state.is_admin(who.account_id, vouched_by=who.vouched_by)
 
 
 def feed_event(
@@ -32,10 +28,9 @@ def feed_event(
     if data is None:
         return None
     sees_actor = viewer.operator or (viewer.moderator and not isinstance(event, MessageBroadcast))
-    return FeedEvent(
+    return FEED_EVENTS[recorded.type](
         position=recorded.position,
         version=recorded.version,
-        type=recorded.type,
         at=recorded.occurred_at,
         data=data,
         actor=recorded.actor if sees_actor else None,

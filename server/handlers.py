@@ -12,6 +12,7 @@ import msgspec
 from eventstore.base import ConcurrencyError, EventStore, RecordedEvent, Snapshot
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
 from projections.loading import stream_of
+from schema import errors as codes
 from schema.commands import GameCommand, RewindTurn
 from schema.game_events import GameEvent, TurnResolved, game_codec
 from server.decide import RewindPlan, decide, plan_rewind
@@ -22,8 +23,8 @@ _encoder = msgspec.json.Encoder()
 
 
 class Busy(DomainError):
-    code = "busy"
-    status = 503
+    def __init__(self, message: str) -> None:
+        super().__init__(codes.BUSY, message)
 
 
 class Loaded(msgspec.Struct, frozen=True):
@@ -84,7 +85,10 @@ class GameService:
                 return Executed([], loaded.state, loaded.position)
             new = [
                 game_codec.new_event(
-                    e, occurred_at=command.now, actor=command.actor, correlation_id=correlation
+                    e,
+                    occurred_at=command.now,
+                    actor=command.actor.account,
+                    correlation_id=correlation,
                 )
                 for e in events
             ]
@@ -121,8 +125,9 @@ class GameService:
                 plan = plan_rewind(loaded.state, command)
                 if first_plan is not None and plan.after_version != first_plan.after_version:
                     raise Conflict(
+                        codes.GAME_CHANGED,
                         "the game changed while you were rewinding (another admin may have "
-                        "rewound it already): nothing was undone; look at the game again"
+                        "rewound it already): nothing was undone; look at the game again",
                     )
                 first_plan = first_plan or plan
                 try:
@@ -140,12 +145,15 @@ class GameService:
         self, game_id: str, plan: RewindPlan, command: RewindTurn, expected_version: int
     ) -> None:
         marker = game_codec.new_event(
-            plan.rewound, occurred_at=command.now, actor=command.actor, correlation_id=uuid.uuid4()
+            plan.rewound,
+            occurred_at=command.now,
+            actor=command.actor.account,
+            correlation_id=uuid.uuid4(),
         )
         await self.store.truncate(
             stream_of(game_id),
             plan.after_version,
-            truncated_by=command.actor,
+            truncated_by=command.actor.account,
             reason=command.reason,
             truncated_at=command.now,
             then_append=[marker],

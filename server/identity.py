@@ -5,8 +5,10 @@ finds it once for every HTTP request; the routes read it with `caller` and
 import msgspec
 from starlette.requests import HTTPConnection
 
+from schema import errors as codes
+from schema.bounds import MAX_NAME
 from server.accounts import Identity
-from server.decide.acting import MAX_NAME, check_name
+from server.decide.acting import check_name
 from server.decide.errors import InvalidCommand
 from server.errors import ApiError
 from server.services import services
@@ -20,7 +22,7 @@ def _bearer(connection: HTTPConnection) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_authorization", "use the header Authorization: Bearer <token>")
+        raise ApiError(codes.BAD_AUTHORIZATION, "use the header Authorization: Bearer <token>")
     return token.strip()
 
 
@@ -37,21 +39,21 @@ async def authenticate(connection: HTTPConnection) -> Identity | None:
 async def identify(connection: HTTPConnection, token: str) -> Identity:
     found = services(connection)
     accounts = found.accounts
-    identity = await accounts.identify(token)
+    identity = await accounts.identify(token, found.clock.now())
     if identity is not None:
         return identity
     client_id = await accounts.client_of(token)
     if client_id is None:
-        raise ApiError(401, "bad_token", "this token is not known")
+        raise ApiError(codes.BAD_TOKEN, "this token is not known")
     external_id = connection.headers.get("x-acting-user", "").strip()
     if not external_id or len(external_id) > MAX_EXTERNAL_ID or not external_id.isprintable():
         raise ApiError(
-            401, "acting_user_required", "a client token acts for a user: send X-Acting-User"
+            codes.ACTING_USER_REQUIRED, "a client token acts for a user: send X-Acting-User"
         )
     name = acting_user_name(connection) or external_id[:MAX_NAME]
     vouched = connection.headers.get("x-acting-user-admin", "false").strip().lower()
     if vouched not in ("true", "false"):
-        raise ApiError(400, "bad_acting_user_admin", "X-Acting-User-Admin is true or false")
+        raise ApiError(codes.BAD_ACTING_USER_ADMIN, "X-Acting-User-Admin is true or false")
     identity = await accounts.acting_user(client_id, external_id, name, found.clock.now())
     return msgspec.structs.replace(identity, vouched_admin=vouched == "true")
 
@@ -67,8 +69,7 @@ def acting_user_name(connection: HTTPConnection) -> str | None:
         return check_name("X-Acting-User-Name", header.encode("latin-1").decode("utf-8"))
     except (UnicodeDecodeError, InvalidCommand):
         raise ApiError(
-            400,
-            "invalid_acting_user_name",
+            codes.INVALID_ACTING_USER_NAME,
             f"X-Acting-User-Name must be one line of printable UTF-8 text of at most "
             f"{MAX_NAME} characters",
         ) from None
@@ -83,5 +84,5 @@ async def caller(connection: HTTPConnection) -> Identity | None:
 async def required_caller(connection: HTTPConnection) -> Identity:
     identity = await caller(connection)
     if identity is None:
-        raise ApiError(401, "token_required", "this call needs Authorization: Bearer <token>")
+        raise ApiError(codes.TOKEN_REQUIRED, "this call needs Authorization: Bearer <token>")
     return identity

@@ -5,6 +5,7 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from schema import errors as codes
 from server.api import MAX_BODY
 
 
@@ -52,7 +53,7 @@ class BodyLimit:
         body = json.dumps(
             {
                 "error": {
-                    "code": "body_too_large",
+                    "code": codes.BODY_TOO_LARGE.code,
                     "message": f"bodies are limited to {self.limit} bytes",
                 }
             }
@@ -60,7 +61,7 @@ class BodyLimit:
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": codes.BODY_TOO_LARGE.status,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode()),

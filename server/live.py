@@ -22,8 +22,16 @@ from projections.game import GameState, fold
 from projections.loading import state_until, stream_of
 from projections.views import public_game, standings
 from projections.visibility import Viewer
-from schema.api import LiveMessage, PlayerView
 from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
+from schema.live import (
+    EventMessage,
+    LiveMessage,
+    ResolvedMessage,
+    RewoundMessage,
+    SnapshotMessage,
+    StandingsMessage,
+)
+from schema.views import PlayerView
 from server.feed import feed_event
 from server.handlers import GameService
 from server.socket_limits import OpenSockets
@@ -80,13 +88,11 @@ def messages_for(
     messages: list[LiveMessage] = []
     shown_event = feed_event(viewer, state, recorded, event)
     if shown_event is not None:
-        messages.append(LiveMessage("event", recorded.position, event=shown_event))
+        messages.append(EventMessage(recorded.position, event=shown_event))
     if isinstance(event, TurnResolved):
-        messages.append(
-            LiveMessage("resolved", recorded.position, turn=event.turn, resolution=event)
-        )
+        messages.append(ResolvedMessage(recorded.position, turn=event.turn, resolution=event))
     elif isinstance(event, TurnRewound):
-        messages.append(LiveMessage("rewound", recorded.position, turn=event.turn))
+        messages.append(RewoundMessage(recorded.position, turn=event.turn))
     return messages
 
 
@@ -118,9 +124,9 @@ class GameFeed:
         for client in self.clients:
             client.leave()
 
-    def current_standings(self, position: int | None = None) -> LiveMessage:
+    def current_standings(self, position: int | None = None) -> StandingsMessage:
         at = self.position if position is None else position
-        return LiveMessage("standings", at, standings=self._standings)
+        return StandingsMessage(at, standings=self._standings)
 
     def snapshot(self, state: GameState, position: int) -> bytes:
         """The `snapshot` message of the game at `position` (`state` is the game there),
@@ -128,7 +134,7 @@ class GameFeed:
         game stays there, so it carries no `now`: the clock is GET /v1/games/{game}'s."""
         if self._snapshot[0] != position:
             game = public_game(state, position)
-            self._snapshot = (position, _encode(LiveMessage("snapshot", position, game=game)))
+            self._snapshot = (position, _encode(SnapshotMessage(position, game=game)))
         return self._snapshot[1]
 
     @property

@@ -19,7 +19,7 @@ import msgspec
 from eventstore.base import EventStore
 from eventstore.outages import Backoff
 from projections.runner import ReadModelRunner
-from schema.commands import GameCommand, RemindPlayers, ResolveTurn
+from schema.commands import Actor, GameCommand, RemindPlayers, ResolveTurn
 from server.clock import Clock, FakeClock
 from server.decide.errors import DomainError
 from server.handlers import Busy, GameService
@@ -112,9 +112,11 @@ class Scheduler:
                 for game_id, turn, resolution_due in rows:
                     command: GameCommand
                     if resolution_due:
-                        command = ResolveTurn(actor=ACTOR, now=now, operator=True, turn=turn)
+                        command = ResolveTurn(actor=Actor(ACTOR, operator=True), now=now, turn=turn)
                     else:
-                        command = RemindPlayers(actor=ACTOR, now=now, operator=True, turn=turn)
+                        command = RemindPlayers(
+                            actor=Actor(ACTOR, operator=True), now=now, turn=turn
+                        )
                     if not await self._execute(game_id, command):
                         failed.append(game_id)
                         continue

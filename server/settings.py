@@ -6,6 +6,7 @@ from pathlib import Path
 import msgspec
 import platformdirs
 
+from server.cors import ANY, parse_origins
 from server.ratelimit import Rate, RateLimits
 
 # How many websockets one process holds open at most: per account, per client address, in all.
@@ -38,6 +39,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sockets_per_account: int = SOCKETS_PER_ACCOUNT
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     sockets_total: int = SOCKETS_TOTAL
+    # Which pages may call the API from a browser (SKIRMISH_CORS_ORIGINS, server/cors.py):
+    # ("*",) any, () none but the server's own.
+    cors_origins: tuple[str, ...] = (ANY,)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -65,6 +69,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             sockets_per_address=_count(environ, "SKIRMISH_SOCKETS_PER_IP", SOCKETS_PER_ADDRESS),
             sockets_total=_count(environ, "SKIRMISH_SOCKETS_TOTAL", SOCKETS_TOTAL),
+            cors_origins=_cors_origins(environ),
         )
 
 
@@ -87,6 +92,13 @@ def _rate_limits(environ: Mapping[str, str]) -> RateLimits | None:
     if switch not in ("on", "off"):
         raise SettingsError(f"SKIRMISH_RATE_LIMITS must be on or off, not {switch!r}")
     return RateLimits(**rates) if switch == "on" else None
+
+
+def _cors_origins(environ: Mapping[str, str]) -> tuple[str, ...]:
+    try:
+        return parse_origins(environ.get("SKIRMISH_CORS_ORIGINS") or ANY)
+    except ValueError as error:
+        raise SettingsError(f"SKIRMISH_CORS_ORIGINS: {error}") from None
 
 
 def _count(environ: Mapping[str, str], name: str, default: int) -> int:

@@ -5,6 +5,7 @@ import contextlib
 from collections import Counter
 from collections.abc import Iterator
 
+from schema import errors as codes
 from server.accounts import Identity
 from server.errors import ApiError
 from server.settings import Settings
@@ -39,7 +40,7 @@ class Seat:
     def _take(self, key: str, limit: int, reason: str) -> None:
         counts = self._sockets.counts
         if counts[key] >= limit:
-            raise ApiError(429, "too_many_sockets", f"{reason} (at most {limit}); close some")
+            raise ApiError(codes.TOO_MANY_SOCKETS, f"{reason} (at most {limit}); close some")
         counts[key] += 1
         self._taken.append(key)
 

@@ -12,6 +12,7 @@ import math
 
 from starlette.requests import HTTPConnection
 
+from schema import errors as codes
 from server.accounts import Identity
 from server.clock import Clock
 from server.errors import ApiError
@@ -24,8 +25,7 @@ class RateLimited(ApiError):
     def __init__(self, what: str, wait: float) -> None:
         seconds = max(1, math.ceil(wait))
         super().__init__(
-            429,
-            "rate_limited",
+            codes.RATE_LIMITED,
             f"too many {what}; try again in {seconds} s",
             headers={"Retry-After": str(seconds)},
         )

@@ -12,6 +12,7 @@ from rules.orders.hold import Hold
 from rules.orders.move import Move
 from rules.orders.reinforce import Reinforce
 from rules.orders.support import Support
+from rules.verdicts import OrderKind
 
 Order = Hold | Move | Support | Build | Farm | Reinforce
 
@@ -32,7 +33,7 @@ class Description(NamedTuple):
     """An order as the contract shows it: its army (or REF), kind, and where it points."""
 
     unit: str
-    kind: str
+    kind: OrderKind
     target: str | None
     supported_from: str | None
 

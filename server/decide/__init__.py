@@ -83,4 +83,4 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
         case RecordPrivateRead():
             return admins.record_private_read(state, command)
         case RewindTurn():
-            raise DomainError("a rewind is planned with plan_rewind, not decided")
+            raise TypeError("a rewind is planned with plan_rewind, not decided")

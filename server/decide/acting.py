@@ -4,36 +4,31 @@ from datetime import datetime
 
 from projections.game import GameState, Player
 from projections.schedule import locked_until
-from schema.commands import Command
+from schema import errors as codes
+from schema.bounds import MAX_NAME
+from schema.commands import Actor, Command
 from server.decide.errors import (
     GameGone,
-    GameNotFound,
     InvalidCommand,
     NotAllowed,
+    NotFound,
     OrdersLocked,
     WrongPhase,
 )
 
-MAX_NAME = 32
-
 
 def existing(state: GameState) -> GameState:
     if state.phase == "new":
-        raise GameNotFound("no such game")
+        raise NotFound(codes.GAME_NOT_FOUND, "no such game")
     if state.phase == "killed":
         raise GameGone("this game was killed by an admin")
     return state
 
 
-def is_admin(state: GameState, command: Command) -> bool:
-    """The operator, an admin of the game, or a user its trusted client vouches for."""
-    return command.operator or state.is_admin(command.actor, vouched_by=command.vouched_by)
-
-
-def require_admin(state: GameState, command: Command) -> None:
+def require_admin(state: GameState, actor: Actor) -> None:
     existing(state)
-    if not is_admin(state, command):
-        raise NotAllowed("only an admin of this game can do that")
+    if not state.is_admin(actor):
+        raise NotAllowed(codes.ADMIN_ONLY, "only an admin of this game can do that")
 
 
 def require_phase(state: GameState, *phases: str) -> None:
@@ -43,35 +38,39 @@ def require_phase(state: GameState, *phases: str) -> None:
         raise WrongPhase(f"the game is {state.phase}; this needs it {wanted}")
 
 
-def acting_player(
-    state: GameState, actor: str, as_player: str | None = None, *, admin: bool = False
-) -> Player:
-    """The player an account acts for. In a sandbox, its admin (`admin`: the actor is an
-    admin of the game) may act for anyone."""
+def acting_player(state: GameState, actor: Actor, as_player: str | None = None) -> Player:
+    """The player an actor acts for. In a sandbox, its admin may act for anyone."""
     existing(state)
     if as_player is not None:
         player = state.players.get(as_player)
         if player is None:
-            raise InvalidCommand(f"no such player: {as_player}")
-        if actor in player.accounts:
+            raise NotFound(codes.PLAYER_NOT_FOUND, f"no such player: {as_player}")
+        if actor.account in player.accounts:
             return player
-        if not (state.settings.sandbox and admin):
-            raise NotAllowed("only a sandbox's admin may act for another player")
+        if not (state.settings.sandbox and state.is_admin(actor)):
+            raise NotAllowed(
+                codes.NOT_YOUR_PLAYER, "only a sandbox's admin may act for another player"
+            )
         return player
-    player = state.player_of(actor)
+    player = state.player_of(actor.account)
     if player is None:
-        raise NotAllowed("you are not a player in this game")
+        raise NotAllowed(codes.NOT_A_PLAYER, "you are not a player in this game")
     return player
 
 
 def active_player(state: GameState, command: Command, as_player: str | None = None) -> Player:
     """The player the command's actor acts for, who must still give orders."""
-    player = acting_player(state, command.actor, as_player, admin=is_admin(state, command))
+    player = acting_player(state, command.actor, as_player)
+    if player.status == "resigned":
+        raise NotAllowed(
+            codes.PLAYER_RESIGNED, f"{player.name} has resigned and gives no more orders"
+        )
     if player.status != "active":
-        state_of = "has resigned" if player.status == "resigned" else "is out of the game"
-        raise NotAllowed(f"{player.name} {state_of} and gives no more orders")
+        raise NotAllowed(
+            codes.PLAYER_ELIMINATED, f"{player.name} is out of the game and gives no more orders"
+        )
     if player.banned:
-        raise NotAllowed(f"{player.name} is banned from this game")
+        raise NotAllowed(codes.BANNED, f"{player.name} is banned from this game")
     return player
 
 
@@ -88,10 +87,12 @@ def require_unlocked(state: GameState, now: datetime) -> None:
     if next_resolution <= now:
         raise OrdersLocked(
             "orders are locked: the turn is due and resolves any moment now; they open "
-            "again a few minutes after it"
+            "again a few minutes after it",
+            None,
         )
     raise OrdersLocked(
-        f"orders are locked around the resolution; they open again at {until.isoformat()}"
+        f"orders are locked around the resolution; they open again at {until.isoformat()}",
+        until,
     )
 
 
@@ -99,11 +100,13 @@ def check_text(label: str, text: str, longest: int) -> str:
     """Text of several lines (orders, a message): printable, tabs and line breaks allowed."""
     text = text.strip()
     if not text:
-        raise InvalidCommand(f"{label} is empty")
+        raise InvalidCommand(codes.TEXT_EMPTY, f"{label} is empty")
     if len(text) > longest:
-        raise InvalidCommand(f"{label} is too long: at most {longest} characters")
+        raise InvalidCommand(
+            codes.TEXT_TOO_LONG, f"{label} is too long: at most {longest} characters"
+        )
     if not all(ch.isprintable() or ch in "\n\t" for ch in text):
-        raise InvalidCommand(f"{label} holds unprintable characters")
+        raise InvalidCommand(codes.TEXT_UNPRINTABLE, f"{label} holds unprintable characters")
     return text
 
 
@@ -113,15 +116,19 @@ def check_name(label: str, name: str) -> str:
     refused, never stripped: a name shows in lists of other lines, which it must not forge."""
     name = name.strip(" ")
     if not name:
-        raise InvalidCommand(f"{label} is empty")
+        raise InvalidCommand(codes.NAME_EMPTY, f"{label} is empty")
     if not name.isprintable():
-        raise InvalidCommand(f"{label} must be one line of printable text")
+        raise InvalidCommand(codes.NAME_UNPRINTABLE, f"{label} must be one line of printable text")
     if len(name) > MAX_NAME:
-        raise InvalidCommand(f"{label} is too long: at most {MAX_NAME} characters")
+        raise InvalidCommand(
+            codes.NAME_TOO_LONG, f"{label} is too long: at most {MAX_NAME} characters"
+        )
     return name
 
 
 def check_range(label: str, value: int, low: int, high: int) -> int:
     if isinstance(value, bool) or not low <= value <= high:
-        raise InvalidCommand(f"{label} must be between {low} and {high}, not {value}")
+        raise InvalidCommand(
+            codes.OUT_OF_RANGE, f"{label} must be between {low} and {high}, not {value}"
+        )
     return value

@@ -1,6 +1,7 @@
 """A game's admins: the list, and what a moderator's reading of secrets leaves in the log."""
 
 from projections.game import GameState
+from schema import errors as codes
 from schema.commands import AddAdmin, RecordPrivateRead, RemoveAdmin
 from schema.game_events import AdminAdded, AdminRemoved, GameEvent, PrivateEventsRead
 from server.decide.acting import existing, require_admin
@@ -10,24 +11,27 @@ MAX_ADMINS = 20
 
 
 def add_admin(state: GameState, command: AddAdmin) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     if not command.accounts:
-        raise InvalidCommand("name the account to make an admin")
+        raise InvalidCommand(codes.NO_ACCOUNT_NAMED, "name the account to make an admin")
     new = [a for a in dict.fromkeys(command.accounts) if a not in state.admins]
     if not new:
-        raise Conflict("already an admin of this game")
+        raise Conflict(codes.ALREADY_ADMIN, "already an admin of this game")
     if len(state.admins) + len(new) > MAX_ADMINS:
-        raise Conflict(f"a game has at most {MAX_ADMINS} admins")
+        raise Conflict(codes.TOO_MANY_ADMINS, f"a game has at most {MAX_ADMINS} admins")
     return [AdminAdded(account_id=account) for account in new]
 
 
 def remove_admin(state: GameState, command: RemoveAdmin) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     gone = [a for a in dict.fromkeys(command.accounts) if a in state.admins]
     if not gone:
-        raise Conflict("not an admin of this game")
+        raise Conflict(codes.NOT_ADMIN, "not an admin of this game")
     if len(gone) == len(state.admins):
-        raise Conflict("a game keeps at least one admin: add another before removing this one")
+        raise Conflict(
+            codes.LAST_ADMIN,
+            "a game keeps at least one admin: add another before removing this one",
+        )
     return [AdminRemoved(account_id=account) for account in gone]
 
 
@@ -35,10 +39,12 @@ def record_private_read(state: GameState, command: RecordPrivateRead) -> list[Ga
     """rules.md: a moderator's read of private events before resolution is recorded in the
     log, once per moderator and turn. An admin who plays a seat may not read them at all."""
     existing(state)
-    if not state.moderates(command.actor, operator=command.operator, vouched_by=command.vouched_by):
-        raise NotAllowed("only an admin who plays no seat, or the operator, reads secrets")
+    if not state.moderates(command.actor):
+        raise NotAllowed(
+            codes.MODERATORS_ONLY, "only an admin who plays no seat, or the operator, reads secrets"
+        )
     if state.settings.sandbox or state.phase not in ("running", "paused"):
         return []
-    if command.actor in state.private_readers:
+    if command.actor.account in state.private_readers:
         return []
-    return [PrivateEventsRead(reader=command.actor, turn=state.turn)]
+    return [PrivateEventsRead(reader=command.actor.account, turn=state.turn)]

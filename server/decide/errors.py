@@ -1,62 +1,83 @@
-"""Refusals, as typed values with a code and a message fit to show a player."""
+"""Refusals, as typed values with a code and a message fit to show a player.
+
+Each takes an entry of schema/errors.py, whose status is the HTTP status that fits; the
+classes name kinds of refusal for those who catch them. A kind with a single code fixes it."""
+
+from datetime import datetime
+from typing import Any
+
+from schema import errors as codes
+from schema.errors import ErrorCode
 
 
 class DomainError(Exception):
-    """A command the game refuses. `code` is stable for clients; `status` is the HTTP
-    status that fits."""
+    """A command the game refuses. `code` is stable for clients."""
 
-    code = "refused"
-    status = 409
-
-    def __init__(self, message: str, *, retry_after: int | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)
+        self.entry = code
         self.message = message
         # Seconds after which the same command may succeed (a Retry-After header).
         self.retry_after = retry_after
 
+    @property
+    def code(self) -> str:
+        return self.entry.code
 
-class GameNotFound(DomainError):
-    code = "game_not_found"
-    status = 404
+    @property
+    def status(self) -> int:
+        return self.entry.status
+
+    def details(self) -> dict[str, Any]:
+        """Fields the error adds beside its code and message."""
+        return {}
 
 
-class GameGone(DomainError):
-    code = "game_killed"
-    status = 410
+class NotFound(DomainError):
+    """A name that refers to nothing: the game, a player, an account, a map."""
 
 
 class NotAllowed(DomainError):
-    code = "not_allowed"
-    status = 403
-
-
-class WrongPhase(DomainError):
-    code = "wrong_phase"
-    status = 409
-
-
-class WrongTurn(DomainError):
-    code = "wrong_turn"
-    status = 409
-
-
-class OrdersLocked(DomainError):
-    code = "orders_locked"
-    status = 409
+    pass
 
 
 class InvalidCommand(DomainError):
-    code = "invalid"
-    status = 422
+    pass
 
 
 class Conflict(DomainError):
-    code = "conflict"
-    status = 409
+    """Refused in the game's current state."""
+
+
+class GameGone(DomainError):
+    def __init__(self, message: str) -> None:
+        super().__init__(codes.GAME_KILLED, message)
+
+
+class WrongPhase(DomainError):
+    def __init__(self, message: str) -> None:
+        super().__init__(codes.WRONG_PHASE, message)
+
+
+class WrongTurn(DomainError):
+    def __init__(self, message: str) -> None:
+        super().__init__(codes.WRONG_TURN, message)
+
+
+class OrdersLocked(DomainError):
+    """Orders, votes and join-forces requests wait for the lock window to end: at
+    `orders_open_at`, or, when None, a few minutes after a turn that is due resolves."""
+
+    def __init__(self, message: str, orders_open_at: datetime | None) -> None:
+        super().__init__(codes.ORDERS_LOCKED, message)
+        self.orders_open_at = orders_open_at
+
+    def details(self) -> dict[str, Any]:
+        return {"orders_open_at": self.orders_open_at}
 
 
 class QuotaExceeded(DomainError):
     """A player sent more this turn than rules.md allows; it resets when the turn resolves."""
 
-    code = "turn_quota"
-    status = 429
+    def __init__(self, message: str, *, retry_after: int | None) -> None:
+        super().__init__(codes.TURN_QUOTA, message, retry_after=retry_after)

@@ -9,6 +9,8 @@ from rules.mapgen import MapGenerationError
 from rules.maps import builtin_map
 from rules.prng import commitment
 from rules.ruleset import SKIRMISH_SOCIETY
+from schema import errors as codes
+from schema.bounds import COLORS, MAX_VOTE_START_TURN, MAX_VP_TARGET
 from schema.commands import (
     BanPlayer,
     ChangeSettings,
@@ -22,7 +24,6 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import (
-    Board,
     GameCreated,
     GameEvent,
     GameKilled,
@@ -34,6 +35,7 @@ from schema.game_events import (
     PlayerLeft,
     PlayerResigned,
     PlayerUnbanned,
+    RecordedPosition,
     Settings,
     SettingsChanged,
 )
@@ -41,16 +43,13 @@ from server.decide.acting import (
     acting_player,
     check_name,
     check_range,
-    is_admin,
     require_admin,
     require_phase,
 )
-from server.decide.errors import Conflict, InvalidCommand, NotAllowed
-from server.decide.play import COLORS
+from server.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
 from server.decide.votes import vote_for
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 20
-MAX_VP_TARGET = 50
 MIN_SECRET_BYTES = 16
 
 
@@ -59,19 +58,20 @@ def check_settings(settings: Settings) -> Settings:
     check_range("vp_target", settings.vp_target, 1, MAX_VP_TARGET)
     check_range("resolution_hour", settings.resolution_hour, 0, 23)
     check_range("utc_offset", settings.utc_offset, -11, 12)
-    check_range("vote_start_turn", settings.vote_start_turn, 1, 10_000)
+    check_range("vote_start_turn", settings.vote_start_turn, 1, MAX_VOTE_START_TURN)
     if settings.map is not None:
         try:
             counts = SKIRMISH_SOCIETY.player_counts(settings.map)
         except MapError as error:
-            raise InvalidCommand(str(error)) from error
+            raise NotFound(codes.MAP_NOT_FOUND, str(error)) from error
         if counts is None:
             # Refused now rather than at the start, once players have joined for nothing.
             homes = len(builtin_map(settings.map).homes)
             raise InvalidCommand(
+                codes.MAP_UNUSABLE,
                 f"map {settings.map!r} cannot host a game: it has starting homes for {homes} "
                 f"players and a game needs at least {MIN_PLAYERS} (GET /v1/maps says which "
-                "maps can, for how many players)"
+                "maps can, for how many players)",
             )
     return replace(settings, name=name)
 
@@ -85,13 +85,13 @@ def _seats(settings: Settings) -> int:
 
 def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
     if state.phase != "new":
-        raise Conflict(f"game {command.game_id} already exists")
+        raise Conflict(codes.GAME_EXISTS, f"game {command.game_id} already exists")
     settings = check_settings(command.settings)
     return [
         GameCreated(
             game_id=command.game_id,
             settings=settings,
-            admin=command.actor,
+            admin=command.actor.account,
             seed=command.seed,
             at=command.now,
             client_id=command.client_id,
@@ -102,26 +102,30 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
 def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
     require_phase(state, "joining")
     name = check_name("a player's name", command.name)
-    if command.actor in state.banned_accounts:
-        raise NotAllowed("you are banned from this game")
+    if command.actor.account in state.banned_accounts:
+        raise NotAllowed(codes.BANNED, "you are banned from this game")
     sandbox = state.settings.sandbox
-    if sandbox and not is_admin(state, command):
-        raise NotAllowed("a sandbox has no real players: its admin plays every seat")
-    if state.player_of(command.actor) is not None and not sandbox:
-        raise Conflict("you have already joined this game")
+    if sandbox and not state.is_admin(command.actor):
+        raise NotAllowed(
+            codes.SANDBOX_ADMIN_ONLY, "a sandbox has no real players: its admin plays every seat"
+        )
+    if state.player_of(command.actor.account) is not None and not sandbox:
+        raise Conflict(codes.ALREADY_JOINED, "you have already joined this game")
     seats = _seats(state.settings)
     if len(state.players) >= seats:
         if state.settings.map is None:
-            raise Conflict(f"the game is full ({seats} players)")
-        raise Conflict(f"the game is full: map {state.settings.map!r} holds {seats} players")
+            raise Conflict(codes.GAME_FULL, f"the game is full ({seats} players)")
+        raise Conflict(
+            codes.GAME_FULL, f"the game is full: map {state.settings.map!r} holds {seats} players"
+        )
     if any(p.name.lower() == name.lower() for p in state.players.values()):
-        raise Conflict(f"the name {name!r} is taken in this game")
+        raise Conflict(codes.NAME_TAKEN, f"the name {name!r} is taken in this game")
     used = {p.color for p in state.players.values()}
     color = next(c for c in range(1, COLORS + 1) if c not in used)
     return [
         PlayerJoined(
             player_id=f"p{state.joined_so_far + 1}",
-            account_id=command.actor,
+            account_id=command.actor.account,
             name=name,
             color=color,
             pattern=1,
@@ -130,21 +134,25 @@ def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
 
 
 def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "joining")
     count = len(state.players)
     if count < MIN_PLAYERS:
-        raise Conflict(f"a game needs at least {MIN_PLAYERS} players; {count} joined")
+        raise Conflict(
+            codes.NOT_ENOUGH_PLAYERS, f"a game needs at least {MIN_PLAYERS} players; {count} joined"
+        )
     settings = state.settings
     try:
         game_map = SKIRMISH_SOCIETY.starting_map(
             players=count, map_type=settings.map_type, builtin=settings.map, seed=state.seed
         )
     except (MapError, MapGenerationError) as error:
-        raise InvalidCommand(str(error)) from error
+        raise InvalidCommand(codes.MAP_UNUSABLE, str(error)) from error
     randomness = command.secret
     if len(randomness) < MIN_SECRET_BYTES:
-        raise InvalidCommand(f"a game's secret is at least {MIN_SECRET_BYTES} random bytes")
+        raise InvalidCommand(
+            codes.SECRET_TOO_SHORT, f"a game's secret is at least {MIN_SECRET_BYTES} random bytes"
+        )
     position, homes = SKIRMISH_SOCIETY.starting_board(game_map, list(state.players), randomness)
     vote = vote_for(1, settings, randomness)
     if settings.map is None:
@@ -154,7 +162,7 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
             name=f"generated-{settings.map_type}-{count}p",
             description=f"Generated {settings.map_type} map for {count} players.",
         )
-    board = Board(armies=position.armies, control=position.control, farms=[])
+    board = RecordedPosition(armies=position.armies, control=position.control, farms=[])
     return [
         GameStarted(
             map=game_map,
@@ -174,20 +182,20 @@ def resign(state: GameState, command: Resign) -> list[GameEvent]:
         return [PlayerLeft(player_id=player.id)]
     require_phase(state, "running", "paused")
     if player.status != "active":
-        raise Conflict(f"{player.name} has already {player.status}")
+        raise Conflict(codes.ALREADY_RESIGNED, f"{player.name} has already {player.status}")
     return [PlayerResigned(player_id=player.id)]
 
 
 def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "joining", "running", "paused")
     player = state.players.get(command.player_id)
     if player is None:
-        raise InvalidCommand(f"no such player: {command.player_id}")
-    if command.actor in player.accounts:
-        raise Conflict("you cannot ban yourself")
+        raise NotFound(codes.PLAYER_NOT_FOUND, f"no such player: {command.player_id}")
+    if command.actor.account in player.accounts:
+        raise Conflict(codes.CANNOT_BAN_YOURSELF, "you cannot ban yourself")
     if player.banned:
-        raise Conflict(f"{player.name} is already banned")
+        raise Conflict(codes.ALREADY_BANNED, f"{player.name} is already banned")
     if state.phase == "joining":
         return [
             PlayerLeft(player_id=player.id, banned=True),
@@ -198,41 +206,43 @@ def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
 
 
 def unban_player(state: GameState, command: UnbanPlayer) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     player = state.players.get(command.player_id)
     # A player removed by a ban in the join phase is named by its account.
     accounts = player.accounts if player is not None else (command.player_id,)
     banned = [a for a in accounts if a in state.banned_accounts]
     if not banned:
         name = player.name if player is not None else command.player_id
-        raise Conflict(f"{name} is not banned")
+        raise Conflict(codes.NOT_BANNED, f"{name} is not banned")
     return [PlayerUnbanned(account_id=a) for a in banned]
 
 
 def pause_game(state: GameState, command: PauseGame) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "running")
     return [GamePaused(at=command.now)]
 
 
 def unpause_game(state: GameState, command: UnpauseGame) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "paused")
     return [GameUnpaused(at=command.now)]
 
 
 def kill_game(state: GameState, command: KillGame) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     return [GameKilled(at=command.now)]
 
 
 def change_settings(state: GameState, command: ChangeSettings) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "joining", "running", "paused")
     settings = state.settings
     if command.vp_target is not None:
         if state.phase != "joining":
-            raise Conflict("the VP target can only change before the game starts")
+            raise Conflict(
+                codes.VP_TARGET_FIXED, "the VP target can only change before the game starts"
+            )
         settings = replace(settings, vp_target=command.vp_target)
     if command.fast_mode is not None:
         settings = replace(settings, fast_mode=command.fast_mode)

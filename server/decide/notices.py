@@ -17,7 +17,7 @@ _MARKS = {"succeeded": "✓", "failed": "✗", "cut": "✗", "invalid": "✗", "
 
 
 def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "running")
     if command.turn != state.turn:
         raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")

@@ -7,16 +7,18 @@ from rules.joining import join_forces_problem
 from rules.orders import describe
 from rules.position import Position
 from rules.ruleset import SKIRMISH_SOCIETY
-from rules.validate import CheckedOrder as ValidatedOrder
+from rules.validate import CheckedOrder
+from schema import errors as codes
+from schema.bounds import COLORS, MAX_MESSAGE, MAX_ORDER_TEXT, PATTERNS
 from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders
 from schema.game_events import (
-    CheckedOrder,
     GameEvent,
     JoinForcesRequested,
     MessageBroadcast,
     NotificationsChanged,
     OrdersSubmitted,
     PlayerLookChanged,
+    RecordedOrder,
 )
 from server.decide.acting import (
     acting_player,
@@ -24,18 +26,20 @@ from server.decide.acting import (
     check_name,
     check_range,
     check_text,
-    is_admin,
     require_phase,
     require_unlocked,
 )
-from server.decide.errors import Conflict, InvalidCommand, NotAllowed, QuotaExceeded, WrongTurn
+from server.decide.errors import Conflict, NotAllowed, NotFound, QuotaExceeded, WrongTurn
 
 # rules.md, "Resubmissions are bounded": per player (each seat of a sandbox) and turn.
-MAX_ORDER_TEXT = 4000
 MAX_SUBMISSIONS = 100
 MAX_ORDER_LINES = 1000
-MAX_MESSAGE = 1000
-COLORS, PATTERNS = 20, 16
+_JOIN_FORCES_CODES = {
+    "itself": codes.JOIN_FORCES_WITH_ITSELF,
+    "joined_before": codes.JOINED_FORCES_BEFORE,
+    "too_large": codes.JOIN_FORCES_TOO_LARGE,
+    "not_behind": codes.JOIN_FORCES_NOT_BEHIND,
+}
 
 
 def position_of(state: GameState) -> Position:
@@ -67,8 +71,8 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
             player_id=player.id,
             turn=state.turn,
             text=text,
-            account_id=command.actor,
-            checked=[_checked(c) for c in checked],
+            account_id=command.actor.account,
+            checked=[_recorded(c) for c in checked],
         )
     ]
 
@@ -85,11 +89,11 @@ def _quota(state: GameState, command: SubmitOrders, bound: str) -> QuotaExceeded
     )
 
 
-def _checked(checked: ValidatedOrder) -> CheckedOrder:
+def _recorded(checked: CheckedOrder) -> RecordedOrder:
     if checked.order is None:
-        return CheckedOrder(checked.text, None, None, valid=False, reason=checked.reason)
+        return RecordedOrder(checked.text, None, None, valid=False, reason=checked.reason)
     unit, kind, target, supported_from = describe(checked.order)
-    return CheckedOrder(
+    return RecordedOrder(
         checked.text,
         unit,
         kind,
@@ -106,9 +110,12 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
     require_unlocked(state, command.now)
     other = state.players.get(command.with_player)
     if other is None or other.status != "active":
-        raise InvalidCommand(f"no such player in the game: {command.with_player}")
+        raise NotFound(codes.PLAYER_NOT_FOUND, f"no such player in the game: {command.with_player}")
     if other.banned:
-        raise NotAllowed(f"{other.name} is banned from this game and cannot join forces")
+        raise NotAllowed(
+            codes.JOIN_FORCES_PARTNER_BANNED,
+            f"{other.name} is banned from this game and cannot join forces",
+        )
     in_game = [p for p in state.players.values() if p.status == "active"]
     counts = Counter(state.board.control.values())
     problem = join_forces_problem(
@@ -120,21 +127,21 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
         names={p.id: p.name for p in in_game},
     )
     if problem is not None:
-        raise Conflict(problem)
+        raise Conflict(_JOIN_FORCES_CODES[problem.kind], problem.reason)
     return [JoinForcesRequested(player_id=player.id, with_player=other.id, turn=state.turn)]
 
 
 def change_look(state: GameState, command: ChangeLook) -> list[GameEvent]:
-    player = acting_player(state, command.actor, command.as_player, admin=is_admin(state, command))
+    player = acting_player(state, command.actor, command.as_player)
     if player.status == "eliminated":
-        raise NotAllowed(f"{player.name} is out of the game")
+        raise NotAllowed(codes.PLAYER_ELIMINATED, f"{player.name} is out of the game")
     name = player.name if command.name is None else check_name("the name", command.name)
     color = player.color if command.color is None else command.color
     pattern = player.pattern if command.pattern is None else command.pattern
     check_range("color", color, 1, COLORS)
     check_range("pattern", pattern, 1, PATTERNS)
     if any(p.name.lower() == name.lower() and p.id != player.id for p in state.players.values()):
-        raise Conflict(f"the name {name!r} is taken in this game")
+        raise Conflict(codes.NAME_TAKEN, f"the name {name!r} is taken in this game")
     if (name, color, pattern) == (player.name, player.color, player.pattern):
         return []
     return [PlayerLookChanged(player_id=player.id, name=name, color=color, pattern=pattern)]
@@ -151,6 +158,6 @@ def broadcast(state: GameState, command: Broadcast) -> list[GameEvent]:
     require_phase(state, "joining", "running", "paused")
     acting_player(state, command.actor)
     if not state.settings.broadcasting:
-        raise NotAllowed("an admin has switched broadcasting off")
+        raise NotAllowed(codes.BROADCASTING_OFF, "an admin has switched broadcasting off")
     message = check_text("the message", command.message, MAX_MESSAGE)
     return [MessageBroadcast(message=message)]

@@ -7,8 +7,9 @@ from rules.effects import parse_effect
 from rules.prng import commitment
 from rules.ruleset import SKIRMISH_SOCIETY
 from rules.turn import TurnInput
+from schema import errors as codes
 from schema.commands import ResolveTurn, RewindTurn
-from schema.game_events import Board, GameEvent, TurnResolved, TurnRewound
+from schema.game_events import GameEvent, RecordedPosition, TurnResolved, TurnRewound
 from server.decide.acting import require_admin, require_phase
 from server.decide.errors import Conflict, WrongTurn
 from server.decide.notices import results_notices
@@ -26,7 +27,7 @@ class RewindPlan(msgspec.Struct, frozen=True):
 
 def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     # The scheduler resolves as the operator; otherwise only an admin may resolve now.
-    require_admin(state, command)
+    require_admin(state, command.actor)
     if command.turn is not None and command.turn != state.turn:
         when = "already resolved" if command.turn < state.turn else "not reached yet"
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
@@ -58,7 +59,9 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         at=command.now,
         effect=effect,
         orders=resolved.orders,
-        board=Board(armies=position.armies, control=position.control, farms=sorted(position.farms)),
+        board=RecordedPosition(
+            armies=position.armies, control=position.control, farms=sorted(position.farms)
+        ),
         dead=resolved.dead,
         vp=resolved.vp,
         vp_gained=resolved.vp_gained,
@@ -94,10 +97,10 @@ def _can_join(state: GameState, player_id: str) -> bool:
 
 
 def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
-    require_admin(state, command)
+    require_admin(state, command.actor)
     require_phase(state, "running", "paused", "finished")
     if not state.resolved_versions:
-        raise Conflict("there is no resolution to undo")
+        raise Conflict(codes.NOTHING_TO_REWIND, "there is no resolution to undo")
     rewound = TurnRewound(turn=state.turn - 1, at=command.now)
     if state.phase == "finished" and state.secret is not None:
         # The end revealed the secret; the game goes on, and its draws must stay unknown.

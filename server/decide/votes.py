@@ -5,6 +5,7 @@ from collections import Counter
 from projections.game import GameState
 from rules.effects import parse_effect
 from rules.ruleset import SKIRMISH_SOCIETY
+from schema import errors as codes
 from schema.commands import CastVote
 from schema.game_events import GameEvent, Settings, Vote, VoteCast, VoteOutcome
 from server.decide.acting import active_player, require_phase, require_unlocked
@@ -53,16 +54,19 @@ def cast_vote(state: GameState, command: CastVote) -> list[GameEvent]:
     player = active_player(state, command, command.as_player)
     vote = state.vote
     if vote is None or vote.turn != state.turn:
-        raise Conflict("there is no vote this turn")
+        raise Conflict(codes.NO_VOTE, "there is no vote this turn")
     if player.id not in state.board.armies.values():
-        raise NotAllowed("players must have armies on the board in order to vote")
+        raise NotAllowed(
+            codes.VOTE_NEEDS_ARMIES, "players must have armies on the board in order to vote"
+        )
     if player.id in state.ballots:
-        raise Conflict("you can only vote once in a given turn")
+        raise Conflict(codes.ALREADY_VOTED, "you can only vote once in a given turn")
     require_unlocked(state, command.now)
     try:
         effect = parse_effect(command.effect).value
     except ValueError as error:
-        raise InvalidCommand(str(error)) from error
+        raise InvalidCommand(codes.UNKNOWN_EFFECT, str(error)) from error
     if effect not in vote.candidates:
-        raise InvalidCommand(f"this vote is between {vote.candidates[0]} and {vote.candidates[1]}")
+        first, second = vote.candidates
+        raise InvalidCommand(codes.NOT_A_CANDIDATE, f"this vote is between {first} and {second}")
     return [VoteCast(player_id=player.id, turn=state.turn, effect=effect)]

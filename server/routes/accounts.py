@@ -3,10 +3,10 @@
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from schema import errors as codes
 from schema.api import AccountCreated, ClientCreated, NewAccount, NewClient
 from server.api import documented, json_response, read_body
 from server.decide.acting import check_name
-from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.identity import caller, required_caller
 from server.services import services
@@ -15,11 +15,9 @@ from server.throttle import client_address
 router = APIRouter(prefix="/v1", tags=["accounts"])
 
 
-def _name(text: str) -> str:
-    try:
-        return check_name("the name", text)
-    except DomainError as error:
-        raise ApiError(422, "invalid", error.message) from error
+def checked_name(text: str) -> str:
+    """A name for an account, a client or a token: one line of at most 32 characters."""
+    return check_name("the name", text)
 
 
 @router.post(
@@ -29,7 +27,7 @@ def _name(text: str) -> str:
 )
 async def create_account(request: Request) -> Response:
     body = await read_body(request, NewAccount)
-    name = _name(body.name)
+    name = checked_name(body.name)
     found = services(request)
     found.throttle.account_created(await caller(request), client_address(request))
     account_id, token = await found.accounts.create(name, found.clock.now())
@@ -49,8 +47,10 @@ async def create_account(request: Request) -> Response:
 async def create_client(request: Request) -> Response:
     who = await required_caller(request)
     if not who.operator:
-        raise ApiError(403, "not_allowed", "only the server operator creates client tokens")
+        raise ApiError(codes.OPERATOR_ONLY, "only the server operator creates client tokens")
     body = await read_body(request, NewClient)
     found = services(request)
-    client_id, token = await found.accounts.create_client(_name(body.name), found.clock.now())
+    client_id, token = await found.accounts.create_client(
+        checked_name(body.name), found.clock.now()
+    )
     return json_response(ClientCreated(client_id, token), 201)

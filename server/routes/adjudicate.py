@@ -8,6 +8,7 @@ from fastapi.responses import Response
 from rules.contract import Request as AdjudicationRequest
 from rules.contract import RequestError, adjudicate_json
 from rules.contract import Response as Adjudication
+from schema import errors as codes
 from server.api import MAX_BODY, documented, refuse_duplicate_keys
 from server.errors import ApiError
 
@@ -25,12 +26,12 @@ router = APIRouter(prefix="/v1", tags=["rules"])
 async def adjudicate(request: Request) -> Response:
     body = await request.body()
     if len(body) > MAX_BODY:
-        raise ApiError(413, "body_too_large", f"the body is larger than {MAX_BODY} bytes")
+        raise ApiError(codes.BODY_TOO_LARGE, f"the body is larger than {MAX_BODY} bytes")
     try:
         # Large inline maps take a few milliseconds; keep the event loop free meanwhile.
         answer = await asyncio.to_thread(_adjudicate, body)
     except RequestError as error:
-        raise ApiError(422, "invalid_request", str(error)) from error
+        raise ApiError(codes.INVALID_REQUEST, str(error)) from error
     return Response(answer, media_type="application/json")
 
 

@@ -5,12 +5,14 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
+from schema import errors as codes
 from schema.api import Done, NewAdmin
 from schema.commands import AddAdmin, RemoveAdmin
-from server.api import documented, read_body
+from server.api import documented, json_response, read_body
+from server.application import done, readable
 from server.errors import ApiError
 from server.identity import required_caller
-from server.routes.games import GameId, act, done, readable, run
+from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["games"])
@@ -32,19 +34,20 @@ async def add_admin(request: Request, game: GameId) -> Response:
     body = await read_body(request, NewAdmin)
     found = services(request)
     if (body.player is None) == (body.account is None):
-        raise ApiError(422, "invalid", 'give exactly one of "player" and "account"')
+        raise ApiError(codes.EXACTLY_ONE_FIELD, 'give exactly one of "player" and "account"')
     if body.player is not None:
-        state, _ = await readable(found, game)
+        state = (await readable(found, game)).state
         player = state.players.get(body.player)
         if player is None:
-            raise ApiError(404, "player_not_found", f"no such player: {body.player}")
+            raise ApiError(codes.PLAYER_NOT_FOUND, f"no such player: {body.player}")
         accounts = player.accounts
     else:
         assert body.account is not None
         if await found.accounts.name_of(body.account) is None:
-            raise ApiError(404, "account_not_found", f"no such account: {body.account}")
+            raise ApiError(codes.ACCOUNT_NOT_FOUND, f"no such account: {body.account}")
         accounts = (body.account,)
-    return done(await run(found, game, AddAdmin(**act(who, found), accounts=accounts)))
+    command = AddAdmin(actor=who.actor, now=found.clock.now(), accounts=accounts)
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.delete(
@@ -58,4 +61,5 @@ async def add_admin(request: Request, game: GameId) -> Response:
 async def remove_admin(request: Request, game: GameId, account: AccountId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, RemoveAdmin(**act(who, found), accounts=(account,))))
+    command = RemoveAdmin(actor=who.actor, now=found.clock.now(), accounts=(account,))
+    return json_response(done(await found.games.execute(game, command)))

@@ -1,76 +1,34 @@
-"""Games: set up, list, read, join, start, settings, and the admin actions."""
+"""Games: set up, list, read, join, start, settings."""
 
-import secrets
-from typing import Annotated, Any
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from projections.game import GameState
-from projections.schedule import utc_offset_for
+from projections import queries
 from projections.views import public_game
 from schema.api import (
-    AdminAction,
-    AdminBody,
     Done,
     GameList,
-    GameSummary,
+    Joined,
     NewGame,
-    PublicGame,
     SettingsPatch,
 )
 from schema.commands import (
-    BanPlayer,
     ChangeSettings,
-    CreateGame,
-    GameCommand,
     JoinGame,
-    KillGame,
-    PauseGame,
-    ResolveTurn,
-    RewindTurn,
     StartGame,
-    UnbanPlayer,
-    UnpauseGame,
 )
-from schema.game_events import Settings, game_codec
-from server.accounts import Identity
+from schema.game_events import PlayerJoined
+from schema.views import PublicGame
 from server.api import documented, json_response, read_body
-from server.decide.acting import existing
-from server.errors import ApiError
-from server.handlers import Executed
+from server.application import done, readable, set_up
 from server.identity import required_caller
-from server.services import Services, services
+from server.services import services
 from server.throttle import client_address
 
 router = APIRouter(prefix="/v1", tags=["games"])
 GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-_MAX_SEED = 2**63 - 1
-
-
-def act(who: Identity, found: Services) -> dict[str, Any]:
-    """The fields every command carries: who acts, when, and as what."""
-    return {
-        "actor": who.account_id,
-        "now": found.clock.now(),
-        "operator": who.operator,
-        "vouched_by": who.vouched_by,
-    }
-
-
-async def run(found: Services, game: str, command: GameCommand) -> Executed:
-    return await found.games.execute(game, command)
-
-
-def done(executed: Executed) -> Response:
-    return json_response(Done([game_codec.type_of(e) for e in executed.events], executed.position))
-
-
-async def readable(found: Services, game: str) -> tuple[GameState, int]:
-    """A game's state for reading; 404 if there is none, 410 if it was killed."""
-    loaded = await found.games.load(game)
-    existing(loaded.state)
-    return loaded.state, loaded.position
 
 
 @router.post(
@@ -91,62 +49,15 @@ async def create_game(request: Request) -> Response:
     return json_response(public_game(executed.state, executed.position, found.clock.now()), 201)
 
 
-async def set_up(found: Services, who: Identity, body: NewGame, address: str) -> Executed:
-    """A new game with the options of `body`; `who`, calling from `address`, becomes its
-    admin."""
-    now = found.clock.now()
-    if body.seed is not None and not 0 <= body.seed <= _MAX_SEED:
-        raise ApiError(422, "invalid", f"seed must be between 0 and {_MAX_SEED}")
-    if body.current_hour is not None and not 0 <= body.current_hour <= 23:
-        raise ApiError(422, "invalid", "current_hour must be between 0 and 23")
-    found.throttle.game_created(who, address)
-    settings = Settings(
-        name=body.name,
-        vp_target=body.vp_target,
-        map_type=body.map_type,
-        map=body.map,
-        fast_mode=body.fast_mode,
-        resolution_hour=body.resolution_hour,
-        utc_offset=0 if body.current_hour is None else utc_offset_for(body.current_hour, now),
-        votes=body.votes,
-        vote_start_turn=body.vote_start_turn,
-        voting_mode=body.voting_mode,
-        hints=body.hints,
-        sandbox=body.sandbox,
-        broadcasting=body.broadcasting,
-    )
-    game_id = secrets.token_hex(6)
-    seed = body.seed if body.seed is not None else secrets.randbits(63)
-    return await run(
-        found,
-        game_id,
-        CreateGame(
-            **act(who, found),
-            game_id=game_id,
-            settings=settings,
-            seed=seed,
-            client_id=who.client_id,
-        ),
-    )
-
-
 @router.get("/games", **documented(responses={200: GameList}, summary="List games"))
 async def list_games(
     request: Request,
-    phase: Annotated[str | None, Query(pattern="^(joining|running|paused|finished)$")] = None,
+    phase: Literal["joining", "running", "paused", "finished"] | None = None,
     after: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Response:
-    rows = await services(request).pool.fetch(
-        "SELECT game_id, name, phase, turn, players, position FROM read_games "
-        "WHERE phase <> 'killed' AND ($1::text IS NULL OR phase = $1) AND game_id > $2 "
-        "ORDER BY game_id LIMIT $3",
-        phase,
-        after,
-        limit + 1,
-    )
-    games = [GameSummary(*row) for row in rows[:limit]]
-    return json_response(GameList(games, games[-1].id if len(rows) > limit else None))
+    page = await queries.games(services(request).pool, phase, after, limit)
+    return json_response(GameList(page.items, page.next))
 
 
 @router.get(
@@ -155,20 +66,26 @@ async def list_games(
 )
 async def get_game(request: Request, game: GameId) -> Response:
     found = services(request)
-    state, position = await readable(found, game)
-    return json_response(public_game(state, position, found.clock.now()))
+    loaded = await readable(found, game)
+    return json_response(public_game(loaded.state, loaded.position, found.clock.now()))
 
 
 @router.post(
     "/games/{game}/join",
     **documented(
-        responses={200: Done}, errors=(401, 403, 404, 409, 410), summary="Join in the join phase"
+        responses={200: Joined},
+        errors=(401, 403, 404, 409, 410),
+        summary="Join in the join phase; answers the caller's player id",
     ),
 )
 async def join_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, JoinGame(**act(who, found), name=who.name[:32])))
+    command = JoinGame(actor=who.actor, now=found.clock.now(), name=who.name[:32])
+    executed = await found.games.execute(game, command)
+    (joined,) = (e for e in executed.events if isinstance(e, PlayerJoined))
+    appended = done(executed)
+    return json_response(Joined(appended.events, appended.position, player=joined.player_id))
 
 
 @router.post(
@@ -180,7 +97,8 @@ async def join_game(request: Request, game: GameId) -> Response:
 async def start_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, StartGame(**act(who, found), secret=found.entropy())))
+    command = StartGame(actor=who.actor, now=found.clock.now(), secret=found.entropy())
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.patch(
@@ -197,50 +115,12 @@ async def change_settings(request: Request, game: GameId) -> Response:
     body = await read_body(request, SettingsPatch)
     found = services(request)
     command = ChangeSettings(
-        **act(who, found),
+        actor=who.actor,
+        now=found.clock.now(),
         fast_mode=body.fast_mode,
         resolution_hour=body.resolution_hour,
         current_hour=body.current_hour,
         broadcasting=body.broadcasting,
         vp_target=body.vp_target,
     )
-    return done(await run(found, game, command))
-
-
-@router.post(
-    "/games/{game}/admin/{action}",
-    **documented(
-        body=AdminBody,
-        body_required=False,
-        responses={200: Done},
-        errors=(401, 403, 404, 409, 410),
-        summary="pause, unpause, resolve, rewind, ban, unban or kill (admin)",
-    ),
-)
-async def admin_action(request: Request, game: GameId, action: AdminAction) -> Response:
-    who = await required_caller(request)
-    body = AdminBody()
-    if action in ("ban", "unban", "rewind") or await request.body():
-        body = await read_body(request, AdminBody)
-    found = services(request)
-    common = act(who, found)
-    if action == "rewind":
-        reason = body.reason or "admin rewind"
-        rewind = RewindTurn(**common, reason=reason, secret=found.entropy())
-        return done(await found.games.rewind(game, rewind))
-    if action in ("ban", "unban"):
-        if body.player is None:
-            raise ApiError(422, "invalid", f'{action} needs {{"player": <player id>}}')
-        player_command: GameCommand = (
-            BanPlayer(**common, player_id=body.player)
-            if action == "ban"
-            else UnbanPlayer(**common, player_id=body.player)
-        )
-        return done(await run(found, game, player_command))
-    simple: dict[str, GameCommand] = {
-        "pause": PauseGame(**common),
-        "unpause": UnpauseGame(**common),
-        "resolve": ResolveTurn(**common),
-        "kill": KillGame(**common),
-    }
-    return done(await run(found, game, simple[action]))
+    return json_response(done(await found.games.execute(game, command)))

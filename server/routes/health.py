@@ -8,6 +8,7 @@ from fastapi.responses import Response
 
 from eventstore.outages import UNREACHABLE
 from projections import failures
+from schema import errors as codes
 from schema.api import FailingGame, Health
 from server.api import documented, json_response
 from server.errors import ApiError
@@ -21,17 +22,18 @@ _UNANSWERED: tuple[type[Exception], ...] = (*UNREACHABLE, asyncpg.PostgresError)
 
 @router.get(
     "/v1/health",
-    **documented(responses={200: Health}, errors=(503,), summary="Is the server whole?"),
+    **documented(responses={200: Health}, summary="Is the server up, and its read models whole?"),
 )
 async def health(request: Request) -> Response:
+    # The pool alone, not the services: a health check needs nothing else.
     pool: asyncpg.Pool = request.app.state.pool
     try:
         async with asyncio.timeout(PING_TIMEOUT_SECONDS):
             failing = await failures.listed(pool)
     except TimeoutError:
-        raise ApiError(503, "database_unavailable", "the database did not answer in time") from None
+        raise ApiError(codes.DATABASE_UNAVAILABLE, "the database did not answer in time") from None
     except _UNANSWERED as error:
-        raise ApiError(503, "database_unavailable", f"database unreachable: {error}") from error
+        raise ApiError(codes.DATABASE_UNAVAILABLE, f"database unreachable: {error}") from error
     if not failing:
         return json_response(Health(status="ok", database="ok", read_models="ok"))
     games = [

@@ -1,28 +1,34 @@
 """A game's past: turns, the event feed (as each reader may see it), the archive."""
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from eventstore.base import RecordedEvent
+from eventstore.base import EventStore, RecordedEvent
+from projections import queries
 from projections.game import GameState
 from projections.loading import stream_of
 from projections.visibility import Viewer, is_pending_secret
+from schema import errors as codes
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
 from schema.commands import RecordPrivateRead
 from schema.game_events import game_codec
-from server.accounts import Identity
 from server.api import documented, json_response
+from server.application import administered, readable
 from server.errors import ApiError
-from server.feed import feed_event, is_admin, viewer_of
+from server.feed import feed_event, viewer_of
 from server.identity import caller, required_caller
-from server.routes.games import GameId, act, readable, run
+from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
-_decode_json = msgspec.json.Decoder(dict[str, Any]).decode
+# A page of the event feed reads on past the events hidden from its reader, up to this many
+# stored events in all: then it ends short, with `has_more`.
+MAX_SCANNED = 5000
+# Stored events read at a time once the first read (`limit` + 1) was not enough.
+_READ = 1000
 
 
 def _feed_event(viewer: Viewer, state: GameState, recorded: RecordedEvent) -> FeedEvent | None:
@@ -39,24 +45,18 @@ async def get_turn(
     request: Request, game: GameId, turn: Annotated[int, Path(ge=1, le=1_000_000)]
 ) -> Response:
     found = services(request)
-    await readable(found, game)
-    row = await found.pool.fetchrow(
-        "SELECT start_board::text, effect, resolution::text FROM read_turns "
-        "WHERE game_id = $1 AND turn = $2",
-        game,
-        turn,
-    )
-    if row is None:
-        raise ApiError(404, "turn_not_found", f"turn {turn} has not been reached")
-    start_board, effect, resolution = row
-    return json_response(
-        TurnView(
-            turn=turn,
-            start_board=_decode_json(start_board),
-            effect=effect,
-            resolution=None if resolution is None else _decode_json(resolution),
-        )
-    )
+    position = (await readable(found, game)).position
+    # The turn history is a read model: it is read once it holds the game as loaded now,
+    # so that a turn that has resolved always shows its resolution.
+    try:
+        view = await queries.turn(found.pool, game, turn, position=position)
+    except queries.ReadModelsBehind:
+        raise ApiError(
+            codes.READ_MODELS_BEHIND, "the game's history is not up to date yet; try again"
+        ) from None
+    if view is None:
+        raise ApiError(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    return json_response(view)
 
 
 @router.get(
@@ -71,23 +71,52 @@ async def get_events(
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
 ) -> Response:
     found = services(request)
-    state, _ = await readable(found, game)
+    state = (await readable(found, game)).state
     who = await caller(request)
     viewer = viewer_of(state, who)
-    recorded = await found.store.read_stream_after_position(stream_of(game), after, limit=limit)
-    decoded = [(r, game_codec.decode_recorded(r)) for r in recorded]
-    if (
-        who is not None
-        and viewer.moderator
-        and not state.settings.sandbox
-        and any(is_pending_secret(event, state) for _, event in decoded)
-    ):
+    page = await _visible_page(found.store, game, viewer, state, after, limit)
+    if who is not None and viewer.moderator and not state.settings.sandbox and page.secrets:
         # rules.md: a moderator's read of secrets before resolution is in the log, for every
         # player to see after the turn; it is written before anything is read.
-        await run(found, game, RecordPrivateRead(**act(who, found)))
-    events = [e for r, event in decoded if (e := feed_event(viewer, state, r, event)) is not None]
-    # Hidden events advance the position too, so that a reader never asks for them again.
-    return json_response(EventPage(events, recorded[-1].position if recorded else after))
+        await found.games.execute(game, RecordPrivateRead(actor=who.actor, now=found.clock.now()))
+    return json_response(EventPage(page.events, page.position, page.has_more))
+
+
+class _Page(msgspec.Struct, frozen=True):
+    events: list[FeedEvent]
+    # The last stored event read: hidden ones advance it too, so that a reader never asks
+    # for them again.
+    position: int
+    has_more: bool
+    # Whether any event read is a secret of the turn in play.
+    secrets: bool
+
+
+async def _visible_page(
+    store: EventStore, game: str, viewer: Viewer, state: GameState, after: int, limit: int
+) -> _Page:
+    """Up to `limit` events that `viewer` may see after `after`, reading on past hidden
+    ones (up to MAX_SCANNED stored events); `has_more` if stored events follow the page."""
+    stream = stream_of(game)
+    events: list[FeedEvent] = []
+    position, scanned, secrets = after, 0, False
+    # One more than a page: a page of visible events then knows whether more follow.
+    read = limit + 1
+    while True:
+        batch = await store.read_stream_after_position(stream, position, limit=read)
+        for recorded in batch:
+            if len(events) == limit or scanned == MAX_SCANNED:
+                return _Page(events, position, True, secrets)
+            scanned += 1
+            position = recorded.position
+            event = game_codec.decode_recorded(recorded)
+            secrets = secrets or is_pending_secret(event, state)
+            shown = feed_event(viewer, state, recorded, event)
+            if shown is not None:
+                events.append(shown)
+        if len(batch) < read:
+            return _Page(events, position, False, secrets)
+        read = _READ
 
 
 @router.get(
@@ -101,8 +130,7 @@ async def get_events(
 async def get_archive(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    state, _ = await readable(found, game)
-    require_admin_identity(state, who)
+    state = await administered(found, who, game)
     # What a rewind removed is never resolved: nobody reads another player's secrets there.
     viewer = viewer_of(state, who).without_moderation()
     truncations = await found.store.read_archive(stream_of(game))
@@ -121,8 +149,3 @@ async def get_archive(request: Request, game: GameId) -> Response:
             ]
         )
     )
-
-
-def require_admin_identity(state: GameState, who: Identity) -> None:
-    if not is_admin(state, who):
-        raise ApiError(403, "not_allowed", "only an admin of this game can do that")

@@ -1,18 +1,22 @@
-"""GET /v1/games/{game}/live: the websocket of docs/api.md ("Live")."""
+"""GET /v1/games/{game}/live: the websocket of docs/api.md ("Live"), and /asyncapi.json, its
+contract."""
 
 import asyncio
 import contextlib
-import json
 import random
 
 import msgspec
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
 
 from eventstore.base import EventStore
 from projections.loading import stream_of
-from schema.api import LiveMessage
+from schema import errors as codes
 from schema.game_events import game_codec
+from schema.live import ErrorMessage, LiveQuery, PingMessage, TokenMessage
 from server.accounts import Identity
+from server.api import json_response
+from server.asyncapi import asyncapi_document
 from server.decide.acting import existing
 from server.decide.errors import DomainError
 from server.errors import ApiError
@@ -34,17 +38,24 @@ SNAPSHOT_BEYOND = 200
 # Events read at a time while catching up: most of what one connection holds.
 _PAGE = 50
 _encode = msgspec.json.Encoder().encode
+_decode_token = msgspec.json.Decoder(TokenMessage).decode
+
+
+@router.get("/asyncapi.json", include_in_schema=False)
+async def asyncapi() -> Response:
+    return json_response(asyncapi_document())
 
 
 @router.websocket("/v1/games/{game}/live")
-async def live(websocket: WebSocket, game: str, after: int = 0, token: str | None = None) -> None:
+async def live(websocket: WebSocket, game: str) -> None:
     await websocket.accept()
     found = services(websocket)
     with found.live.sockets.seat() as seat:
         try:
             # Counted first, so that a flood from one address costs little beyond handshakes.
             seat.take_address(_address(websocket))
-            identity = await _identity(websocket, token)
+            query = _query(websocket)
+            identity = await _identity(websocket, query.token)
             seat.take_account(identity)
             loaded = await found.games.load(game)
             existing(loaded.state)
@@ -52,7 +63,7 @@ async def live(websocket: WebSocket, game: str, after: int = 0, token: str | Non
             status = getattr(error, "status", 400)
             await _refuse(websocket, 4000 + status, error.message)
             return
-        await _serve(websocket, found, game, loaded, identity, after)
+        await _serve(websocket, found, game, loaded, identity, query.after)
 
 
 async def _serve(
@@ -103,6 +114,14 @@ def _address(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client is not None else "unknown"
 
 
+def _query(websocket: WebSocket) -> LiveQuery:
+    """The query string, as /asyncapi.json describes it (LiveQuery)."""
+    try:
+        return msgspec.convert(dict(websocket.query_params), LiveQuery, strict=False)
+    except msgspec.ValidationError as error:
+        raise ApiError(codes.INVALID_REQUEST, f"the query: {error}") from None
+
+
 async def _identity(websocket: WebSocket, token: str | None) -> Identity | None:
     if token is not None:
         return await identify(websocket, token)
@@ -112,12 +131,14 @@ async def _identity(websocket: WebSocket, token: str | None) -> Identity | None:
     except TimeoutError:
         return None
     try:
-        message = json.loads(first)
-    except ValueError:
-        raise ApiError(400, "bad_message", "the first message must be JSON") from None
-    if not isinstance(message, dict) or not isinstance(message.get("token"), str):
-        raise ApiError(400, "bad_message", 'the first message may only be {"token": "..."}')
-    return await identify(websocket, message["token"])
+        message = _decode_token(first)
+    except msgspec.ValidationError:
+        raise ApiError(
+            codes.BAD_MESSAGE, 'the first message may only be {"token": "..."}'
+        ) from None
+    except msgspec.DecodeError:
+        raise ApiError(codes.BAD_MESSAGE, "the first message must be JSON") from None
+    return await identify(websocket, message.token)
 
 
 async def _catch_up(
@@ -193,7 +214,7 @@ async def _send_live(websocket: WebSocket, client: Client, feed: GameFeed) -> No
             except TimeoutError:
                 # Everything queued has been sent, and the feed queues as it dispatches: all
                 # up to its position is delivered, so reconnecting from here loses nothing.
-                ping = LiveMessage("ping", max(client.sent_up_to, feed.position))
+                ping = PingMessage(max(client.sent_up_to, feed.position))
                 await _send(websocket, _encode(ping))
                 client.delivered = ping.position
                 continue
@@ -239,6 +260,6 @@ async def _drop(websocket: WebSocket, delivered: int) -> None:
 
 async def _refuse(websocket: WebSocket, code: int, reason: str, *, position: int = 0) -> None:
     with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-        message = LiveMessage("error", position, message=reason)
+        message = ErrorMessage(position, message=reason)
         await websocket.send_text(_encode(message).decode())
         await websocket.close(code=code, reason=reason[:120])

@@ -2,23 +2,24 @@
 and the voting effects' descriptions. Stateless; nothing is stored."""
 
 import asyncio
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from rules.board import GameMap, MapError
-from rules.effects import DESCRIPTIONS
-from rules.mapgen import MapGenerationError, generate
+from rules.effects import DESCRIPTIONS, EffectName
+from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError, MapType, generate
 from rules.maps import builtin_map, builtin_names
 from rules.ruleset import SKIRMISH_SOCIETY
+from schema import errors as codes
+from schema.api import Seed
 from server.api import documented, json_response, read_body
 from server.drawing import drawable_builtin
 from server.errors import ApiError
 
 router = APIRouter(prefix="/v1", tags=["maps"])
-_MAX_SEED = 2**63 - 1
 
 
 class PlayerCounts(msgspec.Struct, frozen=True):
@@ -41,13 +42,13 @@ class MapList(msgspec.Struct, frozen=True):
 
 
 class GenerateBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    players: int
-    type: Literal["normal", "spacious"] = "normal"
-    seed: int = 0
+    players: Annotated[int, msgspec.Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
+    type: MapType = "normal"
+    seed: Seed = 0
 
 
 class EffectInfo(msgspec.Struct, frozen=True):
-    name: str
+    name: EffectName
     description: str
 
 
@@ -80,12 +81,12 @@ async def list_maps() -> Response:
 )
 async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
     if name not in builtin_names():
-        raise ApiError(404, "map_not_found", f"no built-in map {name!r}")
+        raise ApiError(codes.MAP_NOT_FOUND, f"no built-in map {name!r}")
     try:
         # The first call fits the outlines (a fraction of a second); later ones are cached.
         drawn = await asyncio.to_thread(drawable_builtin, name)
     except MapError as error:  # pragma: no cover - built-in maps are checked by the tests
-        raise ApiError(404, "map_not_found", str(error)) from error
+        raise ApiError(codes.MAP_NOT_FOUND, str(error)) from error
     return json_response(drawn)
 
 
@@ -99,12 +100,10 @@ async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
 )
 async def generate_map(request: Request) -> Response:
     body = await read_body(request, GenerateBody)
-    if not 0 <= body.seed <= _MAX_SEED:
-        raise ApiError(422, "invalid", f"seed must be between 0 and {_MAX_SEED}")
     try:
         generated = await asyncio.to_thread(generate, body.players, body.type, body.seed)
     except MapGenerationError as error:
-        raise ApiError(422, "invalid", str(error)) from error
+        raise ApiError(codes.MAP_UNUSABLE, str(error)) from error
     return json_response(generated)
 
 

@@ -4,11 +4,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from projections.views import my_orders
+from schema import errors as codes
 from schema.api import (
     BroadcastBody,
     Done,
     JoinForcesBody,
-    MyOrders,
     OrdersAccepted,
     OrdersBody,
     PlayerPatch,
@@ -24,12 +24,13 @@ from schema.commands import (
     SubmitOrders,
 )
 from schema.game_events import OrdersSubmitted, game_codec
+from schema.views import MyOrders
 from server.api import documented, json_response, read_body
+from server.application import done, readable
 from server.decide.acting import acting_player
 from server.errors import ApiError
-from server.feed import is_admin
 from server.identity import required_caller
-from server.routes.games import GameId, act, done, readable, run
+from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["play"])
@@ -50,9 +51,13 @@ async def submit_orders(request: Request, game: GameId) -> Response:
     body = await read_body(request, OrdersBody)
     found = services(request)
     command = SubmitOrders(
-        **act(who, found), text=body.orders, turn=body.turn, as_player=body.player
+        actor=who.actor,
+        now=found.clock.now(),
+        text=body.orders,
+        turn=body.turn,
+        as_player=body.player,
     )
-    executed = await run(found, game, command)
+    executed = await found.games.execute(game, command)
     (submitted,) = executed.events
     assert isinstance(submitted, OrdersSubmitted)
     return json_response(OrdersAccepted(submitted.turn, submitted.checked, executed.position))
@@ -71,9 +76,9 @@ async def list_orders(
 ) -> Response:
     who = await required_caller(request)
     found = services(request)
-    state, _ = await readable(found, game)
+    state = (await readable(found, game)).state
     # The same rule as for acting: one's own player, or anyone's in one's sandbox.
-    me = acting_player(state, who.account_id, player, admin=is_admin(state, who))
+    me = acting_player(state, who.actor, player)
     return json_response(my_orders(state, me.id))
 
 
@@ -90,8 +95,10 @@ async def vote(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     body = await read_body(request, VoteBody)
     found = services(request)
-    command = CastVote(**act(who, found), effect=body.effect, as_player=body.player)
-    return done(await run(found, game, command))
+    command = CastVote(
+        actor=who.actor, now=found.clock.now(), effect=body.effect, as_player=body.player
+    )
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.post(
@@ -107,8 +114,10 @@ async def join_forces(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     body = await read_body(request, JoinForcesBody)
     found = services(request)
-    command = RequestJoinForces(**act(who, found), with_player=body.with_player)
-    return done(await run(found, game, command))
+    command = RequestJoinForces(
+        actor=who.actor, now=found.clock.now(), with_player=body.with_player
+    )
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.post(
@@ -124,7 +133,8 @@ async def broadcast(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     body = await read_body(request, BroadcastBody)
     found = services(request)
-    return done(await run(found, game, Broadcast(**act(who, found), message=body.message)))
+    command = Broadcast(actor=who.actor, now=found.clock.now(), message=body.message)
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.post(
@@ -136,7 +146,8 @@ async def broadcast(request: Request, game: GameId) -> Response:
 async def resign(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
-    return done(await run(found, game, Resign(**act(who, found))))
+    command = Resign(actor=who.actor, now=found.clock.now())
+    return json_response(done(await found.games.execute(game, command)))
 
 
 @router.patch(
@@ -152,25 +163,29 @@ async def change_me(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     body = await read_body(request, PlayerPatch)
     if body == PlayerPatch(player=body.player):
-        raise ApiError(422, "invalid", "give at least one of color, pattern, name, notifications")
+        raise ApiError(
+            codes.NOTHING_TO_CHANGE, "give at least one of color, pattern, name, notifications"
+        )
     found = services(request)
     events: list[str] = []
     position = 0
     if (body.color, body.pattern, body.name) != (None, None, None):
         look = ChangeLook(
-            **act(who, found),
+            actor=who.actor,
+            now=found.clock.now(),
             color=body.color,
             pattern=body.pattern,
             name=body.name,
             as_player=body.player,
         )
-        executed = await run(found, game, look)
+        executed = await found.games.execute(game, look)
         events += [game_codec.type_of(e) for e in executed.events]
         position = executed.position
     if body.notifications is not None:
-        executed = await run(
-            found, game, SetNotifications(**act(who, found), enabled=body.notifications)
+        notifications = SetNotifications(
+            actor=who.actor, now=found.clock.now(), enabled=body.notifications
         )
+        executed = await found.games.execute(game, notifications)
         events += [game_codec.type_of(e) for e in executed.events]
         position = executed.position
     return json_response(Done(events, position))

@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
+from schema import errors as codes
 from server.errors import ApiError
 from server.routes.games import GameId
 
@@ -72,7 +73,12 @@ def static_files() -> dict[str, StaticFile]:
 def _serve(request: Request, path: str) -> Response:
     found = static_files().get(path)
     if found is None:
-        raise ApiError(404, "not_found", f"no such file: {path}")
+        raise ApiError(codes.NOT_FOUND, f"no such file: {path}")
+    return send_file(request, found)
+
+
+def send_file(request: Request, found: StaticFile) -> Response:
+    """The file, or a 304 when the browser has this version (its ETag) already."""
     headers = {**_HEADERS, "ETag": found.etag}
     if request.headers.get("if-none-match") == found.etag:
         return Response(status_code=304, headers=headers)
@@ -98,5 +104,5 @@ async def sandbox_page(request: Request) -> Response:
 @router.get("/static/{path:path}")
 async def static(request: Request, path: Annotated[str, Path(max_length=200)]) -> Response:
     if path.endswith(".html"):
-        raise ApiError(404, "not_found", f"no such file: {path}")
+        raise ApiError(codes.NOT_FOUND, f"no such file: {path}")
     return _serve(request, path)

@@ -7,13 +7,14 @@ import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from schema import errors as codes
 from schema.api import WebhookBody, WebhookSet, WebhookView
 from server.accounts import Identity
 from server.api import documented, json_response, read_body
+from server.application import administered
 from server.errors import ApiError
 from server.identity import required_caller
-from server.routes.games import GameId, readable
-from server.routes.history import require_admin_identity
+from server.routes.games import GameId
 from server.services import Services, services
 from server.webhook_targets import TargetRefused, host_and_port, target_address
 
@@ -26,8 +27,7 @@ RESOLVE_SECONDS = 5.0
 async def _admin(request: Request, game: str) -> tuple[Identity, Services]:
     who = await required_caller(request)
     found = services(request)
-    state, _ = await readable(found, game)
-    require_admin_identity(state, who)
+    await administered(found, who, game)
     return who, found
 
 
@@ -39,7 +39,9 @@ async def _check(text: str, *, allow_private: bool) -> None:
     except httpx.InvalidURL:
         url = None
     if url is None or url.scheme not in ("http", "https") or not url.host:
-        raise ApiError(422, "invalid", f"the webhook must be an http(s) URL of {MAX_URL} or less")
+        raise ApiError(
+            codes.INVALID_WEBHOOK_URL, f"the webhook must be an http(s) URL of {MAX_URL} or less"
+        )
     if allow_private:
         return
     host, port = host_and_port(url)
@@ -48,9 +50,9 @@ async def _check(text: str, *, allow_private: bool) -> None:
             await target_address(host, port, allow_private=False)
     except TimeoutError:
         message = f"the host {host} did not resolve within {RESOLVE_SECONDS:g} s"
-        raise ApiError(422, "webhook_target_refused", message) from None
+        raise ApiError(codes.WEBHOOK_TARGET_REFUSED, message) from None
     except TargetRefused as refused:
-        raise ApiError(422, "webhook_target_refused", str(refused)) from None
+        raise ApiError(codes.WEBHOOK_TARGET_REFUSED, str(refused)) from None
 
 
 @router.put(

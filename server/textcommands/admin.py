@@ -3,12 +3,12 @@ name a player check first, so that a non-admin learns that, not whether the name
 
 from projections.game import GameState, Player
 from projections.views import public_game
+from schema import errors as codes
 from schema.api import CommandReply, NewGame
 from schema.commands import (
     AddAdmin,
     BanPlayer,
     ChangeSettings,
-    Command,
     KillGame,
     PauseGame,
     RemoveAdmin,
@@ -19,11 +19,11 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import PlayerLeft, TurnResolved
+from server.application import done, set_up
 from server.decide.acting import check_text, require_admin
-from server.decide.errors import InvalidCommand
-from server.routes.games import set_up
+from server.decide.errors import Conflict, InvalidCommand, NotFound
 from server.textcommands import announcements
-from server.textcommands.context import Context, answer, done_of, the
+from server.textcommands.context import Context, answer, the
 from server.textcommands.lookup import find_player, mentioned_user
 from server.textcommands.parse import DEFAULT_GAME_NAME, Request
 from server.textcommands.players import Handler
@@ -39,70 +39,80 @@ async def setup(ctx: Context, request: Request) -> CommandReply:
 
 
 async def start(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(StartGame(**ctx.act(), secret=ctx.found.entropy()))
+    executed = await ctx.execute(
+        StartGame(actor=ctx.who.actor, now=ctx.now(), secret=ctx.found.entropy())
+    )
     game = public_game(executed.state, executed.position)
-    return answer(announcements.started(game, ctx.found.clock.now()), done_of(executed))
+    return answer(announcements.started(game, ctx.found.clock.now()), done(executed))
 
 
 async def pause(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(PauseGame(**ctx.act()))
-    return answer(announcements.paused(), done_of(executed))
+    executed = await ctx.execute(PauseGame(actor=ctx.who.actor, now=ctx.now()))
+    return answer(announcements.paused(), done(executed))
 
 
 async def unpause(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(UnpauseGame(**ctx.act()))
+    executed = await ctx.execute(UnpauseGame(actor=ctx.who.actor, now=ctx.now()))
     game = public_game(executed.state, executed.position)
-    return answer(announcements.unpaused(game, ctx.found.clock.now()), done_of(executed))
+    return answer(announcements.unpaused(game, ctx.found.clock.now()), done(executed))
 
 
 async def broadcasting(ctx: Context, request: Request) -> CommandReply:
     assert request.flag is not None
-    executed = await ctx.run(ChangeSettings(**ctx.act(), broadcasting=request.flag))
+    executed = await ctx.execute(
+        ChangeSettings(actor=ctx.who.actor, now=ctx.now(), broadcasting=request.flag)
+    )
     reply = announcements.broadcasting(request.flag, bool(executed.events))
-    return answer(reply, done_of(executed))
+    return answer(reply, done(executed))
 
 
 async def fast_mode(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(ChangeSettings(**ctx.act(), fast_mode=request.flag))
+    executed = await ctx.execute(
+        ChangeSettings(actor=ctx.who.actor, now=ctx.now(), fast_mode=request.flag)
+    )
     game = public_game(executed.state, executed.position)
     reply = announcements.fast_mode(game, ctx.found.clock.now(), bool(executed.events))
-    return answer(reply, done_of(executed))
+    return answer(reply, done(executed))
 
 
 async def resolution_time(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(ChangeSettings(**ctx.act(), resolution_hour=request.number))
+    executed = await ctx.execute(
+        ChangeSettings(actor=ctx.who.actor, now=ctx.now(), resolution_hour=request.number)
+    )
     game = public_game(executed.state, executed.position)
     reply = announcements.resolution_time(game, ctx.found.clock.now(), bool(executed.events))
-    return answer(reply, done_of(executed))
+    return answer(reply, done(executed))
 
 
 async def local_time(ctx: Context, request: Request) -> CommandReply:
     assert request.number is not None
-    executed = await ctx.run(ChangeSettings(**ctx.act(), current_hour=request.number))
+    executed = await ctx.execute(
+        ChangeSettings(actor=ctx.who.actor, now=ctx.now(), current_hour=request.number)
+    )
     game = public_game(executed.state, executed.position)
-    return answer(announcements.local_time(game, request.number), done_of(executed))
+    return answer(announcements.local_time(game, request.number), done(executed))
 
 
 async def _admin_state(ctx: Context) -> GameState:
     state = await ctx.state()
-    require_admin(state, Command(**ctx.act()))
+    require_admin(state, ctx.who.actor)
     return state
 
 
 async def ban(ctx: Context, request: Request) -> CommandReply:
     assert request.text is not None
     player = await ctx.find(await _admin_state(ctx), request.text)
-    executed = await ctx.run(BanPlayer(**ctx.act(), player_id=player.id))
+    executed = await ctx.execute(BanPlayer(actor=ctx.who.actor, now=ctx.now(), player_id=player.id))
     join_phase = any(isinstance(e, PlayerLeft) for e in executed.events)
-    return answer(announcements.banned(player.name, join_phase), done_of(executed))
+    return answer(announcements.banned(player.name, join_phase), done(executed))
 
 
 async def unban(ctx: Context, request: Request) -> CommandReply:
     assert request.text is not None
     state = await _admin_state(ctx)
     target, name = await _unban_target(ctx, state, request.text)
-    executed = await ctx.run(UnbanPlayer(**ctx.act(), player_id=target))
-    return answer(announcements.unbanned(name), done_of(executed))
+    executed = await ctx.execute(UnbanPlayer(actor=ctx.who.actor, now=ctx.now(), player_id=target))
+    return answer(announcements.unbanned(name), done(executed))
 
 
 async def _unban_target(ctx: Context, state: GameState, reference: str) -> tuple[str, str]:
@@ -110,7 +120,7 @@ async def _unban_target(ctx: Context, state: GameState, reference: str) -> tuple
     player), its account by account name or id."""
     try:
         player = await ctx.find(state, reference)
-    except InvalidCommand:
+    except (InvalidCommand, NotFound):
         pass
     else:
         return player.id, player.name
@@ -124,7 +134,7 @@ async def _unban_target(ctx: Context, state: GameState, reference: str) -> tuple
         account = await ctx.account_of(user)
         if account in removed:
             return account, (await ctx.found.accounts.name_of(account)) or account
-        raise InvalidCommand("the player you mentioned is not banned from this game")
+        raise Conflict(codes.NOT_BANNED, "the player you mentioned is not banned from this game")
     candidates = [
         Player(account, (await ctx.found.accounts.name_of(account)) or account, (account,), 0, 0)
         for account in removed
@@ -142,7 +152,9 @@ async def _accounts_named(
     if user is not None:
         account = await ctx.account_of(user)
         if account is None:
-            raise InvalidCommand("the member you mentioned has not used this game's bot yet")
+            raise NotFound(
+                codes.ACCOUNT_NOT_FOUND, "the member you mentioned has not used this game's bot yet"
+            )
         return (account,), (await ctx.found.accounts.name_of(account)) or account
     player = find_player(state.players.values(), reference)
     return player.accounts, player.name
@@ -151,42 +163,44 @@ async def _accounts_named(
 async def add_admin(ctx: Context, request: Request) -> CommandReply:
     assert request.text is not None
     accounts, name = await _accounts_named(ctx, await _admin_state(ctx), request.text)
-    executed = await ctx.run(AddAdmin(**ctx.act(), accounts=accounts))
-    return answer(announcements.admin_added(name), done_of(executed))
+    executed = await ctx.execute(AddAdmin(actor=ctx.who.actor, now=ctx.now(), accounts=accounts))
+    return answer(announcements.admin_added(name), done(executed))
 
 
 async def remove_admin(ctx: Context, request: Request) -> CommandReply:
     assert request.text is not None
     accounts, name = await _accounts_named(ctx, await _admin_state(ctx), request.text)
-    executed = await ctx.run(RemoveAdmin(**ctx.act(), accounts=accounts))
-    return answer(announcements.admin_removed(name), done_of(executed))
+    executed = await ctx.execute(RemoveAdmin(actor=ctx.who.actor, now=ctx.now(), accounts=accounts))
+    return answer(announcements.admin_removed(name), done(executed))
 
 
 async def kill_room(ctx: Context, request: Request) -> CommandReply:
     state = await ctx.state()
-    executed = await ctx.run(KillGame(**ctx.act()))
-    return answer(announcements.killed(state.settings.name), done_of(executed))
+    executed = await ctx.execute(KillGame(actor=ctx.who.actor, now=ctx.now()))
+    return answer(announcements.killed(state.settings.name), done(executed))
 
 
 async def rewind(ctx: Context, request: Request) -> CommandReply:
     reason = "admin rewind"
     if request.text is not None:
         reason = check_text("the reason", request.text, MAX_REASON)
-    rewind = RewindTurn(**ctx.act(), reason=reason, secret=ctx.found.entropy())
+    rewind = RewindTurn(
+        actor=ctx.who.actor, now=ctx.now(), reason=reason, secret=ctx.found.entropy()
+    )
     executed = await ctx.found.games.rewind(ctx.game_id, rewind)
     game = public_game(executed.state, executed.position)
-    return answer(announcements.rewound(game, ctx.found.clock.now()), done_of(executed))
+    return answer(announcements.rewound(game, ctx.found.clock.now()), done(executed))
 
 
 async def resolve(ctx: Context, request: Request) -> CommandReply:
     before = await ctx.state()
-    executed = await ctx.run(ResolveTurn(**ctx.act()))
+    executed = await ctx.execute(ResolveTurn(actor=ctx.who.actor, now=ctx.now()))
     event = the(TurnResolved, executed.events)
     names = {pid: p.name for pid, p in before.players.items()}
     names.update({pid: p.name for pid, p in executed.state.players.items()})
     game = public_game(executed.state, executed.position)
     reply = announcements.resolved(event, names, game, ctx.found.clock.now())
-    return answer(reply, done_of(executed))
+    return answer(reply, done(executed))
 
 
 HANDLERS: dict[str, Handler] = {

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from rules.turn import OrderReport
-from schema.api import PublicGame
 from schema.game_events import Settings, TurnResolved
+from schema.views import PublicGame
 from server.textcommands.replies import VALID, effect_line
 from server.textcommands.status import schedule, vote_lines
 from server.textcommands.text import clip, hour_label, moment, offset_label, plural

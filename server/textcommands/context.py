@@ -1,20 +1,21 @@
-"""What a command handler works with: the caller, the game, and the routes' own helpers."""
+"""What a command handler works with: the caller, the game, and the application layer."""
 
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
 import msgspec
 
 from projections.game import GameState, Player
-from schema.api import CommandReply, Done
+from schema import errors as codes
+from schema.api import CommandReply
 from schema.commands import GameCommand
-from schema.game_events import game_codec
 from server.accounts import Identity
-from server.decide.errors import InvalidCommand
+from server.application import readable
+from server.decide.errors import NotFound
 from server.handlers import Executed
-from server.routes.games import act, readable, run
 from server.services import Services
 from server.textcommands.lookup import find_player, mentioned_user
 
@@ -43,15 +44,14 @@ class Context:
         assert self.game is not None, "the dispatcher checks that a command has its game"
         return self.game
 
-    def act(self) -> dict[str, Any]:
-        return act(self.who, self.found)
+    def now(self) -> datetime:
+        return self.found.clock.now()
 
-    async def run(self, command: GameCommand) -> Executed:
-        return await run(self.found, self.game_id, command)
+    async def execute(self, command: GameCommand) -> Executed:
+        return await self.found.games.execute(self.game_id, command)
 
     async def state(self) -> GameState:
-        state, _ = await readable(self.found, self.game_id)
-        return state
+        return (await readable(self.found, self.game_id)).state
 
     async def find(self, state: GameState, reference: str) -> Player:
         """The player a command names; a Discord mention names the client's user."""
@@ -61,7 +61,7 @@ class Context:
         account = await self.account_of(user)
         player = None if account is None else state.player_of(account)
         if player is None:
-            raise InvalidCommand("the player you mentioned is not in this game")
+            raise NotFound(codes.PLAYER_NOT_FOUND, "the player you mentioned is not in this game")
         return player
 
     async def account_of(self, external_id: str) -> str | None:
@@ -73,10 +73,6 @@ class Context:
             external_id,
         )
         return found
-
-
-def done_of(executed: Executed) -> Done:
-    return Done([game_codec.type_of(e) for e in executed.events], executed.position)
 
 
 def result(value: object) -> dict[str, Any]:

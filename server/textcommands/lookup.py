@@ -4,7 +4,8 @@ import re
 from collections.abc import Iterable
 
 from projections.game import Player
-from server.decide.errors import InvalidCommand
+from schema import errors as codes
+from server.decide.errors import InvalidCommand, NotFound
 
 # A Discord user mention, as a bot may pass it on: <@123> or <@!123>.
 _MENTION = re.compile(r"<@!?(\d{1,30})>")
@@ -26,7 +27,7 @@ def find_player(players: Iterable[Player], reference: str) -> Player:
     everyone = list(players)
     key = reference.strip().removeprefix("@").strip()
     if not key:
-        raise InvalidCommand("name a player: @name or a player id")
+        raise InvalidCommand(codes.PLAYER_UNNAMED, "name a player: @name or a player id")
     lowered = key.lower()
     for matches in (
         [p for p in everyone if p.id.lower() == lowered],
@@ -37,6 +38,10 @@ def find_player(players: Iterable[Player], reference: str) -> Player:
             return matches[0]
         if len(matches) > 1:
             names = ", ".join(f"{p.name} ({p.id})" for p in matches)
-            raise InvalidCommand(f"{key} could be any of {names}: use the player id")
+            raise InvalidCommand(
+                codes.PLAYER_AMBIGUOUS, f"{key} could be any of {names}: use the player id"
+            )
     known = ", ".join(p.name for p in everyone) or "nobody yet"
-    raise InvalidCommand(f"no player called {key[:40]} in this game (players: {known})")
+    raise NotFound(
+        codes.PLAYER_NOT_FOUND, f"no player called {key[:40]} in this game (players: {known})"
+    )

@@ -12,6 +12,7 @@ from typing import Any, Literal
 import msgspec
 
 from schema.api import NewGame
+from schema.bounds import MAX_SEED
 
 Argument = Literal["none", "text", "optional_text", "number", "flag", "hour", "player", "options"]
 
@@ -129,7 +130,6 @@ _HOUR = re.compile(r"(\d{1,2})\s*(?:([ap])\.?\s*m\.?)?", re.IGNORECASE)
 _NUMBER = re.compile(r"[+-]?\d{1,9}")
 _HEAD = re.compile(r"(\S+)\s*(.*)", re.DOTALL)
 _SEED = re.compile(r"\d{1,19}")
-MAX_SEED = 2**63 - 1
 _NAMED_HOURS = {"midnight": 0, "noon": 12, "midday": 12}
 
 

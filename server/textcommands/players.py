@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from projections.game import GameState, Player
 from projections.views import my_orders, public_game
 from schema.api import CommandReply, OrdersAccepted
+from schema.bounds import MAX_NAME
 from schema.commands import (
     Broadcast,
     CastVote,
@@ -25,11 +26,10 @@ from schema.game_events import (
     VoteCast,
 )
 from server import words
-from server.decide.acting import MAX_NAME, acting_player
-from server.feed import is_admin
-from server.routes.games import readable
+from server.application import done, readable
+from server.decide.acting import acting_player
 from server.textcommands import replies, status
-from server.textcommands.context import Context, answer, done_of, the
+from server.textcommands.context import Context, answer, the
 from server.textcommands.parse import Request
 
 Handler = Callable[[Context, Request], Awaitable[CommandReply]]
@@ -40,7 +40,7 @@ def armies_of(state: GameState, player_id: str) -> list[str]:
 
 
 def _me(state: GameState, ctx: Context) -> Player:
-    return acting_player(state, ctx.who.account_id)
+    return acting_player(state, ctx.who.actor)
 
 
 def _text(request: Request) -> str:
@@ -54,7 +54,9 @@ def _number(request: Request) -> int:
 
 
 async def submit(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(SubmitOrders(**ctx.act(), text=_text(request)))
+    executed = await ctx.execute(
+        SubmitOrders(actor=ctx.who.actor, now=ctx.now(), text=_text(request))
+    )
     event = the(OrdersSubmitted, executed.events)
     accepted = OrdersAccepted(event.turn, event.checked, executed.position)
     return answer(replies.submitted(accepted), accepted)
@@ -68,16 +70,20 @@ async def list_orders(ctx: Context, request: Request) -> CommandReply:
 
 
 async def vote(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(CastVote(**ctx.act(), effect=_text(request)))
+    executed = await ctx.execute(
+        CastVote(actor=ctx.who.actor, now=ctx.now(), effect=_text(request))
+    )
     event = the(VoteCast, executed.events)
     game = public_game(executed.state, executed.position)
     name = executed.state.players[event.player_id].name
-    return answer(replies.voted(name, event.effect, game.vote), done_of(executed))
+    return answer(replies.voted(name, event.effect, game.vote), done(executed))
 
 
 async def join_forces(ctx: Context, request: Request) -> CommandReply:
     other = await ctx.find(await ctx.state(), _text(request))
-    executed = await ctx.run(RequestJoinForces(**ctx.act(), with_player=other.id))
+    executed = await ctx.execute(
+        RequestJoinForces(actor=ctx.who.actor, now=ctx.now(), with_player=other.id)
+    )
     event = the(JoinForcesRequested, executed.events)
     state = executed.state
     me = state.players[event.player_id]
@@ -88,7 +94,7 @@ async def join_forces(ctx: Context, request: Request) -> CommandReply:
         first, second = sorted((me, other), key=lambda p: seats.index(p.id))
         joint = f"{first.name}/{second.name}"
     reply = replies.join_forces(me.name, other.name, joint, event.turn)
-    return answer(reply, done_of(executed))
+    return answer(reply, done(executed))
 
 
 async def color(ctx: Context, request: Request) -> CommandReply:
@@ -101,23 +107,25 @@ async def pattern(ctx: Context, request: Request) -> CommandReply:
 
 async def _look(ctx: Context, what: str, value: int) -> CommandReply:
     command = (
-        ChangeLook(**ctx.act(), color=value)
+        ChangeLook(actor=ctx.who.actor, now=ctx.now(), color=value)
         if what == "color"
-        else ChangeLook(**ctx.act(), pattern=value)
+        else ChangeLook(actor=ctx.who.actor, now=ctx.now(), pattern=value)
     )
-    executed = await ctx.run(command)
+    executed = await ctx.execute(command)
     me = _me(executed.state, ctx)
     shown = "colour" if what == "color" else what
     reply = replies.look(me.name, shown, value, bool(executed.events))
-    return answer(reply, done_of(executed))
+    return answer(reply, done(executed))
 
 
 async def notifications(ctx: Context, request: Request) -> CommandReply:
     assert request.flag is not None
-    executed = await ctx.run(SetNotifications(**ctx.act(), enabled=request.flag))
+    executed = await ctx.execute(
+        SetNotifications(actor=ctx.who.actor, now=ctx.now(), enabled=request.flag)
+    )
     me = _me(executed.state, ctx)
     reply = replies.notifications(me.name, request.flag, bool(executed.events))
-    return answer(reply, done_of(executed))
+    return answer(reply, done(executed))
 
 
 async def refresh_name(ctx: Context, request: Request) -> CommandReply:
@@ -125,43 +133,46 @@ async def refresh_name(ctx: Context, request: Request) -> CommandReply:
     client gives now, as Discord would give the server nickname)."""
     name = request.text or (ctx.current_name or ctx.who.name)[:MAX_NAME]
     before = _me(await ctx.state(), ctx)
-    executed = await ctx.run(ChangeLook(**ctx.act(), name=name))
+    executed = await ctx.execute(ChangeLook(actor=ctx.who.actor, now=ctx.now(), name=name))
     after = executed.state.players[before.id]
-    return answer(replies.renamed(before.name, after.name), done_of(executed))
+    return answer(replies.renamed(before.name, after.name), done(executed))
 
 
 async def broadcast(ctx: Context, request: Request) -> CommandReply:
-    executed = await ctx.run(Broadcast(**ctx.act(), message=_text(request)))
+    executed = await ctx.execute(
+        Broadcast(actor=ctx.who.actor, now=ctx.now(), message=_text(request))
+    )
     event = the(MessageBroadcast, executed.events)
-    return answer(replies.broadcast(event.message), done_of(executed))
+    return answer(replies.broadcast(event.message), done(executed))
 
 
 async def resign(ctx: Context, request: Request) -> CommandReply:
     me = _me(await ctx.state(), ctx)
-    executed = await ctx.run(Resign(**ctx.act()))
+    executed = await ctx.execute(Resign(actor=ctx.who.actor, now=ctx.now()))
     left = any(isinstance(e, PlayerLeft) for e in executed.events)
-    return answer(replies.resigned(me.name, left), done_of(executed))
+    return answer(replies.resigned(me.name, left), done(executed))
 
 
 async def join(ctx: Context, request: Request) -> CommandReply:
     name = request.text or (ctx.current_name or ctx.who.name)[:MAX_NAME]
-    executed = await ctx.run(JoinGame(**ctx.act(), name=name))
+    executed = await ctx.execute(JoinGame(actor=ctx.who.actor, now=ctx.now(), name=name))
     event = the(PlayerJoined, executed.events)
     state = executed.state
     reply = replies.joined(event.name, event.player_id, state.settings.name, len(state.players))
-    return answer(reply, done_of(executed))
+    return answer(reply, done(executed))
 
 
 async def help_(ctx: Context, request: Request) -> CommandReply:
     if ctx.game is None:
         return answer(status.without_game())
-    state, position = await readable(ctx.found, ctx.game)
-    game = public_game(state, position)
+    loaded = await readable(ctx.found, ctx.game)
+    state = loaded.state
+    game = public_game(state, loaded.position)
     account = ctx.who.account_id
     # Eliminated players still see their standing.
     me = next((p for p in state.players.values() if account in p.accounts), None)
     armies = [] if me is None else armies_of(state, me.id)
-    admin = is_admin(state, ctx.who)
+    admin = state.is_admin(ctx.who.actor)
     text = status.summary(
         game,
         ctx.found.clock.now(),

@@ -4,8 +4,9 @@ produced. Replies are plain text with a little Discord markdown."""
 from collections.abc import Sequence
 
 from rules.effects import DESCRIPTIONS, parse_effect
-from schema.api import MyOrders, OrdersAccepted, VoteView
-from schema.game_events import CheckedOrder
+from schema.api import OrdersAccepted
+from schema.game_events import RecordedOrder
+from schema.views import MyOrders, VoteView
 from server.textcommands.parse import COMMANDS, Problem
 from server.textcommands.text import clip, plural
 
@@ -41,7 +42,7 @@ def command_list(admin: bool) -> list[str]:
     return lines
 
 
-def order_line(order: CheckedOrder) -> str:
+def order_line(order: RecordedOrder) -> str:
     text = clip(order.text, 120)
     if order.valid:
         return f"{VALID} {text}"

@@ -3,8 +3,8 @@
 from collections.abc import Sequence
 from datetime import datetime
 
-from schema.api import PlayerView, PublicGame, VoteView
 from schema.game_events import Settings
+from schema.views import PlayerView, PublicGame, VoteView
 from server.textcommands.replies import command_list, effect_line, tally
 from server.textcommands.text import clip, hour_label, moment, offset_label, ordinal, plural
 

@@ -9,7 +9,8 @@ everyone votes MOBILIZE, and Bob (p2) and Cy (p3) ask to join forces too early (
 from dataclasses import dataclass, field
 from typing import Any
 
-from schema.api import Done, OrdersAccepted, PublicGame
+from schema.api import Done, OrdersAccepted
+from schema.views import PublicGame
 from tests.api.support import PAST_THE_LOCK, Account, Api, Server
 
 SEED = 7

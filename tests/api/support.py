@@ -19,16 +19,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from client import SkirmishClient, Subscription
-from schema.api import (
-    AdminAction,
-    AdminBody,
-    Done,
-    FeedEvent,
-    LiveMessage,
-    NewGame,
-    OrdersAccepted,
-    PublicGame,
-)
+from client.skirmish import AdminAction
+from schema.api import BanBody, Done, FeedEvent, Joined, NewGame, OrdersAccepted, RewindBody
+from schema.live import ServerMessage
+from schema.views import PublicGame
 from server.app import create_app
 from server.clock import FakeClock
 from server.entropy import Entropy
@@ -133,7 +127,7 @@ class Api:
     async def game(self, game_id: str, who: Account | None = None) -> PublicGame:
         return await self.as_(who).get_game(game_id)
 
-    async def join(self, game_id: str, who: Account) -> Done:
+    async def join(self, game_id: str, who: Account) -> Joined:
         return await self.as_(who).join(game_id)
 
     async def start(self, game_id: str, admin: Account) -> Done:
@@ -145,7 +139,11 @@ class Api:
     async def admin(
         self, game_id: str, who: Account | str, action: AdminAction, **body: Any
     ) -> Done:
-        admin_body = msgspec.convert(body, AdminBody) if body else None
+        admin_body: BanBody | RewindBody | None = None
+        if action in ("ban", "unban"):
+            admin_body = msgspec.convert(body, BanBody)
+        elif body:
+            admin_body = msgspec.convert(body, RewindBody)
         return await self.as_(who).admin(game_id, action, admin_body)
 
     async def events(
@@ -247,9 +245,9 @@ class Live:
 
 
 @contextlib.asynccontextmanager
-async def collecting(subscription: Subscription) -> AsyncIterator[list[LiveMessage]]:
+async def collecting(subscription: Subscription) -> AsyncIterator[list[ServerMessage]]:
     """Read a client's subscription (client.live) into a list in the background."""
-    received: list[LiveMessage] = []
+    received: list[ServerMessage] = []
 
     async def read() -> None:
         async for message in subscription:
@@ -264,6 +262,13 @@ async def collecting(subscription: Subscription) -> AsyncIterator[list[LiveMessa
         # A reader that failed fails the test: awaiting it raises what it met.
         with contextlib.suppress(asyncio.CancelledError):
             await reader
+
+
+def data(event: FeedEvent) -> Json:
+    """An event's data as JSON (the client decodes it as the event's own Struct, where a
+    field the reader may not see reads as its default)."""
+    shown: Json = msgspec.json.decode(msgspec.json.encode(event.data))
+    return shown
 
 
 def delivered(messages: list[Json]) -> list[tuple[str, int, str | None]]:

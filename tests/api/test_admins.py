@@ -13,19 +13,24 @@ async def test_an_admin_adds_and_removes_admins_and_one_always_stays(server: Ser
         await api.join(game_id, account)
     admins = f"/v1/games/{game_id}/admins"
 
-    await api.call("POST", admins, bob, {"player": "p2"}, expect=403)
+    refused = await api.call("POST", admins, bob, {"player": "p2"}, expect=403)
+    assert refused["error"]["code"] == "admin_only"
     await api.call("POST", admins, ann, {"player": "p1"})
     await api.call("POST", admins, ann, {"account": cy.account_id})
     assert (await api.game(game_id)).admins == (ann.account_id, bob.account_id, cy.account_id)
     await api.call("POST", admins, ann, {"player": "p9"}, expect=404)
     await api.call("POST", admins, ann, {"account": "acct_nobody"}, expect=404)
-    await api.call("POST", admins, ann, {"account": cy.account_id}, expect=409)
-    await api.call("POST", admins, ann, {"player": "p1", "account": cy.account_id}, expect=422)
+    refused = await api.call("POST", admins, ann, {"account": cy.account_id}, expect=409)
+    assert refused["error"]["code"] == "already_admin"
+    both = {"player": "p1", "account": cy.account_id}
+    refused = await api.call("POST", admins, ann, both, expect=422)
+    assert refused["error"]["code"] == "exactly_one_field"
 
     # Bob, an admin now, removes Ann and Cy; the last admin stays.
     await api.call("DELETE", f"{admins}/{ann.account_id}", bob)
     await api.call("DELETE", f"{admins}/{cy.account_id}", bob)
     refused = await api.call("DELETE", f"{admins}/{bob.account_id}", bob, expect=409)
+    assert refused["error"]["code"] == "last_admin"
     assert "at least one admin" in refused["error"]["message"]
     await api.call("POST", f"/v1/games/{game_id}/start", ann, expect=403)
     assert (await api.game(game_id)).admins == (bob.account_id,)

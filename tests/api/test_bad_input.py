@@ -51,8 +51,9 @@ def _error(response: httpx.Response, status: int) -> dict[str, Any]:
         (b'{"name": 5}', 422, "invalid_body", "Expected `str`, got `int`"),
         (b'["Ann"]', 422, "invalid_body", "Expected `object`, got `array`"),
         (b"{}", 422, "invalid_body", "missing required field `name`"),
-        (b'{"name": "   "}', 422, "invalid", "empty"),
-        (b'{"name": "' + b"A" * 100 + b'"}', 422, "invalid", "too long"),
+        (b'{"name": "   "}', 422, "name_empty", "empty"),
+        (b'{"name": "' + b"A" * 100 + b'"}', 422, "invalid_body", "length <= 32"),
+        (b'{"name": "a\\nb"}', 422, "name_unprintable", "one line"),
     ],
 )
 async def test_a_bad_body_gets_a_clear_4xx(
@@ -138,11 +139,31 @@ async def test_unknown_fields_and_wrong_types_are_refused_everywhere(server: Ser
         response = await client.request(method, path, json=body, headers=ann.auth)
         error = _error(response, 422)
         assert error["code"] == "invalid_body", (path, body, error)
-    # Out of range, though well typed.
-    for body in ({"name": "x", "vp_target": 0}, {"name": "x", "seed": -1}):
-        _error(await client.post("/v1/games", json=body, headers=ann.auth), 422)
-    # An unknown admin action and a bad query parameter are 4xx too.
-    _error(await client.post(f"/v1/games/{game_id}/admin/explode", headers=ann.auth), 422)
+    # Out of range, though well typed: the decoder says which bound.
+    out_of_range: list[tuple[str, str, Any, str]] = [
+        ("POST", "/v1/games", {"name": "x", "vp_target": 0}, ">= 1 - at `$.vp_target`"),
+        ("POST", "/v1/games", {"name": "x", "vp_target": 51}, "<= 50 - at `$.vp_target`"),
+        ("POST", "/v1/games", {"name": "x", "seed": -1}, ">= 0 - at `$.seed`"),
+        ("POST", "/v1/games", {"name": "x", "seed": 2**63}, "at `$.seed`"),
+        ("POST", "/v1/games", {"name": "x", "resolution_hour": 24}, "<= 23"),
+        ("POST", "/v1/games", {"name": "x", "current_hour": -1}, ">= 0"),
+        ("POST", "/v1/games", {"name": "x" * 33}, "length <= 32"),
+        ("PATCH", f"/v1/games/{game_id}/settings", {"current_hour": 24}, "<= 23"),
+        ("PATCH", f"/v1/games/{game_id}/players/me", {"color": 21}, "<= 20 - at `$.color`"),
+        ("PATCH", f"/v1/games/{game_id}/players/me", {"pattern": 0}, ">= 1 - at `$.pattern`"),
+        ("PUT", f"/v1/games/{game_id}/orders", {"orders": "H" * 4001}, "length <= 4000"),
+        ("POST", f"/v1/games/{game_id}/broadcast", {"message": ""}, "length >= 1"),
+        ("POST", "/v1/maps/generate", {"players": 21}, "<= 20 - at `$.players`"),
+    ]
+    for method, path, body, says in out_of_range:
+        error = _error(await client.request(method, path, json=body, headers=ann.auth), 422)
+        assert error["code"] == "invalid_body", (path, body, error)
+        assert says in error["message"], (path, body, error)
+    # An admin's action takes the body it documents; a rewind's may be left out.
+    banned = await client.post(f"/v1/games/{game_id}/admin/ban", json={}, headers=ann.auth)
+    assert "missing required field `player`" in _error(banned, 422)["message"]
+    # An unknown admin action is no resource; a bad query parameter is a 4xx too.
+    _error(await client.post(f"/v1/games/{game_id}/admin/explode", headers=ann.auth), 404)
     _error(await client.get(f"/v1/games/{game_id}/events?after=minus-one"), 422)
     _error(await client.get("/v1/games?phase=sleeping"), 422)
     _error(await client.get("/v1/games/bad%20id"), 422)
@@ -183,6 +204,7 @@ PATH_VALUES = {
     "action": "pause",
     "path": "js/game.js",
     "account": "acct_someone",
+    "token_id": "tok_0123456789abcdef",
 }
 
 
@@ -239,7 +261,7 @@ async def test_a_present_but_bad_token_is_401_on_every_route(server: Server) -> 
     # A player's token does not make an admin.
     bob = game.player("Bob")
     refused = await client.post(f"/v1/games/{game.game_id}/start", headers=bob.auth)
-    assert _error(refused, 403)["code"] == "not_allowed"
+    assert _error(refused, 403)["code"] == "admin_only"
 
 
 async def test_trusted_clients_act_for_their_users(server: Server) -> None:
@@ -273,7 +295,7 @@ async def test_trusted_clients_act_for_their_users(server: Server) -> None:
     joined = await client.post(f"/v1/games/{game_id}/join", headers=acting("42", "Zed"))
     assert joined.status_code == 200
     again = await client.post(f"/v1/games/{game_id}/join", headers=acting("42", "Zed"))
-    assert _error(again, 409)["code"] == "conflict"
+    assert _error(again, 409)["code"] == "already_joined"
     other = await client.post(f"/v1/games/{game_id}/join", headers=acting("43", "Yan"))
     assert other.status_code == 200
     state = (await client.get(f"/v1/games/{game_id}")).json()
@@ -300,7 +322,7 @@ async def test_trusted_clients_act_for_their_users(server: Server) -> None:
     assert [p["name"] for p in state["players"]] == ["Yan", "Zed", longest]
     # The user's admin rights come with them; another user of the same bot has none.
     start = await client.post(f"/v1/games/{game_id}/start", headers=acting("43", "Yan"))
-    assert _error(start, 403)["code"] == "not_allowed"
+    assert _error(start, 403)["code"] == "admin_only"
     # The operator may act as admin on any game.
     killed = await client.post(f"/v1/games/{game_id}/admin/kill", headers=operator)
     assert killed.status_code == 200
@@ -342,8 +364,11 @@ async def test_two_admins_racing_to_rewind_lose_nothing(server: Server, resoluti
     assert state.turn == resolutions + 1 - undone
     assert len(archive.truncations) == undone
     for loser in (r for r in responses if r.status_code == 409):
-        message = loser.json()["error"]["message"]
-        assert "no resolution to undo" in message or "nothing was undone" in message
+        error = loser.json()["error"]
+        assert error["code"] in ("nothing_to_rewind", "game_changed")
+        assert (
+            "no resolution to undo" in error["message"] or "nothing was undone" in error["message"]
+        )
     # Every event before the race is still in the log or in the archive, exactly once.
     kept = {e.position for e in after} | {e.position for e in archived}
     assert {e.position for e in before} <= kept

@@ -55,6 +55,7 @@ async def test_a_join_beyond_the_map_s_homes_is_refused(server: Server) -> None:
     game_id, _ = await _game_with(server, "diplomacy-land", 6)
     late = await server.api.account("Late")
     refused = await server.api.call("POST", f"/v1/games/{game_id}/join", late, expect=409)
+    assert refused["error"]["code"] == "game_full"
     assert refused["error"]["message"] == "the game is full: map 'diplomacy-land' holds 6 players"
 
 
@@ -62,6 +63,7 @@ async def test_a_map_that_cannot_host_a_game_is_refused_at_creation(server: Serv
     admin = await server.api.account("Admin")
     body = {"name": "On the rulebook map", "map": "rulebook"}
     refused = await server.api.call("POST", "/v1/games", admin, body, expect=422)
+    assert refused["error"]["code"] == "map_unusable"
     message = refused["error"]["message"]
     assert message.startswith("map 'rulebook' cannot host a game: it has starting homes for 0")
     assert "GET /v1/maps" in message

@@ -10,7 +10,8 @@ import msgspec
 
 from rules.board import GameMap
 from rules.ruleset import SKIRMISH_SOCIETY
-from schema.api import FeedEvent, PublicGame
+from schema.api import FeedEvent
+from schema.views import PublicGame
 from server.entropy import system_entropy
 from tests.api.support import (
     OPERATOR_TOKEN,
@@ -20,6 +21,7 @@ from tests.api.support import (
     Json,
     Live,
     Server,
+    data,
     serving,
 )
 
@@ -73,7 +75,7 @@ async def test_an_admin_who_plays_sees_exactly_what_a_player_sees(server: Server
         assert moved["now"]
         feed = await api.events(game_id, ann)
         reminders = _of_type(feed, "player_notified.v1")
-        assert [e.data["player_id"] for e in reminders] == ["p1"]
+        assert [data(e)["player_id"] for e in reminders] == ["p1"]
         await anns.wait_for_position(max(e.position for e in feed))
 
         # Every private event type, across the whole turn: only Ann's own.
@@ -100,7 +102,7 @@ async def test_an_admin_who_plays_sees_exactly_what_a_player_sees(server: Server
     resolved = next(e for e in after if e.type == "turn_resolved.v1")
     assert all(word in _text(resolved) for word in SECRET_WORDS)
     mine = [e for e in after if e.type in PRIVATE]
-    assert {e.data["player_id"] for e in mine} == {"p1"}
+    assert {data(e)["player_id"] for e in mine} == {"p1"}
     # Ann's play left no record of a moderator's read: she read nothing she may not.
     assert not _of_type(await api.events(game_id), "private_events_read.v1")
 
@@ -122,13 +124,13 @@ async def test_a_moderators_read_is_in_the_log_for_everyone_after_the_turn(
         before = await api.events(game_id, mo)
         assert SECRET_WORDS[0] in _text(before)
         feed = await api.events(game_id, mo)
-        reads = [e.data for e in _of_type(feed, "private_events_read.v1")]
+        reads = [data(e) for e in _of_type(feed, "private_events_read.v1")]
         assert reads == [{"type": "private_events_read.v1", "reader": mo.account_id, "turn": 1}]
         # Reading again in the same turn adds nothing; the operator's read is its own.
         await api.events(game_id, mo)
         assert SECRET_WORDS[0] in _text(await api.events(game_id, OPERATOR_TOKEN))
         feed = await api.events(game_id, mo)
-        readers = [e.data["reader"] for e in _of_type(feed, "private_events_read.v1")]
+        readers = [data(e)["reader"] for e in _of_type(feed, "private_events_read.v1")]
         assert readers == [mo.account_id, "operator"]
         # Players and spectators see none of it before the resolution, nor does Mo's socket
         # carry the secrets (a socket cannot log a read before it happens).
@@ -143,7 +145,7 @@ async def test_a_moderators_read_is_in_the_log_for_everyone_after_the_turn(
         await api.admin(game_id, mo, "resolve")
     for reader in (bob, cy, None):
         feed = await api.events(game_id, reader)
-        reads = [e.data for e in _of_type(feed, "private_events_read.v1")]
+        reads = [data(e) for e in _of_type(feed, "private_events_read.v1")]
         assert [(r["reader"], r["turn"]) for r in reads] == [
             (mo.account_id, 1),
             ("operator", 1),
@@ -168,8 +170,8 @@ async def _play_until_won(api: Api, server: Server, game_id: str, farmer: Accoun
 
 async def _votes_of(api: Api, game_id: str) -> list[Json]:
     feed = await api.events(game_id)
-    votes = [e.data["vote"] for e in feed if e.type == "game_started.v1"]
-    votes += [e.data["next_vote"] for e in feed if e.type == "turn_resolved.v1"]
+    votes = [data(e)["vote"] for e in feed if e.type == "game_started.v1"]
+    votes += [data(e)["next_vote"] for e in feed if e.type == "turn_resolved.v1"]
     return [v for v in votes if v is not None]
 
 
@@ -200,8 +202,8 @@ async def _two_games_of_one_seed(server: Server) -> None:
     # Not in the feed either, for anyone: not its admin, not the operator.
     for reader in (None, ann, OPERATOR_TOKEN):
         (started,) = _of_type(await api.events(ids[0], reader), "game_started.v1")
-        assert "secret" not in started.data
-        assert started.data["commitment"] == first.commitment
+        assert data(started)["secret"] is None
+        assert data(started)["commitment"] == first.commitment
 
     finished = await _play_until_won(api, server, ids[0], ann)
     for _ in range(3):
@@ -218,7 +220,7 @@ async def _two_games_of_one_seed(server: Server) -> None:
         candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(secret, vote["turn"])
         assert (tuple(vote["candidates"]), vote["tie_break"]) == (candidates, tie_break)
     (started,) = _of_type(await api.events(ids[0]), "game_started.v1")
-    assert started.data["secret"] == finished.secret
-    game_map = msgspec.convert(started.data["map"], GameMap)
+    assert data(started)["secret"] == finished.secret
+    game_map = msgspec.convert(data(started)["map"], GameMap)
     _, homes = SKIRMISH_SOCIETY.starting_board(game_map, ["p1", "p2", "p3"], secret)
-    assert {p: list(h) for p, h in homes.items()} == started.data["homes"]
+    assert {p: list(h) for p, h in homes.items()} == data(started)["homes"]

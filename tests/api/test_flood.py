@@ -4,7 +4,7 @@ models and every other game go on."""
 
 import httpx
 
-from schema.api import PublicGame
+from schema.views import PublicGame
 from tests.api.support import OPERATOR_TOKEN, Json, Server, until
 
 LONGEST_SUBMISSION = 4000

@@ -8,8 +8,9 @@ from typing import Any
 import msgspec
 
 from projections.loading import stream_of
-from schema.api import Done, PublicGame
-from schema.commands import Broadcast
+from schema.api import Done
+from schema.commands import Actor, Broadcast
+from schema.views import PublicGame
 from server.routes.live import SNAPSHOT_BEYOND
 from tests.api.game import ScriptedGame
 from tests.api.raw_sockets import enough_files, open_raw
@@ -31,7 +32,7 @@ async def long_game(server: Server, broadcasts: int = SNAPSHOT_BEYOND + 100) -> 
         who = game.accounts[index % len(game.accounts)]
         now = server.clock.now()
         await games.execute(
-            game.game_id, Broadcast(actor=who.account_id, now=now, message=f"number {index}")
+            game.game_id, Broadcast(actor=Actor(who.account_id), now=now, message=f"number {index}")
         )
     return game
 

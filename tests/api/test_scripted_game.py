@@ -7,17 +7,30 @@ import msgspec
 import pytest
 
 from client import Conflict
-from schema.api import LiveMessage
+from schema.api import FeedEvent
 from schema.game_events import TurnResolved
+from schema.live import (
+    EventMessage,
+    ResolvedMessage,
+    RewoundMessage,
+    ServerMessage,
+    StandingsMessage,
+)
 from tests.api.game import NAMES, SEED, VOTE, ScriptedGame
-from tests.api.support import OPERATOR_TOKEN, TEST_SECRET, Server, collecting, until
+from tests.api.support import OPERATOR_TOKEN, TEST_SECRET, Json, Server, collecting, data, until
 
 PRIVATE = {"orders_submitted.v1", "player_notified.v1"}
 
 
-def _positions_increase(messages: list[LiveMessage]) -> bool:
+def _positions_increase(messages: list[ServerMessage]) -> bool:
     positions = [m.position for m in messages if m.type == "event"]
     return all(a < b for a, b in itertools.pairwise(positions))
+
+
+def _without_secret(event: FeedEvent) -> Json:
+    shown: Json = msgspec.to_builtins(event)
+    shown["data"].pop("secret", None)
+    return shown
 
 
 async def test_a_scripted_game_through_the_client_is_seen_step_by_step_by_a_spectator(
@@ -55,6 +68,7 @@ async def test_a_scripted_game_through_the_client_is_seen_step_by_step_by_a_spec
         assert vote.tally[VOTE] == len(NAMES)
         with pytest.raises(Conflict) as refused:
             await game.join_forces("Bob", "Cy")
+        assert refused.value.code == "join_forces_not_behind"
         assert "behind the leader" in refused.value.message
         await game.submit(3)
         await game.resolve()
@@ -91,7 +105,8 @@ async def test_a_scripted_game_through_the_client_is_seen_step_by_step_by_a_spec
 
     assert _positions_increase(seen)
     kinds = [m.type for m in seen]
-    events = [m.event.type.removesuffix(".v1") for m in seen if m.event is not None]
+    live_events = [m.event for m in seen if isinstance(m, EventMessage)]
+    events = [e.type.removesuffix(".v1") for e in live_events]
     assert events == [
         "game_created",
         "player_joined",
@@ -113,27 +128,29 @@ async def test_a_scripted_game_through_the_client_is_seen_step_by_step_by_a_spec
         "turn_resolved",
     ]
     # The game's creation came with the catch-up, with its seed: it picks only the map.
-    assert seen[0].event is not None
-    assert seen[0].event.type == "game_created.v1"
-    assert seen[0].event.data["seed"] == SEED
+    assert seen[0] == EventMessage(position=live_events[0].position, event=live_events[0])
+    assert live_events[0].type == "game_created.v1"
+    assert data(live_events[0])["seed"] == SEED
 
     # Each resolution and the rewind come right after their event, at its position.
     for message, follow in itertools.pairwise(seen):
-        if message.event is not None and message.event.type == "turn_resolved.v1":
-            assert (follow.type, follow.position) == ("resolved", message.position)
-            assert follow.resolution is not None
-            assert follow.resolution == msgspec.convert(message.event.data, TurnResolved)
-        if message.event is not None and message.event.type == "turn_rewound.v1":
-            assert (follow.type, follow.position, follow.turn) == ("rewound", message.position, 4)
-    assert [m.turn for m in seen if m.type == "resolved"] == [1, 2, 3, 4, 4]
+        if isinstance(message, EventMessage) and message.event.type == "turn_resolved.v1":
+            assert isinstance(follow, ResolvedMessage)
+            assert follow.position == message.position
+            assert follow.resolution == msgspec.convert(data(message.event), TurnResolved)
+        if isinstance(message, EventMessage) and message.event.type == "turn_rewound.v1":
+            assert isinstance(follow, RewoundMessage)
+            assert (follow.position, follow.turn) == (message.position, 4)
+    resolutions = [m for m in seen if isinstance(m, ResolvedMessage)]
+    assert [m.turn for m in resolutions] == [1, 2, 3, 4, 4]
     assert kinds.count("rewound") == 1
 
     # After resolution everyone's orders are public, in the resolution.
-    first = next(m.resolution for m in seen if m.resolution is not None)
+    first = resolutions[0].resolution
     assert {(o.player, o.text) for o in first.orders} >= {("p1", "EA B"), ("p4", "GI to PR")}
 
     # Standings are pushed whenever they change; the last ones are the game's.
-    standings = [m.standings for m in seen if m.standings is not None]
+    standings = [m.standings for m in seen if isinstance(m, StandingsMessage)]
     assert len(standings) >= 6
     assert standings[-1] == ended.players
 
@@ -146,18 +163,18 @@ async def test_a_scripted_game_through_the_client_is_seen_step_by_step_by_a_spec
         "turn_resolved.v1",
         "player_notified.v1",
     ]
-    live_events = [m.event for m in seen if m.event is not None]
     # The game has ended since the spectator saw these: its secrets are revealed now, the
     # first and the one the rewind of the finished game drew.
     revealing = [e for e in feed if e.type in ("game_started.v1", "turn_rewound.v1")]
-    assert [e.data.pop("secret") for e in revealing] == [TEST_SECRET.hex()] * 2
-    assert [e for e in live_events if e.position not in archived] == feed
+    assert [data(e)["secret"] for e in revealing] == [TEST_SECRET.hex()] * 2
+    kept = [e for e in live_events if e.position not in archived]
+    assert [_without_secret(e) for e in kept] == [_without_secret(e) for e in feed]
     assert not PRIVATE & {e.type for e in feed}
 
     # The admin plays: she reads what a player reads. The operator, who plays no seat,
     # reads everything, with who acted.
     anns = await game.api.events(game.game_id, game.admin)
-    assert {e.data["player_id"] for e in anns if e.type in PRIVATE} == {"p1"}
+    assert {data(e)["player_id"] for e in anns if e.type in PRIVATE} == {"p1"}
     assert not any(e.actor for e in anns)
     full = await game.api.events(game.game_id, OPERATOR_TOKEN)
     assert {e.type for e in full} >= PRIVATE

@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from schema.api import FeedEvent
-from tests.api.support import TEST_SECRET, Account, Api, Json, Live, Server, until
+from tests.api.support import TEST_SECRET, Account, Api, Json, Live, Server, data, until
 
 SEED = 918_273_645_546
 SECRET_WORDS = ("zanzibar-gambit", "quokka-feint")
@@ -23,6 +23,7 @@ async def _read_everything(api: Api, game_id: str, who: Account | None) -> list[
         await api.events(game_id, who),
         await api.call("GET", f"/v1/games/{game_id}/events?after=3&limit=2", auth),
         await api.call("GET", f"/v1/games/{game_id}/turns/1", auth),
+        await api.call("GET", "/v1/me", auth, expect=401 if who is None else 200),
         await api.call(
             "GET", f"/v1/games/{game_id}/archive", auth, expect=401 if who is None else 403
         ),
@@ -92,7 +93,7 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
             text = _text(answers)
             assert _leaks(text) == []
             feed: list[FeedEvent] = answers[3]
-            types = [(e.type, e.data.get("player_id")) for e in feed]
+            types = [(e.type, data(e).get("player_id")) for e in feed]
             assert ("vote_cast.v1", "p3") not in types
             assert ("vote_cast.v1", "p4") not in types
             assert ("orders_submitted.v1", "p3") not in types
@@ -102,7 +103,7 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
         assert "bobs own words" in bob_feed
         assert _text(await api.events(game_id)).count("bobs own words") == 0
         assert [
-            e.data["player_id"] for e in await api.events(game_id, bob) if e.type == "vote_cast.v1"
+            data(e)["player_id"] for e in await api.events(game_id, bob) if e.type == "vote_cast.v1"
         ] == ["p2"]
 
         # Nothing secret went down the sockets either.

@@ -43,7 +43,7 @@ async def test_a_private_target_is_refused_when_the_webhook_is_set(schema_url: s
                 assert f"a {kind} address" in refused["error"]["message"], url
         for url in ("ftp://example.test/hook", "http://", "not a url", "http://a/" + "x" * 2000):
             refused = await api.call("PUT", _hook(game_id), admin, {"url": url}, expect=422)
-            assert refused["error"]["code"] == "invalid", url
+            assert refused["error"]["code"] == "invalid_webhook_url", url
         view = await api.call("GET", _hook(game_id), admin)
         assert view["url"] is None
 

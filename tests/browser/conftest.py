@@ -1,5 +1,6 @@
 """Fixtures: a real server on a fresh schema, and a page of a fresh headless Chromium that
-fails the test on any JavaScript error and on any request beyond the server."""
+fails the test on any JavaScript error and on any request beyond the server (and the
+`origins` a test module adds)."""
 
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
@@ -26,7 +27,19 @@ async def server(schema_url: str) -> AsyncIterator[Server]:
 
 
 @pytest.fixture
-async def page(server: Server) -> AsyncIterator["Page"]:
+def origins(server: Server) -> tuple[str, ...]:
+    """Where the page may send requests: the server; a test module may add others."""
+    return (server.base,)
+
+
+@pytest.fixture
+def expected_errors() -> list[str]:
+    """Console errors that a test causes on purpose (it adds their text): the others fail it."""
+    return []
+
+
+@pytest.fixture
+async def page(origins: tuple[str, ...], expected_errors: list[str]) -> AsyncIterator["Page"]:
     require_browser()
     from playwright.async_api import ConsoleMessage, Error, Request, async_playwright
 
@@ -35,7 +48,7 @@ async def page(server: Server) -> AsyncIterator["Page"]:
 
     def on_request(request: Request) -> None:
         url = request.url
-        if not url.startswith((server.base + "/", "data:", "about:")):
+        if not url.startswith((*(origin + "/" for origin in origins), "data:", "about:")):
             elsewhere.append(url)
 
     def on_console(message: ConsoleMessage) -> None:
@@ -67,4 +80,5 @@ async def page(server: Server) -> AsyncIterator["Page"]:
             finally:
                 await context.close()
     assert not elsewhere, f"requests beyond the server: {elsewhere}"
-    assert not problems, "\n".join(problems)
+    unexpected = [p for p in problems if p.removeprefix("console: ") not in expected_errors]
+    assert not unexpected, "\n".join(unexpected)

@@ -142,9 +142,12 @@ class Server:
 
 
 @contextlib.asynccontextmanager
-async def serving(schema_url: str) -> AsyncIterator[Server]:
+async def serving(schema_url: str, **overrides: Any) -> AsyncIterator[Server]:
+    """`overrides` set other fields of server.settings.Settings."""
     clock = FakeClock(START)
-    settings = Settings(database_url=schema_url, pool_size=4, operator_token=OPERATOR_TOKEN)
+    settings = Settings(
+        database_url=schema_url, pool_size=4, operator_token=OPERATOR_TOKEN, **overrides
+    )
     app = create_app(settings, clock=clock)
     async with running(app) as base, httpx.AsyncClient(base_url=base, timeout=30) as client:
         yield Server(base, client, clock)

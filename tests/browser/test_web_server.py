@@ -82,8 +82,8 @@ async def test_the_maps_and_effects_endpoints(server: Server) -> None:
     )
     assert spacious.json()["name"] == "generated-spacious-3p-s1"
     for body, code in (
-        ({"players": 2, "seed": 1}, "invalid"),
-        ({"players": 4, "seed": -1}, "invalid"),
+        ({"players": 2, "seed": 1}, "invalid_body"),
+        ({"players": 4, "seed": -1}, "invalid_body"),
         ({"players": 4, "type": "huge"}, "invalid_body"),
         ({"players": 4, "colour": "red"}, "invalid_body"),
     ):

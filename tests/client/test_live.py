@@ -10,20 +10,28 @@ import pytest
 
 from client import NotFound, SkirmishClient, Unauthorized, Unreachable
 from client.live import Cursor, gap_messages
-from schema.api import FeedEvent, LiveMessage, NewGame
-from schema.game_events import TurnResolved
+from schema.api import FEED_EVENTS, NewGame
+from schema.live import (
+    EventMessage,
+    PingMessage,
+    ResolvedMessage,
+    RewoundMessage,
+    ServerMessage,
+    SnapshotMessage,
+    StandingsMessage,
+)
 from server.routes import live as live_route
 from tests.api.support import Server, collecting, serving, until
 
 Delivered = tuple[str, int, str | None]
 
 
-def delivered(messages: list[LiveMessage]) -> list[Delivered]:
+def delivered(messages: list[ServerMessage]) -> list[Delivered]:
     """What must arrive exactly once: events, resolutions and rewinds, in order."""
     return [
-        (m.type, m.position, m.event.type if m.event is not None else None)
+        (m.type, m.position, m.event.type if isinstance(m, EventMessage) else None)
         for m in messages
-        if m.type in ("event", "resolved", "rewound")
+        if isinstance(m, EventMessage | ResolvedMessage | RewoundMessage)
     ]
 
 
@@ -32,7 +40,7 @@ async def expected(client: SkirmishClient, game: str) -> list[Delivered]:
     return delivered([m async for e in client.all_events(game) for m in gap_messages(e)])
 
 
-def reached(received: list[LiveMessage], position: int) -> bool:
+def reached(received: list[ServerMessage], position: int) -> bool:
     return any(m.position >= position for m in received)
 
 
@@ -58,12 +66,10 @@ async def test_a_spectator_receives_the_games_messages_decoded(
         # The notices after the resolution are the players', not a spectator's: this is.
         said = await admin.broadcast(game, "resolved")
         await until(lambda: reached(received, said.position), what="the broadcast")
-    resolved = next(m for m in received if m.type == "resolved")
-    assert isinstance(resolved.resolution, TurnResolved)
-    assert resolved.turn == 1
+    resolved = next(m for m in received if isinstance(m, ResolvedMessage))
+    assert (resolved.turn, resolved.resolution.turn) == (1, 1)
     assert resolved.position < done.position
-    standings = next(m for m in received if m.type == "standings")
-    assert standings.standings is not None
+    standings = next(m for m in received if isinstance(m, StandingsMessage))
     assert {p.id for p in standings.standings} == {"p1", "p2", "p3"}
     assert delivered(received) == await expected(anyone, game)
 
@@ -116,8 +122,7 @@ async def test_it_resumes_across_a_restart_and_reads_what_a_snapshot_stands_for(
     start = want.index(("event", said.position, "message_broadcast.v1"))
     assert delivered(received) == want[start:]
     assert "orders_submitted.v1" in {kind for _, _, kind in delivered(received)}
-    snapshot = next(m for m in received if m.type == "snapshot")
-    assert snapshot.game is not None
+    snapshot = next(m for m in received if isinstance(m, SnapshotMessage))
     assert snapshot.game.id == game
     # The events the snapshot stands for came before it: ten broadcasts and the orders, at
     # least (the last broadcast too if it came before the reconnection).
@@ -134,26 +139,27 @@ def _free_port() -> int:
         return port
 
 
-def _event(position: int, kind: str = "message_broadcast.v1") -> LiveMessage:
+def _event(position: int, kind: str = "message_broadcast.v1") -> EventMessage:
     at = datetime(2030, 1, 1, tzinfo=UTC)
-    return LiveMessage("event", position, event=FeedEvent(position, position, kind, at, {}))
+    event = FEED_EVENTS[kind](position=position, version=position, at=at, data={})
+    return EventMessage(position=position, event=event)
 
 
-def test_a_connection_lost_between_an_event_and_its_resolution_resumes_before_them() -> None:
+def test_a_connection_lost_between_an_event_and_its_companion_resumes_before_them() -> None:
     cursor = Cursor(0)
     assert cursor.take(_event(3))
-    assert cursor.take(_event(5, "turn_resolved.v1"))
-    # The `resolved` of position 5 is owed: ask for position 5 again.
+    assert cursor.take(_event(5, "turn_rewound.v1"))
+    # The `rewound` of position 5 is owed: ask for position 5 again.
     assert cursor.resume_after == 4
-    assert not cursor.take(_event(5, "turn_resolved.v1"))
-    assert cursor.take(LiveMessage("resolved", 5, turn=1))
+    assert not cursor.take(_event(5, "turn_rewound.v1"))
+    assert cursor.take(RewoundMessage(position=5, turn=1))
     assert cursor.resume_after == 5
-    assert not cursor.take(LiveMessage("resolved", 5, turn=1))
+    assert not cursor.take(RewoundMessage(position=5, turn=1))
     assert not cursor.take(_event(3))
     # Pings are not yielded; everything up to theirs has been sent.
-    assert not cursor.take(LiveMessage("ping", 9))
+    assert not cursor.take(PingMessage(position=9))
     assert cursor.resume_after == 9
-    assert cursor.take(LiveMessage("standings", 9, standings=[]))
+    assert cursor.take(StandingsMessage(position=9, standings=[]))
 
 
 @pytest.mark.parametrize(

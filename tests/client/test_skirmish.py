@@ -49,9 +49,9 @@ async def test_a_game_from_setup_to_its_end(server: Server, anyone: SkirmishClie
     )
 
     game = created.id
-    for _, player in players:
+    for seat, (_, player) in enumerate(players, 1):
         joined = await player.join(game)
-        assert joined.events == ["player_joined.v1"]
+        assert (joined.events, joined.player) == (["player_joined.v1"], f"p{seat}")
     started = await ann.start(game)
     assert "game_started.v1" in started.events
     assert (await ann.change_settings(game, SettingsPatch(broadcasting=True))).position > 0
@@ -87,7 +87,7 @@ async def test_a_game_from_setup_to_its_end(server: Server, anyone: SkirmishClie
     await until(lambda: _turn_read(anyone, game, 1), what="turn 1's history")
     turn = await anyone.turn(game, 1)
     assert turn.resolution is not None
-    assert turn.resolution["turn"] == 1
+    assert turn.resolution.turn == 1
 
     page = await anyone.events(game, limit=3)
     assert [e.type for e in page.events] == [

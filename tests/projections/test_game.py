@@ -7,8 +7,8 @@ from msgspec.structs import replace
 from projections.game import GameState, evolve, fold
 from rules.maps import builtin_map
 from rules.turn import OrderReport
+from schema.commands import Actor
 from schema.game_events import (
-    Board,
     GameCreated,
     GameEvent,
     GameKilled,
@@ -25,6 +25,7 @@ from schema.game_events import (
     PlayerLookChanged,
     PlayerResigned,
     PlayerUnbanned,
+    RecordedPosition,
     Settings,
     SettingsChanged,
     TurnResolved,
@@ -58,7 +59,7 @@ def _started(*names: str, vote: Vote | None = None) -> list[GameEvent]:
     armies = {"EH": "p1", "MA": "p2", "MJ": "p3", "KU": "p4"}
     players = {f"p{i}" for i in range(1, len(names) + 1)}
     armies = {t: p for t, p in armies.items() if p in players}
-    board = Board(armies=armies, control=dict(armies), farms=[])
+    board = RecordedPosition(armies=armies, control=dict(armies), farms=[])
     start = GameStarted(map=builtin_map("rulebook"), board=board, homes={}, at=T0, vote=vote)
     return [*_joined(*names), start]
 
@@ -69,7 +70,7 @@ def _resolution(turn: int = 1, **fields: object) -> TurnResolved:
         at=noon(turn),
         effect=None,
         orders=[],
-        board=Board(armies={"EH": "p1"}, control={"EH": "p1", "BF": "p1"}, farms=[]),
+        board=RecordedPosition(armies={"EH": "p1"}, control={"EH": "p1", "BF": "p1"}, farms=[]),
         dead=[],
         vp={},
         vp_gained={},
@@ -99,8 +100,8 @@ def test_creation_opens_the_join_phase() -> None:
         9,
     )
     assert state.created_at == T0
-    assert state.is_admin(ADMIN)
-    assert not state.is_admin("acct-1")
+    assert state.is_admin(Actor(ADMIN))
+    assert not state.is_admin(Actor("acct-1"))
 
 
 def test_players_join_and_leave_and_ids_keep_counting() -> None:

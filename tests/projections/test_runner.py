@@ -13,7 +13,7 @@ import pytest
 from eventstore.postgres import PostgresEventStore
 from projections import failures
 from projections.runner import ReadModelRunner
-from schema.commands import SubmitOrders
+from schema.commands import Actor, SubmitOrders
 from server.handlers import GameService
 from server.scheduler import read_models_caught_up
 from tests.server.scripted import ScriptedGame
@@ -90,7 +90,7 @@ async def test_the_public_view_never_holds_pending_orders(
     game = ScriptedGame(GameService(postgres_store))
     await game.set_up()
     secret = "a secret order text"
-    await game.run(SubmitOrders(actor="acct-1", now=game.tick(0.1), text=secret))
+    await game.run(SubmitOrders(actor=Actor("acct-1"), now=game.tick(0.1), text=secret))
     await runner.catch_up()
     views = await pool.fetch("SELECT view::text AS v FROM read_games")
     assert views

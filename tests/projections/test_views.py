@@ -1,19 +1,27 @@
 """What a game looks like from outside: standings, the public game, a player's orders."""
 
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
 
 from projections.views import my_orders, public_game, standings
-from schema.api import VoteView
-from schema.commands import CastVote, ChangeLook
-from schema.game_events import CheckedOrder
+from schema.commands import Actor, CastVote, ChangeLook, PauseGame, StartGame, UnpauseGame
+from schema.game_events import RecordedOrder
+from schema.views import VoteView
 from tests.server.decide.given import (
+    ADMIN,
     NOON,
+    SECRET,
+    T0,
+    Game,
     account,
     armies_of,
+    at,
     during,
     free_neighbours,
+    joined,
+    noon,
     on_board,
     resolve,
     scored,
@@ -32,7 +40,7 @@ def test_standings_order_by_vp_then_territories_then_name() -> None:
         players=4,
     )
     scored(game, {"p1": 1, "p2": 3, "p3": 1, "p4": 1})
-    game.run(ChangeLook(actor=account(3), now=during(2), name="zed"))
+    game.run(ChangeLook(actor=Actor(account(3)), now=during(2), name="zed"))
     views = standings(game.state)
     assert [(v.id, v.vp, v.territories, v.armies) for v in views] == [
         ("p2", 3, 1, 1),
@@ -62,7 +70,7 @@ def test_same_day_ballots_are_not_counted_in_public() -> None:
     game = started(3, voting_mode="same_day", **EVERY_TURN)
     vote = game.state.vote
     assert vote is not None
-    game.run(CastVote(actor=account(1), now=during(1), effect=vote.candidates[1]))
+    game.run(CastVote(actor=Actor(account(1)), now=during(1), effect=vote.candidates[1]))
     view = public_game(game.state, position=1).vote
     assert view == VoteView(
         turn=1, candidates=vote.candidates, tie_break=vote.tie_break, tally=None
@@ -73,7 +81,7 @@ def test_normal_votes_are_counted_in_public() -> None:
     game = started(3, **EVERY_TURN)
     vote = game.state.vote
     assert vote is not None
-    game.run(CastVote(actor=account(1), now=during(1), effect=vote.candidates[1]))
+    game.run(CastVote(actor=Actor(account(1)), now=during(1), effect=vote.candidates[1]))
     view = public_game(game.state, position=1).vote
     assert view is not None
     assert view.tally == {vote.candidates[0]: 0, vote.candidates[1]: 1}
@@ -98,6 +106,34 @@ def test_the_public_game_shows_the_standings_the_clock_and_the_position() -> Non
     assert view.board == game.state.board
 
 
+def test_the_public_game_shows_when_this_turn_s_orders_open_and_close() -> None:
+    game = joined(3)
+    assert _window(game) == (None, None)
+    game.run(StartGame(actor=Actor(ADMIN), now=T0, secret=SECRET))
+    # Open from the start until the lock window, five minutes before the resolution.
+    assert _window(game) == (T0, NOON - timedelta(minutes=5))
+    resolve(game)
+    assert _window(game) == (NOON + timedelta(minutes=5), noon(2) - timedelta(minutes=5))
+    # Paused, orders are taken with no lock, and nothing is scheduled.
+    game.run(PauseGame(actor=Actor(ADMIN), now=during(2)))
+    assert _window(game) == (None, None)
+    game.run(UnpauseGame(actor=Actor(ADMIN), now=during(2)))
+    assert _window(game) == (NOON + timedelta(minutes=5), noon(2) - timedelta(minutes=5))
+
+
+def test_in_fast_mode_the_window_closes_a_minute_before_the_resolution() -> None:
+    game = started(3, fast_mode=True)
+    assert _window(game) == (T0, at(14))
+    resolve(game, now=at(15.5))
+    # From the resolution as it happened, however late.
+    assert _window(game) == (at(16.5), at(29.5))
+
+
+def _window(game: Game) -> tuple[datetime | None, datetime | None]:
+    view = public_game(game.state, position=1)
+    return view.orders_open_at, view.orders_close_at
+
+
 def test_my_current_orders_are_the_newest_valid_one_per_army() -> None:
     game = started(3)
     first, second = armies_of(game.state, "p1")
@@ -111,8 +147,8 @@ def test_my_current_orders_are_the_newest_valid_one_per_army() -> None:
         [f"{first} to {free}", f"{second} to QQ"],
     ]
     assert mine.current == [
-        CheckedOrder(f"{first} to {free}", first, "move", valid=True, target=free),
-        CheckedOrder(f"{second} H", second, "hold", valid=True),
+        RecordedOrder(f"{first} to {free}", first, "move", valid=True, target=free),
+        RecordedOrder(f"{second} H", second, "hold", valid=True),
     ]
     assert my_orders(game.state, "p2").submitted == []
 

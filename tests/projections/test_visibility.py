@@ -7,7 +7,6 @@ from projections.visibility import Viewer, can_see, is_pending_secret, owner_of,
 from rules.maps import builtin_map
 from rules.prng import commitment
 from schema.game_events import (
-    Board,
     GameCreated,
     GameEvent,
     GameStarted,
@@ -16,6 +15,7 @@ from schema.game_events import (
     PlayerJoined,
     PlayerNotified,
     PrivateEventsRead,
+    RecordedPosition,
     Settings,
     TurnResolved,
     TurnRewound,
@@ -43,7 +43,7 @@ REMINDER = PlayerNotified(player_id="p1", kind="reminder", turn=1, text="soon")
 CREATED = GameCreated(game_id="g1", settings=NORMAL, admin=ADMIN, seed=982_451_653, at=T0)
 STARTED = GameStarted(
     map=builtin_map("rulebook"),
-    board=Board(armies={}, control={}, farms=[]),
+    board=RecordedPosition(armies={}, control={}, farms=[]),
     homes={},
     at=T0,
     secret=SECRET.hex(),
@@ -55,7 +55,7 @@ RESOLVED = TurnResolved(
     at=NOON,
     effect=None,
     orders=[],
-    board=Board(armies={}, control={}, farms=[]),
+    board=RecordedPosition(armies={}, control={}, farms=[]),
     dead=[],
     vp={},
     vp_gained={},

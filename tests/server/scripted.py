@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 from msgspec.structs import replace
 
 from schema.commands import (
+    Actor,
     CreateGame,
     GameCommand,
     JoinGame,
@@ -47,11 +48,13 @@ class ScriptedGame:
             Settings(name="Scripted", vp_target=5, votes="disabled", fast_mode=True), **settings
         )
         await self.run(
-            CreateGame(actor=ADMIN, now=self.now, game_id=self.game_id, settings=options, seed=11)
+            CreateGame(
+                actor=Actor(ADMIN), now=self.now, game_id=self.game_id, settings=options, seed=11
+            )
         )
         for i, account in enumerate(self.accounts(), start=1):
-            await self.run(JoinGame(actor=account, now=self.now, name=f"Player {i}"))
-        await self.run(StartGame(actor=ADMIN, now=self.now, secret=SECRET))
+            await self.run(JoinGame(actor=Actor(account), now=self.now, name=f"Player {i}"))
+        await self.run(StartGame(actor=Actor(ADMIN), now=self.now, secret=SECRET))
 
     async def play_turn(self) -> Executed:
         """Orders for the current turn from every player, then the resolution."""
@@ -62,13 +65,15 @@ class ScriptedGame:
             mine = sorted(t for t, owner in state.board.armies.items() if owner == player.id)
             text = ", ".join(f"{t} {_verb(player.id, state.turn)}" for t in mine)
             if text:
-                await self.run(SubmitOrders(actor=player.accounts[0], now=self.now, text=text))
+                await self.run(
+                    SubmitOrders(actor=Actor(player.accounts[0]), now=self.now, text=text)
+                )
         self.tick(0.2)
-        return await self.run(ResolveTurn(actor=ADMIN, now=self.now, turn=state.turn))
+        return await self.run(ResolveTurn(actor=Actor(ADMIN), now=self.now, turn=state.turn))
 
     async def rewind(self) -> Executed:
         self.tick(0.01)
-        rewind = RewindTurn(actor=ADMIN, now=self.now, secret=SECRET)
+        rewind = RewindTurn(actor=Actor(ADMIN), now=self.now, secret=SECRET)
         return await self.service.rewind(self.game_id, rewind)
 
 

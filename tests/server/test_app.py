@@ -88,7 +88,7 @@ async def test_health_lists_a_game_whose_read_models_fail_and_stays_200(schema_u
     app = create_app(Settings(database_url=schema_url))
     async with running(app) as base, httpx.AsyncClient(base_url=base) as client:
         assert (await client.get("/v1/health")).status_code == 200  # started
-        pool, store = app.state.pool, app.state.store
+        pool, store = app.state.pool, app.state.services.store
         service = app.state.services.games
         good, bad = ScriptedGame(service, "good"), ScriptedGame(service, "bad")
         await good.set_up()

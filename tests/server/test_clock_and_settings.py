@@ -83,3 +83,39 @@ def test_a_bad_rate_limit_is_refused(variable: str, value: str) -> None:
     if variable != "SKIRMISH_RATE_LIMITS":
         with pytest.raises(SettingsError, match=variable):
             Settings.from_env({variable: value, "SKIRMISH_RATE_LIMITS": "off"})
+
+
+def test_cors_origins_from_the_environment() -> None:
+    def origins(value: str) -> tuple[str, ...]:
+        return Settings.from_env({"SKIRMISH_CORS_ORIGINS": value}).cors_origins
+
+    assert Settings.from_env({}).cors_origins == ("*",)
+    assert origins("") == origins(" * ") == ("*",)
+    assert origins("off") == ()
+    # As a browser writes them in Origin: lower case, without a default port.
+    listed = "https://Play.Example.org, http://127.0.0.1:8001,https://play.example.org:443,"
+    assert origins(listed) == ("https://play.example.org", "http://127.0.0.1:8001")
+    assert origins("http://[::1]:8080,http://localhost:80") == (
+        "http://[::1]:8080",
+        "http://localhost",
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        ",",
+        "example.org",
+        "*, https://example.org",
+        "ftp://example.org",
+        "https://example.org/",
+        "https://example.org/app",
+        "https://example.org?x=1",
+        "https://user@example.org",
+        "https://example.org:99999",
+        "null",
+    ],
+)
+def test_a_bad_cors_origin_is_refused(value: str) -> None:
+    with pytest.raises(SettingsError, match="SKIRMISH_CORS_ORIGINS"):
+        Settings.from_env({"SKIRMISH_CORS_ORIGINS": value})

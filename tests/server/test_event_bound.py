@@ -12,7 +12,15 @@ from uuid import uuid4
 from eventstore.base import MAX_APPEND_BYTES, MAX_EVENT_BYTES
 from projections.game import GameState, fold
 from rules.parse import MAX_ORDER_LENGTH
-from schema.commands import CreateGame, GameCommand, JoinGame, ResolveTurn, StartGame, SubmitOrders
+from schema.commands import (
+    Actor,
+    CreateGame,
+    GameCommand,
+    JoinGame,
+    ResolveTurn,
+    StartGame,
+    SubmitOrders,
+)
 from schema.game_events import GameEvent, Settings, game_codec
 from server.decide import decide
 
@@ -32,18 +40,25 @@ def _run(state: GameState, command: GameCommand) -> tuple[GameState, list[GameEv
 def test_the_largest_resolution_fits_with_room_to_spare() -> None:
     settings = Settings(name="largest", votes="disabled")
     state, _ = _run(
-        GameState(), CreateGame(actor="admin", now=NOW, game_id="g", settings=settings, seed=1)
+        GameState(),
+        CreateGame(actor=Actor("admin"), now=NOW, game_id="g", settings=settings, seed=1),
     )
     for n in range(PLAYERS):
-        state, _ = _run(state, JoinGame(actor=f"acct-{n}", now=NOW, name=f"P{n}"))
-    state, _ = _run(state, StartGame(actor="admin", now=NOW, secret=bytes(32)))
+        state, _ = _run(state, JoinGame(actor=Actor(f"acct-{n}"), now=NOW, name=f"P{n}"))
+    state, _ = _run(state, StartGame(actor=Actor("admin"), now=NOW, secret=bytes(32)))
     submission = "\n".join([LINE] * LINES_PER_SUBMISSION)
     assert len(submission) <= 4000
     for n in range(PLAYERS):
         for _ in range(SUBMISSIONS):
-            state, _ = _run(state, SubmitOrders(actor=f"acct-{n}", now=NOW, text=submission))
+            state, _ = _run(state, SubmitOrders(actor=Actor(f"acct-{n}"), now=NOW, text=submission))
 
-    _, events = _run(state, ResolveTurn(actor="admin", now=NOW + timedelta(days=1), operator=True))
+    _, events = _run(
+        state,
+        ResolveTurn(
+            actor=Actor("admin", operator=True),
+            now=NOW + timedelta(days=1),
+        ),
+    )
 
     sizes = [
         len(game_codec.new_event(e, occurred_at=NOW, actor="a", correlation_id=uuid4()).data)

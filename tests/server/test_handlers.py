@@ -8,7 +8,7 @@ import pytest
 from eventstore.base import EventStore, Truncation
 from projections.game import SNAPSHOT_NAME
 from projections.loading import stream_of
-from schema.commands import JoinGame, ResolveTurn, RewindTurn, SubmitOrders
+from schema.commands import Actor, JoinGame, ResolveTurn, RewindTurn, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnResolved, TurnRewound, game_codec
 from server.decide.errors import Conflict, NotAllowed, WrongTurn
 from server.handlers import GameService
@@ -32,7 +32,7 @@ async def test_a_five_player_game_is_played_to_a_winner(store: EventStore) -> No
     assert len(final.board.farms) == 2
     # A finished game refuses orders.
     with pytest.raises(Exception, match="finished"):
-        await game.run(SubmitOrders(actor="acct-2", now=game.tick(0.1), text="XX H"))
+        await game.run(SubmitOrders(actor=Actor("acct-2"), now=game.tick(0.1), text="XX H"))
 
 
 async def test_the_state_reloaded_from_the_store_equals_the_live_one(store: EventStore) -> None:
@@ -105,7 +105,7 @@ async def test_twenty_concurrent_submitters_lose_nothing(store: EventStore) -> N
         mine = [t for t, owner in state.board.armies.items() if owner == player_id]
         text = ", ".join(f"{t} H" for t in mine)
         await services[i % 2].execute(
-            "g1", SubmitOrders(actor=player.accounts[0], now=now, text=text)
+            "g1", SubmitOrders(actor=Actor(player.accounts[0]), now=now, text=text)
         )
 
     await asyncio.gather(*(submit(i, pid) for i, pid in enumerate(state.players)))
@@ -123,7 +123,7 @@ async def test_a_turn_never_resolves_twice_when_two_processes_race(store: EventS
     await game.set_up()
     now = game.tick(0.3)
     outcomes = await asyncio.gather(
-        *(s.execute("g1", ResolveTurn(actor=ADMIN, now=now, turn=1)) for s in services),
+        *(s.execute("g1", ResolveTurn(actor=Actor(ADMIN), now=now, turn=1)) for s in services),
         return_exceptions=True,
     )
     assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
@@ -137,9 +137,9 @@ async def test_a_refused_command_appends_nothing(store: EventStore) -> None:
     await game.set_up()
     version = await store.stream_version(stream_of("g1"))
     with pytest.raises(NotAllowed):
-        await game.run(SubmitOrders(actor="acct-stranger", now=game.tick(0.1), text="AB H"))
+        await game.run(SubmitOrders(actor=Actor("acct-stranger"), now=game.tick(0.1), text="AB H"))
     with pytest.raises(Exception, match="running"):
-        await game.run(JoinGame(actor="acct-late", now=game.now, name="Late"))
+        await game.run(JoinGame(actor=Actor("acct-late"), now=game.now, name="Late"))
     assert await store.stream_version(stream_of("g1")) == version
 
 
@@ -169,7 +169,7 @@ async def test_two_admins_rewinding_at_once_undo_one_turn(store: EventStore) -> 
     services = [GameService(racing), GameService(racing)]
     now = game.tick(0.01)
     outcomes = await asyncio.gather(
-        *(s.rewind("g1", RewindTurn(actor=ADMIN, now=now, secret=SECRET)) for s in services),
+        *(s.rewind("g1", RewindTurn(actor=Actor(ADMIN), now=now, secret=SECRET)) for s in services),
         return_exceptions=True,
     )
     refused = [o for o in outcomes if isinstance(o, BaseException)]
@@ -210,7 +210,7 @@ async def test_a_rewind_lands_while_players_keep_submitting(store: EventStore) -
     players = GameService(store)
     state = (await players.load("g1")).state
     now = game.tick(0.05)
-    orders = SubmitOrders(actor=state.players["p2"].accounts[0], now=now, text="anything")
+    orders = SubmitOrders(actor=Actor(state.players["p2"].accounts[0]), now=now, text="anything")
     slipping = OrdersSlipIn(store, players, orders)
     rewound = asyncio.Event()
 
@@ -218,13 +218,15 @@ async def test_a_rewind_lands_while_players_keep_submitting(store: EventStore) -
         for _ in range(40):
             if rewound.is_set():
                 return
-            await players.execute("g1", SubmitOrders(actor=account, now=now, text="anything"))
+            await players.execute(
+                "g1", SubmitOrders(actor=Actor(account), now=now, text="anything")
+            )
 
     submitters = [
         asyncio.create_task(keep_submitting(p.accounts[0])) for p in state.players.values()
     ]
     admin = GameService(cast(EventStore, slipping))
-    executed = await admin.rewind("g1", RewindTurn(actor=ADMIN, now=now, secret=SECRET))
+    executed = await admin.rewind("g1", RewindTurn(actor=Actor(ADMIN), now=now, secret=SECRET))
     rewound.set()
     await asyncio.gather(*submitters)
     assert slipping.slipped == 3

@@ -14,6 +14,7 @@ from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
 from projections.runner import ReadModelRunner
 from schema.commands import (
+    Actor,
     ChangeSettings,
     CreateGame,
     JoinGame,
@@ -49,11 +50,14 @@ class World:
         options = replace(Settings(name=game_id, votes="disabled"), **settings)
         now = self.clock.now()
         await self.games.execute(
-            game_id, CreateGame(actor=ADMIN, now=now, game_id=game_id, settings=options, seed=3)
+            game_id,
+            CreateGame(actor=Actor(ADMIN), now=now, game_id=game_id, settings=options, seed=3),
         )
         for i in range(1, 4):
-            await self.games.execute(game_id, JoinGame(actor=f"acct-{i}", now=now, name=f"P{i}"))
-        await self.games.execute(game_id, StartGame(actor=ADMIN, now=now, secret=SECRET))
+            await self.games.execute(
+                game_id, JoinGame(actor=Actor(f"acct-{i}"), now=now, name=f"P{i}")
+            )
+        await self.games.execute(game_id, StartGame(actor=Actor(ADMIN), now=now, secret=SECRET))
 
     async def resolutions(self, game_id: str) -> list[TurnResolved]:
         events = await self.store.read_stream(stream_of(game_id))
@@ -98,13 +102,13 @@ async def test_fast_mode_resolves_every_fifteen_minutes(world: World) -> None:
 
 async def test_a_paused_game_waits_and_resumes_at_the_normal_time(world: World) -> None:
     await world.new_game("g1", resolution_hour=12)
-    await world.games.execute("g1", PauseGame(actor=ADMIN, now=world.clock.now()))
+    await world.games.execute("g1", PauseGame(actor=Actor(ADMIN), now=world.clock.now()))
     await world.advance(days=2)
     assert await world.resolutions("g1") == []
     # Unpaused at 11:30 on the third day: the lock window of that noon has not begun, so
     # the game resolves at that noon (rules.md), then daily again.
     world.clock.set(START.replace(day=23, hour=11, minute=30))
-    await world.games.execute("g1", UnpauseGame(actor=ADMIN, now=world.clock.now()))
+    await world.games.execute("g1", UnpauseGame(actor=Actor(ADMIN), now=world.clock.now()))
     await world.advance(days=1, hours=1)
     assert [r.at for r in await world.resolutions("g1")] == [
         START.replace(day=23, hour=12),
@@ -116,7 +120,9 @@ async def test_a_new_resolution_hour_applies_from_the_next_resolution(world: Wor
     await world.new_game("g1", resolution_hour=12)
     await world.advance(hours=5)  # 13:00, the first noon resolved
     changed_at = world.clock.now()
-    await world.games.execute("g1", ChangeSettings(actor=ADMIN, now=changed_at, resolution_hour=18))
+    await world.games.execute(
+        "g1", ChangeSettings(actor=Actor(ADMIN), now=changed_at, resolution_hour=18)
+    )
     await world.advance(days=1)
     assert [r.at for r in await world.resolutions("g1")] == [
         START.replace(hour=12),
@@ -141,7 +147,7 @@ async def test_reminders_go_to_those_who_want_them_once_before_each_resolution(
 ) -> None:
     await world.new_game("g1", resolution_hour=12)
     now = world.clock.now()
-    await world.games.execute("g1", SetNotifications(actor="acct-2", now=now, enabled=False))
+    await world.games.execute("g1", SetNotifications(actor=Actor("acct-2"), now=now, enabled=False))
     await world.advance(hours=3, minutes=30)  # 11:30: reminded at 11:00, not yet resolved
     events = [game_codec.decode_recorded(e) for e in await world.store.read_stream("game-g1")]
     reminders = [e for e in events if isinstance(e, PlayerNotified) and e.kind == "reminder"]

@@ -26,7 +26,7 @@ from eventstore.postgres import PostgresEventStore
 from projections.game import GameState, fold
 from projections.loading import stream_of
 from projections.runner import ReadModelRunner
-from schema.commands import CreateGame, GameCommand, JoinGame, StartGame
+from schema.commands import Actor, CreateGame, GameCommand, JoinGame, StartGame
 from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
 from server.decide import decide
 from tests.server.scripted import SECRET
@@ -64,9 +64,9 @@ async def create_games(store: PostgresEventStore, started: dict[str, datetime]) 
     async def create(n: int, game_id: str, at: datetime) -> None:
         settings = Settings(name=game_id, fast_mode=True, votes="disabled")
         commands: list[GameCommand] = [
-            CreateGame(actor=ADMIN, now=at, game_id=game_id, settings=settings, seed=n),
-            *(JoinGame(actor=f"acct-{i}", now=at, name=f"P{i}") for i in range(PLAYERS)),
-            StartGame(actor=ADMIN, now=at, secret=SECRET),
+            CreateGame(actor=Actor(ADMIN), now=at, game_id=game_id, settings=settings, seed=n),
+            *(JoinGame(actor=Actor(f"acct-{i}"), now=at, name=f"P{i}") for i in range(PLAYERS)),
+            StartGame(actor=Actor(ADMIN), now=at, secret=SECRET),
         ]
         state, events = GameState(), list[NewEvent]()
         for command in commands:
@@ -75,7 +75,7 @@ async def create_games(store: PostgresEventStore, started: dict[str, datetime]) 
             correlation = uuid.uuid4()
             events += [
                 game_codec.new_event(
-                    e, occurred_at=at, actor=command.actor, correlation_id=correlation
+                    e, occurred_at=at, actor=command.actor.account, correlation_id=correlation
                 )
                 for e in decided
             ]

@@ -7,7 +7,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
 from eventstore.postgres import PostgresEventStore
-from schema.commands import RemindPlayers
+from schema.commands import Actor, RemindPlayers
 from server.handlers import GameService
 from server.webhook_sender import WebhookSender, webhook_client
 from server.webhooks import Webhooks
@@ -54,7 +54,7 @@ async def hooked_game(
         trusted,
     )
     if reminded:
-        await game.run(RemindPlayers(actor="scheduler", now=game.now, operator=True, turn=1))
+        await game.run(RemindPlayers(actor=Actor("scheduler", operator=True), now=game.now, turn=1))
     await game.play_turn()
     return game_id
 

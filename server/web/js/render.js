@@ -5,14 +5,21 @@
 // reinforcements saluting, +1 VP under farmers, a little X by a barracks for a failed
 // reinforcement. Invalid orders are not drawn (the order lists strike them through).
 
-import { UNCLAIMED, iconSymbols, lookPatterns, shades, unclaimedPatterns } from "./palette.js";
+// The server draws the same map as a PNG (server/picture/), from the same palette.json.
+
+import {
+  PALETTE,
+  UNCLAIMED,
+  iconSymbols,
+  lookPatterns,
+  shades,
+  unclaimedPatterns,
+} from "./palette.js";
 import { el, svgEl } from "./util.js";
 
-const SEA = "#a8d0dc";
-const BORDER = "#5d5244";
-const DARK = "#1f1f1f";
-const ARMY_DROP = 10; // the army stands this far below the territory's centre
-const LABEL_RISE = 19; // the label sits this far above it
+const { sea: SEA, border: BORDER, dark: DARK } = PALETTE.map;
+const ARMY_DROP = PALETTE.layout.army_drop; // the army stands this far below the territory's centre
+const LABEL_RISE = PALETTE.layout.label_rise; // the label sits this far above it
 
 // Where a territory's barracks or farm icon goes: right of its label.
 const iconX = (t) => t.x + 5.5 * t.id.length + 6;
@@ -37,7 +44,7 @@ export function geometry(map) {
       maxY = Math.max(maxY, y);
     }
   }
-  const pad = 34;
+  const pad = PALETTE.layout.pad;
   const box = { x: minX - pad, y: minY - pad, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad };
   const key = (a, b) => (a < b ? `${a}|${b}` : `${b}|${a}`);
   const land = new Set((map.edges || []).map(([a, b]) => key(a, b)));
@@ -181,7 +188,7 @@ function hashLine(geo, order, color, orders) {
   const parts = segments.map((segment, k) => shorten(segment, k === 0 ? 14 : 0, k === last ? 9 : 0));
   const cut = order.result === "cut";
   const failed = order.result !== "succeeded";
-  const ink = cut ? "#8f8f8f" : color;
+  const ink = cut ? PALETTE.map.cut : color;
   const lines = [];
   for (const segment of parts) {
     if (!cut) {
@@ -346,7 +353,7 @@ export function renderMap(svg, view) {
         class: "label",
         "font-size": 15,
         "font-weight": 700,
-        fill: "#232323",
+        fill: PALETTE.map.label,
       }),
     );
     if (kind) {
@@ -387,14 +394,14 @@ export function renderMap(svg, view) {
             y1: start[1],
             x2: edge[0],
             y2: edge[1],
-            stroke: "#1d4f63",
+            stroke: PALETTE.map.overseas,
             "stroke-width": 2.4,
             "stroke-dasharray": "0.1 6",
             "stroke-linecap": "round",
           }),
           haloText(edge[0], edge[1] + (edge[1] < start[1] ? 14 : -7), `${other.id}`, {
             "font-size": 11,
-            fill: "#1d4f63",
+            fill: PALETTE.map.overseas,
             "font-weight": 700,
           }),
         ),
@@ -447,7 +454,7 @@ export function renderMap(svg, view) {
           "data-territory": t.id,
           "font-size": 13,
           "font-weight": 800,
-          fill: "#17601f",
+          fill: PALETTE.map.vp,
         }),
       );
     }
@@ -467,7 +474,7 @@ export function renderMap(svg, view) {
           }),
           svgEl("path", {
             d: `M${x - 4},${y - 4} l8,8 m0,-8 l-8,8`,
-            stroke: "#c0151b",
+            stroke: PALETTE.map.failed,
             "stroke-width": 2.6,
             "stroke-linecap": "round",
           }),

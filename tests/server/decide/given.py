@@ -1,15 +1,18 @@
 """Given events, when a command, then events (or a refusal): the decider's test harness."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
+import pytest
 
 from projections.game import GameState, fold
 from rules.maps import builtin_map
 from rules.prng import commitment
 from schema.commands import (
+    Actor,
     CreateGame,
     GameCommand,
     JoinGame,
@@ -18,16 +21,17 @@ from schema.commands import (
     StartGame,
     SubmitOrders,
 )
+from schema.errors import ErrorCode
 from schema.game_events import (
-    Board,
     GameEvent,
     GameStarted,
     PlayerNotified,
+    RecordedPosition,
     Settings,
     TurnResolved,
     Vote,
 )
-from server.decide import decide
+from server.decide import DomainError, decide
 
 T0 = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN = "acct-admin"
@@ -63,6 +67,16 @@ class Game:
         return self
 
 
+@contextmanager
+def refused(
+    code: ErrorCode, match: str | None = None
+) -> Iterator[pytest.ExceptionInfo[DomainError]]:
+    """The command run in the block is refused with `code` (and a message that `match`es)."""
+    with pytest.raises(DomainError, match=match) as raised:
+        yield raised
+    assert raised.value.code == code.code, raised.value.message
+
+
 def at(minutes: float) -> datetime:
     return T0 + timedelta(minutes=minutes)
 
@@ -87,7 +101,12 @@ def created(*, seed: int = 7, client_id: str | None = None, **settings: Any) -> 
     options = msgspec.convert({"name": "Test game", **settings}, Settings)
     game.run(
         CreateGame(
-            actor=ADMIN, now=T0, game_id="g1", settings=options, seed=seed, client_id=client_id
+            actor=Actor(ADMIN),
+            now=T0,
+            game_id="g1",
+            settings=options,
+            seed=seed,
+            client_id=client_id,
         )
     )
     return game
@@ -100,13 +119,13 @@ def joined(
     The admin is a separate account that does not play."""
     game = created(seed=seed, client_id=client_id, **settings)
     for i in range(1, players + 1):
-        game.run(JoinGame(actor=account(i), now=T0, name=f"Player {i}"))
+        game.run(JoinGame(actor=Actor(account(i)), now=T0, name=f"Player {i}"))
     return game
 
 
 def started(players: int = 3, *, seed: int = 7, **settings: Any) -> Game:
     game = joined(players, seed=seed, **settings)
-    game.run(StartGame(actor=ADMIN, now=T0, secret=SECRET))
+    game.run(StartGame(actor=Actor(ADMIN), now=T0, secret=SECRET))
     return game
 
 
@@ -128,7 +147,9 @@ def on_board(
     """A game started by hand on a built-in map with a scripted position. Every army's
     territory is controlled by its owner; `control` adds territories without armies."""
     game = joined(players, **settings)
-    board = Board(armies=armies, control={**(control or {}), **armies}, farms=sorted(farms))
+    board = RecordedPosition(
+        armies=armies, control={**(control or {}), **armies}, farms=sorted(farms)
+    )
     started = GameStarted(
         map=builtin_map(game_map),
         board=board,
@@ -141,7 +162,7 @@ def on_board(
     return game.given(started)
 
 
-def scored(game: Game, vp: dict[str, int], *, board: Board | None = None) -> Game:
+def scored(game: Game, vp: dict[str, int], *, board: RecordedPosition | None = None) -> Game:
     """A resolution of the current turn, given by hand, that leaves the players with `vp`
     (every player not named keeps its VP) and the board as it is, or as `board`."""
     state = game.state
@@ -170,7 +191,9 @@ def submit(game: Game, player: int, text: str, *, now: datetime | None = None) -
     """Player `player` sends orders for the current turn while orders are open."""
     state = game.state
     when = during(state.turn) if now is None else now
-    return game.run(SubmitOrders(actor=account(player), now=when, text=text, turn=state.turn))
+    return game.run(
+        SubmitOrders(actor=Actor(account(player)), now=when, text=text, turn=state.turn)
+    )
 
 
 def resolve(game: Game, *, now: datetime | None = None) -> TurnResolved:
@@ -178,7 +201,7 @@ def resolve(game: Game, *, now: datetime | None = None) -> TurnResolved:
     state = game.state
     when = noon(state.turn) if now is None else now
     event, *notices = game.run(
-        ResolveTurn(actor="scheduler", operator=True, now=when, turn=state.turn)
+        ResolveTurn(actor=Actor("scheduler", operator=True), now=when, turn=state.turn)
     )
     assert isinstance(event, TurnResolved)
     assert all(isinstance(n, PlayerNotified) and n.kind == "results" for n in notices)
@@ -214,7 +237,7 @@ def join_forces_example(vp: dict[str, int], **settings: Any) -> Game:
         if player != "p2":
             armies[theirs[0]] = player
     assert free not in control
-    return scored(game, vp, board=Board(armies=armies, control=control, farms=[]))
+    return scored(game, vp, board=RecordedPosition(armies=armies, control=control, farms=[]))
 
 
 def joint_players(**settings: Any) -> Game:
@@ -222,7 +245,7 @@ def joint_players(**settings: Any) -> Game:
     7 VP, and B orders its army into the free territory; the turn is yet to resolve."""
     game = join_forces_example({"p1": 7, "p2": 4, "p3": 0, "p4": 3}, **settings)
     for player, other in ((2, "p4"), (4, "p2")):
-        game.run(RequestJoinForces(actor=account(player), now=during(2), with_player=other))
+        game.run(RequestJoinForces(actor=Actor(account(player)), now=during(2), with_player=other))
     (army,) = armies_of(game.state, "p2")
     (free,) = free_neighbours(game.state, army)[:1]
     submit(game, 2, f"{army} to {free}")

@@ -4,7 +4,7 @@ game's hints are on), and their results after it."""
 from datetime import timedelta
 
 from rules.prng import derived
-from schema.commands import RemindPlayers
+from schema.commands import Actor, RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified
 from server.words import HINTS
 from tests.server.decide.given import NOON, SECRET, Game, resolve, started
@@ -15,7 +15,9 @@ HINT = "\nHint: "
 def _remind(game: Game) -> list[GameEvent]:
     state = game.state
     when = NOON + timedelta(days=state.turn - 1, hours=-1)
-    return game.run(RemindPlayers(actor="scheduler", operator=True, now=when, turn=state.turn))
+    return game.run(
+        RemindPlayers(actor=Actor("scheduler", operator=True), now=when, turn=state.turn)
+    )
 
 
 def _texts(events: list[GameEvent]) -> dict[str, str]:

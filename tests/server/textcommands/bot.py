@@ -88,7 +88,11 @@ class Table:
 @contextlib.asynccontextmanager
 async def table(schema_url: str) -> AsyncIterator[Table]:
     clock = FakeClock(START)
-    settings = Settings(database_url=schema_url, pool_size=8, operator_token=OPERATOR_TOKEN)
+    # Rate limits off: a person here says sixty things in a blink (tests/api/test_rate_limits.py
+    # is where the limits are tested).
+    settings = Settings(
+        database_url=schema_url, pool_size=8, operator_token=OPERATOR_TOKEN, rate_limits=None
+    )
     app = create_app(settings, clock=clock)
     async with running(app) as base, httpx.AsyncClient(base_url=base, timeout=30) as client:
         yield Table(client, clock)

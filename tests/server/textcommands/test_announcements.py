@@ -6,8 +6,8 @@ from msgspec.structs import replace
 
 from projections.views import public_game
 from rules.turn import Death, OrderReport
-from schema.api import PublicGame
-from schema.game_events import Board, TurnResolved, Vote, VoteOutcome
+from schema.game_events import RecordedPosition, TurnResolved, Vote, VoteOutcome
+from schema.views import PublicGame
 from server.textcommands import announcements
 from tests.server.decide.given import T0, created, started
 
@@ -25,7 +25,7 @@ def resolution(**changes: object) -> TurnResolved:
         at=NOW,
         effect=None,
         orders=[],
-        board=Board(armies={}, control={}, farms=[]),
+        board=RecordedPosition(armies={}, control={}, farms=[]),
         dead=[],
         vp={"p1": 0, "p2": 0, "p3": 0},
         vp_gained={"p1": 0, "p2": 0, "p3": 0},

@@ -3,8 +3,9 @@
 import pytest
 
 from projections.game import Player
-from server.decide.errors import InvalidCommand
+from schema import errors as codes
 from server.textcommands.lookup import find_player, mentioned_user
+from tests.server.decide.given import refused
 
 FIONA = Player("p1", "Fictitious Fiona", ("acct-1",), 1, 1)
 BOB = Player("p2", "Bob", ("acct-2",), 2, 1)
@@ -47,21 +48,21 @@ def test_an_exact_name_wins_over_a_squeezed_one() -> None:
 def test_a_squeezed_name_that_fits_two_players_is_ambiguous() -> None:
     first = Player("p5", "Ann Lee", ("acct-5",), 5, 1)
     second = Player("p6", "AnnL ee", ("acct-6",), 6, 1)
-    with pytest.raises(InvalidCommand, match=r"could be any of Ann Lee \(p5\), AnnL ee \(p6\)"):
+    with refused(codes.PLAYER_AMBIGUOUS, r"could be any of Ann Lee \(p5\), AnnL ee \(p6\)"):
         find_player([first, second], "@annlee")
 
 
 def test_an_unknown_name_lists_the_players() -> None:
-    with pytest.raises(InvalidCommand) as refused:
+    with refused(codes.PLAYER_NOT_FOUND) as raised:
         find_player(PLAYERS, "@Zed")
-    assert refused.value.message == (
+    assert raised.value.message == (
         "no player called Zed in this game (players: Fictitious Fiona, Bob, Cy/Dee)"
     )
 
 
 @pytest.mark.parametrize("reference", ["@", "  ", "@ "])
 def test_an_empty_reference_asks_for_a_player(reference: str) -> None:
-    with pytest.raises(InvalidCommand, match="name a player"):
+    with refused(codes.PLAYER_UNNAMED, "name a player"):
         find_player(PLAYERS, reference)
 
 

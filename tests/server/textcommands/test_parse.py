@@ -5,10 +5,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from schema.api import NewGame
+from schema.bounds import MAX_SEED
 from server.textcommands.parse import (
     COMMANDS,
     DEFAULT_GAME_NAME,
-    MAX_SEED,
     Problem,
     Request,
     parse,

@@ -1,15 +1,16 @@
 """What the bot answers a player, from the data each command produced."""
 
 from rules.turn import OrderReport
-from schema.api import MyOrders, OrdersAccepted, VoteView
-from schema.game_events import CheckedOrder
+from schema.api import OrdersAccepted
+from schema.game_events import RecordedOrder
+from schema.views import MyOrders, VoteView
 from server.textcommands import replies
 from server.textcommands.parse import COMMANDS, Problem
 
-HOLD = CheckedOrder("TR H", "TR", "hold", valid=True)
-SUPPORT = CheckedOrder("BL S CR to SL", "BL", "support", valid=True, target="SL")
-NOWHERE = CheckedOrder("XX H", None, None, valid=False, reason="no such territory: XX")
-FAR = CheckedOrder("VW to JN", "VW", "move", valid=False, reason="not adjacent: VW to JN")
+HOLD = RecordedOrder("TR H", "TR", "hold", valid=True)
+SUPPORT = RecordedOrder("BL S CR to SL", "BL", "support", valid=True, target="SL")
+NOWHERE = RecordedOrder("XX H", None, None, valid=False, reason="no such territory: XX")
+FAR = RecordedOrder("VW to JN", "VW", "move", valid=False, reason="not adjacent: VW to JN")
 
 
 def test_a_problem_with_a_usage_line() -> None:

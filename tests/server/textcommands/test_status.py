@@ -5,8 +5,8 @@ from datetime import timedelta
 from msgspec.structs import replace
 
 from projections.views import public_game
-from schema.api import PublicGame
 from schema.game_events import GamePaused, Vote
+from schema.views import PublicGame
 from server.textcommands.status import SHOWN_STANDINGS, schedule, summary, without_game
 from tests.server.decide.given import T0, Game, joined, scored, started
 

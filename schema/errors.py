@@ -1,0 +1,346 @@
+"""Every error code the API answers, with its HTTP status and what it means: the one list.
+
+An error is `{"error": {"code": ..., "message": ..., ...}}`; `code` is stable and says which
+refusal it is, `message` says it to a person and may change. Refusals in the server take an
+entry of this module (never a free string), so that a code cannot be used without being
+here. A name that refers to nothing is a 404 `..._not_found` wherever it appears, in the
+address or in the body.
+
+docs/errors.md is generated from this module: `python -m schema.errors > docs/errors.md`.
+"""
+
+import sys
+
+import msgspec
+
+
+class ErrorCode(msgspec.Struct, frozen=True):
+    code: str
+    status: int
+    meaning: str
+
+
+CODES: dict[str, ErrorCode] = {}
+
+
+def _code(code: str, status: int, meaning: str) -> ErrorCode:
+    entry = ErrorCode(code, status, meaning)
+    assert code not in CODES, code
+    CODES[code] = entry
+    return entry
+
+
+# --- the request itself -------------------------------------------------------------
+EMPTY_BODY = _code("empty_body", 400, "The call needs a JSON body and none came.")
+INVALID_JSON = _code(
+    "invalid_json", 400, "The body is not valid JSON, or is nested too deeply to read."
+)
+DUPLICATE_KEY = _code(
+    "duplicate_key", 400, "An object in the body holds a key twice; the message names it."
+)
+BAD_ACTING_USER_ADMIN = _code(
+    "bad_acting_user_admin", 400, "The header `X-Acting-User-Admin` is neither true nor false."
+)
+INVALID_ACTING_USER_NAME = _code(
+    "invalid_acting_user_name",
+    400,
+    "The header `X-Acting-User-Name` is not one line of printable UTF-8 text of at most 32 "
+    "characters.",
+)
+BAD_MESSAGE = _code(
+    "bad_message",
+    400,
+    'A websocket\'s first message is not `{"token": "..."}` (the socket closes with 4400).',
+)
+CLIENT_DISCONNECTED = _code(
+    "client_disconnected", 400, "The client left while sending its body; nobody reads this."
+)
+INVALID_STORE_REQUEST = _code(
+    "invalid_store_request",
+    400,
+    "The event store refused what the call would have it do (a name it cannot hold, say).",
+)
+HTTP_ERROR = _code(
+    "http_error",
+    400,
+    "Any other error of the web framework itself, with the status it chose (none is expected).",
+)
+BODY_TOO_LARGE = _code("body_too_large", 413, "The body is larger than 64 KiB.")
+EVENT_TOO_LARGE = _code(
+    "event_too_large",
+    413,
+    "What the call would record is past the event store's bound (docs/eventstore.md).",
+)
+INVALID_REQUEST = _code(
+    "invalid_request",
+    422,
+    "A parameter of the address is not valid (a game id, a turn number...), or the body of "
+    "`POST /v1/adjudicate` is not a valid request (docs/adjudicate.md).",
+)
+INVALID_BODY = _code(
+    "invalid_body",
+    422,
+    "The body does not fit the call's schema: a field missing, unknown, of the wrong type or "
+    "out of its range.",
+)
+METHOD_NOT_ALLOWED = _code("method_not_allowed", 405, "The address does not take this method.")
+
+# --- who is calling -----------------------------------------------------------------
+TOKEN_REQUIRED = _code(
+    "token_required", 401, "The call acts for someone: it needs `Authorization: Bearer <token>`."
+)
+BAD_AUTHORIZATION = _code(
+    "bad_authorization", 401, "The `Authorization` header is not `Bearer <token>`."
+)
+BAD_TOKEN = _code("bad_token", 401, "The token is not known.")
+ACTING_USER_REQUIRED = _code(
+    "acting_user_required",
+    401,
+    "A trusted client's token acts for a user: the call needs `X-Acting-User`.",
+)
+CORS_REFUSED = _code(
+    "cors_refused",
+    403,
+    "A browser's cross-origin preflight is refused: its origin, method or a header is not "
+    "allowed (`SKIRMISH_CORS_ORIGINS`, docs/operations.md).",
+)
+NO_TOKENS_OF_ITS_OWN = _code(
+    "no_tokens_of_its_own",
+    403,
+    "The operator (its token is in the server's settings) and a trusted client's users (they "
+    "act through the client's token) have no tokens of their own to list, add or revoke.",
+)
+OPERATOR_ONLY = _code(
+    "operator_only", 403, "Only the server's operator may do this (client tokens, the clock)."
+)
+ADMIN_ONLY = _code("admin_only", 403, "Only an admin of the game, or the operator, may do this.")
+MODERATORS_ONLY = _code(
+    "moderators_only",
+    403,
+    "Only an admin who plays no seat, or the operator, may read players' secrets.",
+)
+NOT_A_PLAYER = _code("not_a_player", 403, "The caller plays no seat in this game.")
+NOT_YOUR_PLAYER = _code(
+    "not_your_player",
+    403,
+    "Acting for another player (`player` in the body) is only for a sandbox's admin.",
+)
+SANDBOX_ADMIN_ONLY = _code(
+    "sandbox_admin_only", 403, "A sandbox has no real players: its admin plays every seat."
+)
+BANNED = _code("banned", 403, "The caller, or the player acted for, is banned from this game.")
+PLAYER_RESIGNED = _code(
+    "player_resigned", 403, "The player has resigned and gives no more orders or votes."
+)
+PLAYER_ELIMINATED = _code("player_eliminated", 403, "The player is out of the game.")
+
+# --- names that refer to nothing ----------------------------------------------------
+NOT_FOUND = _code("not_found", 404, "Nothing is at this address: no such route or file.")
+GAME_NOT_FOUND = _code("game_not_found", 404, "No game has this id.")
+PLAYER_NOT_FOUND = _code(
+    "player_not_found", 404, "The game has no such player (still in the game, where it must be)."
+)
+ACCOUNT_NOT_FOUND = _code(
+    "account_not_found", 404, "No such account (or the member named has not used the bot yet)."
+)
+TOKEN_NOT_FOUND = _code("token_not_found", 404, "The caller's account has no token of this id.")
+MAP_NOT_FOUND = _code("map_not_found", 404, "No built-in map has this name (`GET /v1/maps`).")
+TURN_NOT_FOUND = _code("turn_not_found", 404, "The game has not reached this turn.")
+NO_FAKE_CLOCK = _code(
+    "no_fake_clock", 404, "The server runs on the real clock: only `--fake-clock` moves it."
+)
+GAME_KILLED = _code("game_killed", 410, "An admin killed the game; it answers nothing more.")
+
+# --- the game's state ---------------------------------------------------------------
+MAP_NOT_DRAWN = _code(
+    "map_not_drawn", 409, "The game has no map yet: it is drawn when the game starts."
+)
+WRONG_PHASE = _code(
+    "wrong_phase",
+    409,
+    "The game is not in a phase that allows this (joining, running, paused, finished).",
+)
+WRONG_TURN = _code(
+    "wrong_turn", 409, "The call names a turn other than the current one (it moved on)."
+)
+ORDERS_LOCKED = _code(
+    "orders_locked",
+    409,
+    "Orders, votes and join-forces requests are locked around a resolution. The error's "
+    "`orders_open_at` says when they open again (null while a turn that is due resolves: "
+    "then a few minutes after it).",
+)
+GAME_EXISTS = _code("game_exists", 409, "A game with this id exists already.")
+ALREADY_JOINED = _code("already_joined", 409, "The caller has already joined this game.")
+GAME_FULL = _code(
+    "game_full",
+    409,
+    "The game is full: 20 players, or on a built-in map as many as it has starting homes.",
+)
+NAME_TAKEN = _code("name_taken", 409, "Another player of the game has this name.")
+NOT_ENOUGH_PLAYERS = _code("not_enough_players", 409, "A game starts with at least 3 players.")
+ALREADY_RESIGNED = _code("already_resigned", 409, "The player has resigned already.")
+CANNOT_BAN_YOURSELF = _code("cannot_ban_yourself", 409, "An admin cannot ban their own player.")
+ALREADY_BANNED = _code("already_banned", 409, "The player is banned already.")
+NOT_BANNED = _code("not_banned", 409, "The player (or account) is not banned from this game.")
+VP_TARGET_FIXED = _code(
+    "vp_target_fixed", 409, "The VP target can only change before the game starts."
+)
+NO_VOTE = _code("no_vote", 409, "No vote is held this turn.")
+ALREADY_VOTED = _code("already_voted", 409, "A player votes once a turn.")
+VOTE_NEEDS_ARMIES = _code("vote_needs_armies", 403, "Only players with armies on the board vote.")
+JOIN_FORCES_WITH_ITSELF = _code(
+    "join_forces_with_itself", 409, "A player cannot join forces with itself."
+)
+JOINED_FORCES_BEFORE = _code(
+    "joined_forces_before", 409, "One of the two has joined forces once already."
+)
+JOIN_FORCES_TOO_LARGE = _code(
+    "join_forces_too_large",
+    409,
+    "Together the two would control more territories than the most any player controls.",
+)
+JOIN_FORCES_NOT_BEHIND = _code(
+    "join_forces_not_behind",
+    409,
+    "Neither of the two is at least 3 VP behind the leader.",
+)
+JOIN_FORCES_PARTNER_BANNED = _code(
+    "join_forces_partner_banned", 403, "The player asked is banned from this game."
+)
+BROADCASTING_OFF = _code("broadcasting_off", 403, "An admin has switched broadcasting off.")
+ALREADY_ADMIN = _code("already_admin", 409, "Every account named is an admin already.")
+TOO_MANY_ADMINS = _code("too_many_admins", 409, "A game has at most 20 admins.")
+NOT_ADMIN = _code("not_admin", 409, "The account is not an admin of this game.")
+LAST_ADMIN = _code(
+    "last_admin", 409, "A game keeps at least one admin: add another before removing this one."
+)
+NOTHING_TO_REWIND = _code("nothing_to_rewind", 409, "No resolution is left to undo.")
+GAME_CHANGED = _code(
+    "game_changed",
+    409,
+    "The game changed during a rewind (another admin rewound it?): nothing was undone.",
+)
+TOO_MANY_TOKENS = _code(
+    "too_many_tokens", 409, "An account holds at most 20 tokens: revoke one first."
+)
+LAST_TOKEN = _code(
+    "last_token",
+    409,
+    "The account's only token cannot be revoked (the account could never be used again).",
+)
+WRITE_CONFLICT = _code(
+    "write_conflict", 409, "Another writer changed the same record at the same moment."
+)
+DUPLICATE = _code("duplicate", 409, "The event store holds this event already.")
+
+# --- values -------------------------------------------------------------------------
+OUT_OF_RANGE = _code(
+    "out_of_range", 422, "A number is outside its range; the message says the range."
+)
+NAME_EMPTY = _code("name_empty", 422, "A name (a player's, a game's, an account's) is empty.")
+NAME_UNPRINTABLE = _code("name_unprintable", 422, "A name must be one line of printable text.")
+NAME_TOO_LONG = _code("name_too_long", 422, "A name is longer than 32 characters.")
+TEXT_EMPTY = _code("text_empty", 422, "The orders or the message are empty.")
+TEXT_UNPRINTABLE = _code(
+    "text_unprintable",
+    422,
+    "The orders or the message hold unprintable characters (tabs and line breaks are fine).",
+)
+TEXT_TOO_LONG = _code(
+    "text_too_long", 422, "The orders (4,000 characters) or the message (1,000) are too long."
+)
+MAP_UNUSABLE = _code(
+    "map_unusable",
+    422,
+    "No map fits: a built-in map with too few starting homes for a game, or a generated map "
+    "for a number of players out of 3-20, or a seed that gives none.",
+)
+UNKNOWN_EFFECT = _code("unknown_effect", 422, "No voting effect has this name.")
+NOT_A_CANDIDATE = _code("not_a_candidate", 422, "This turn's vote is between two other effects.")
+SECRET_TOO_SHORT = _code(
+    "secret_too_short", 422, "A game's secret is at least 16 random bytes (the server's own)."
+)
+NO_ACCOUNT_NAMED = _code("no_account_named", 422, "Name the account to make an admin.")
+EXACTLY_ONE_FIELD = _code(
+    "exactly_one_field", 422, "The body takes exactly one of two fields; the message names them."
+)
+FIELD_REQUIRED = _code(
+    "field_required", 422, "The call needs a field its body left out; the message names it."
+)
+NOTHING_TO_CHANGE = _code(
+    "nothing_to_change", 422, "The body changes nothing: give at least one field."
+)
+TIME_ZONE_REQUIRED = _code("time_zone_required", 422, "A time must carry its zone, e.g. Z.")
+CLOCK_BACKWARDS = _code("clock_backwards", 422, "The clock never goes back.")
+INVALID_WEBHOOK_URL = _code(
+    "invalid_webhook_url", 422, "A webhook is an http(s) URL of at most 2,000 characters."
+)
+WEBHOOK_TARGET_REFUSED = _code(
+    "webhook_target_refused",
+    422,
+    "The webhook's host does not resolve, or resolves to a private address.",
+)
+PLAYER_UNNAMED = _code(
+    "player_unnamed", 422, "A text command needs a player: @name or a player id."
+)
+PLAYER_AMBIGUOUS = _code(
+    "player_ambiguous", 422, "A text command's name fits several players: use the player id."
+)
+
+# --- later ----------------------------------------------------------------------------
+RATE_LIMITED = _code(
+    "rate_limited", 429, "Over a rate limit (docs/api.md, Limits): try again after Retry-After."
+)
+TOO_MANY_SOCKETS = _code(
+    "too_many_sockets", 429, "Too many open websockets from this account, address or in all."
+)
+TURN_QUOTA = _code(
+    "turn_quota",
+    429,
+    "Past a player's quota for the turn (100 submissions, 1,000 order lines); Retry-After "
+    "says when the turn resolves, which resets it.",
+)
+BUSY = _code("busy", 503, "The game is too busy right now: try again after Retry-After.")
+READ_MODELS_BEHIND = _code(
+    "read_models_behind",
+    503,
+    "The game's turn history has not caught up with it in time, or cannot be written for now: "
+    "try again after Retry-After.",
+)
+DATABASE_UNAVAILABLE = _code(
+    "database_unavailable", 503, "The database cannot be reached: try again after Retry-After."
+)
+
+
+def markdown() -> str:
+    """docs/errors.md."""
+    lines = [
+        "# Error codes",
+        "",
+        "<!-- Generated by `python -m schema.errors > docs/errors.md`; do not edit. -->",
+        "",
+        'Every error answers `{"error": {"code": "...", "message": "..."}}` with the status',
+        "below. `code` is stable and says which refusal it is; `message` says it to a person",
+        "and may change. `orders_locked` adds `orders_open_at`. A name that refers to nothing",
+        "is a 404 `..._not_found` wherever it appears, in the address or in the body.",
+        "docs/api.md says which call answers what.",
+    ]
+    for status in sorted({entry.status for entry in CODES.values()}):
+        lines += [
+            "",
+            f"## {status}",
+            "",
+            "| code | meaning |",
+            "|---|---|",
+        ]
+        lines += [
+            f"| `{entry.code}` | {entry.meaning} |"
+            for entry in sorted(CODES.values(), key=lambda entry: entry.code)
+            if entry.status == status
+        ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown())

@@ -1,0 +1,90 @@
+"""What is said on the websocket of a live game (docs/api.md, "Live"): its query, the client's
+one message, and the server's, one Struct per `type`. /asyncapi.json is generated from them."""
+
+from typing import cast
+
+import msgspec
+
+from schema.api import AnyFeedEvent
+from schema.game_events import TurnResolved
+from schema.views import PlayerView, PublicGame
+
+
+class LiveQuery(msgspec.Struct, frozen=True):
+    """The socket's query string."""
+
+    # Where to start: every message after this position (0, the default: from the start).
+    after: int = 0
+    # The player's token: this socket is then also that player's private channel.
+    token: str | None = None
+
+
+class TokenMessage(msgspec.Struct, frozen=True):
+    """The client's first message, sent at once on connecting (within 250 ms), to be known
+    as the player of that token; a client without one says nothing."""
+
+    token: str
+
+
+class LiveMessage(msgspec.Struct, frozen=True, tag_field="type"):
+    """Every message of the server: its `type`, and a position to reconnect from (`after`)."""
+
+    position: int
+
+    @property
+    def type(self) -> str:
+        """The message's tag, the JSON's `type`."""
+        return cast(str, self.__struct_config__.tag)
+
+
+class SnapshotMessage(LiveMessage, frozen=True, tag="snapshot"):
+    """First, instead of the events to catch up on when there are too many: the public game
+    at `position`, as GET /v1/games/{game} shows it, without `now`."""
+
+    game: PublicGame
+
+
+class EventMessage(LiveMessage, frozen=True, tag="event"):
+    """An event the connection may see, as in the event feed."""
+
+    event: AnyFeedEvent
+
+
+class StandingsMessage(LiveMessage, frozen=True, tag="standings"):
+    """The players in standings order, after catching up and after every change."""
+
+    standings: list[PlayerView]
+
+
+class ResolvedMessage(LiveMessage, frozen=True, tag="resolved"):
+    """Right after a `turn_resolved` event, at its position: the whole resolution."""
+
+    turn: int
+    resolution: TurnResolved
+
+
+class RewoundMessage(LiveMessage, frozen=True, tag="rewound"):
+    """Right after a `turn_rewound` event: reload the game's state."""
+
+    turn: int
+
+
+class PingMessage(LiveMessage, frozen=True, tag="ping"):
+    """After 15 to 20 s of silence, at the last position dispatched."""
+
+
+class ErrorMessage(LiveMessage, frozen=True, tag="error"):
+    """Why the server is closing the socket; the close code says more."""
+
+    message: str
+
+
+ServerMessage = (
+    SnapshotMessage
+    | EventMessage
+    | StandingsMessage
+    | ResolvedMessage
+    | RewoundMessage
+    | PingMessage
+    | ErrorMessage
+)

@@ -1,0 +1,81 @@
+"""What a game looks like from outside, as the API answers it: the public view, the
+standings, a player's own orders (built by projections/views.py; the client reads them)."""
+
+from datetime import datetime
+
+import msgspec
+
+from rules.board import GameMap
+from rules.effects import EffectName
+from rules.turn import OrderReport
+from schema.game_events import (
+    Phase,
+    PlayerStatus,
+    RecordedOrder,
+    RecordedPosition,
+    Settings,
+    TurnResolved,
+)
+
+
+class PlayerView(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    color: int
+    pattern: int
+    vp: int
+    territories: int
+    armies: int
+    status: PlayerStatus
+    banned: bool
+
+
+class VoteView(msgspec.Struct, frozen=True):
+    turn: int
+    candidates: tuple[EffectName, EffectName]
+    tie_break: EffectName
+    # Counted publicly in normal mode; None while same-day ballots are secret.
+    tally: dict[EffectName, int] | None
+
+
+class PublicGame(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    phase: Phase
+    turn: int
+    settings: Settings
+    admins: tuple[str, ...]
+    players: list[PlayerView]
+    map: GameMap | None
+    board: RecordedPosition
+    vote: VoteView | None
+    effect: EffectName | None
+    winner: str | None
+    next_resolution_at: datetime | None
+    # This turn's window for orders, votes and join-forces requests: from orders_open_at
+    # (the start, or when the lock window after the last resolution ends) to
+    # orders_close_at (when the lock window before the next resolution begins). Both null
+    # while no resolution is scheduled: joining, paused (orders are taken, with no lock),
+    # finished or killed. They follow from the game's events alone, not from a clock.
+    orders_open_at: datetime | None
+    orders_close_at: datetime | None
+    last_turn: TurnResolved | None
+    position: int
+    # The server's clock as it answered (the operator's under --fake-clock): count down to
+    # next_resolution_at from it, not from the reader's own clock.
+    now: datetime | None = None
+    # The SHA-256 (hex) of the game's secret, published when it starts; the secret itself
+    # (hex) once the game has ended, so that anyone can check every draw.
+    commitment: str | None = None
+    secret: str | None = None
+
+
+class MyOrders(msgspec.Struct, frozen=True):
+    player: str
+    turn: int
+    # Every submission this turn, oldest first, as checked when sent.
+    submitted: list[list[RecordedOrder]]
+    # The order each army will carry out if nothing changes: the newest valid one.
+    current: list[RecordedOrder]
+    # My valid orders of the last turn, with their results.
+    last_turn: list[OrderReport]

@@ -1,0 +1,74 @@
+"""The application layer: what every entry point (the HTTP routes, the text commands, the
+adapters to come) does over `GameService`, so that none of them holds game logic of its own
+or borrows another's. Entry points decode their input, call these, and encode the answer."""
+
+import secrets
+
+from projections.game import GameState
+from projections.schedule import utc_offset_for
+from schema import errors as codes
+from schema.api import Done, NewGame
+from schema.bounds import MAX_SEED
+from schema.commands import CreateGame
+from schema.game_events import Settings, game_codec
+from server.accounts import Identity
+from server.decide.acting import existing, require_admin
+from server.decide.errors import InvalidCommand
+from server.handlers import Executed, Loaded
+from server.services import Services
+
+
+def done(executed: Executed) -> Done:
+    """What an action appended, as the API answers it."""
+    return Done([game_codec.type_of(e) for e in executed.events], executed.position)
+
+
+async def readable(found: Services, game: str) -> Loaded:
+    """A game's state for reading; 404 if there is none, 410 if it was killed."""
+    loaded = await found.games.load(game)
+    existing(loaded.state)
+    return loaded
+
+
+async def administered(found: Services, who: Identity, game: str) -> GameState:
+    """A game's state, for one of its admins only (403 for anyone else)."""
+    state = (await readable(found, game)).state
+    require_admin(state, who.actor)
+    return state
+
+
+async def set_up(found: Services, who: Identity, body: NewGame, address: str) -> Executed:
+    """A new game with the options of `body`; `who`, calling from `address`, becomes its
+    admin."""
+    now = found.clock.now()
+    if body.seed is not None and not 0 <= body.seed <= MAX_SEED:
+        raise InvalidCommand(codes.OUT_OF_RANGE, f"seed must be between 0 and {MAX_SEED}")
+    if body.current_hour is not None and not 0 <= body.current_hour <= 23:
+        raise InvalidCommand(codes.OUT_OF_RANGE, "current_hour must be between 0 and 23")
+    found.throttle.game_created(who, address)
+    settings = Settings(
+        name=body.name,
+        vp_target=body.vp_target,
+        map_type=body.map_type,
+        map=body.map,
+        fast_mode=body.fast_mode,
+        resolution_hour=body.resolution_hour,
+        utc_offset=0 if body.current_hour is None else utc_offset_for(body.current_hour, now),
+        votes=body.votes,
+        vote_start_turn=body.vote_start_turn,
+        voting_mode=body.voting_mode,
+        hints=body.hints,
+        sandbox=body.sandbox,
+        broadcasting=body.broadcasting,
+    )
+    game_id = secrets.token_hex(6)
+    seed = body.seed if body.seed is not None else secrets.randbits(63)
+    command = CreateGame(
+        actor=who.actor,
+        now=now,
+        game_id=game_id,
+        settings=settings,
+        seed=seed,
+        client_id=who.client_id,
+    )
+    return await found.games.execute(game_id, command)

@@ -1,0 +1,134 @@
+"""A game's map as a PNG image, for chat bots and link previews: the picture of the game's
+page, drawn by the server (server/picture/). Anyone may read it, as the game itself: it
+shows only the public board and the orders of a resolved turn."""
+
+import asyncio
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Annotated, Any
+
+import msgspec
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from projections import queries
+from rules.maps import builtin_names
+from rules.turn import Death, OrderReport
+from schema import errors as codes
+from schema.game_events import RecordedPosition
+from server.api import documented
+from server.application import readable
+from server.drawing import drawable, drawable_builtin
+from server.errors import ApiError
+from server.picture.draw import render_png
+from server.picture.palette import palette
+from server.picture.scene import Scene
+from server.routes.games import GameId
+from server.services import services
+
+router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
+
+# Pictures by what they show: a picture costs a fraction of a second to draw, and a chat
+# channel asks for the same one many times.
+_KEPT = 32
+_pictures: OrderedDict[str, bytes] = OrderedDict()
+# At most this many pictures drawn at once (each holds some 40 MB while it is drawn).
+_drawing = threading.BoundedSemaphore(2)
+# Sorted: a board read back from jsonb has its keys in another order, and is the same board.
+_encode = msgspec.json.Encoder(order="sorted").encode
+
+
+class _Resolution(msgspec.Struct, frozen=True):
+    """What the picture needs of a turn_resolved.v1 event, as read_turns keeps it."""
+
+    orders: list[OrderReport]
+    dead: list[Death]
+    effect: str | None
+
+
+_PNG: dict[str, Any] = {
+    "description": "The map, as a PNG image",
+    "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}},
+}
+
+
+def _documented() -> dict[str, Any]:
+    arguments = documented(errors=(404, 409, 410), summary="The map as a PNG image")
+    arguments["responses"][200] = _PNG
+    arguments["responses"][304] = {"description": "Not modified (If-None-Match)"}
+    return arguments
+
+
+def _draw(scene: Scene) -> bytes:
+    with _drawing:
+        game_map = scene.map
+        if not all(len(t.outline) >= 3 for t in game_map.territories):
+            # As the page does: a built-in map's outlines are the server's (GET /v1/maps/...).
+            builtin = game_map.name in builtin_names()
+            game_map = drawable_builtin(game_map.name) if builtin else drawable(game_map)
+        return render_png(msgspec.structs.replace(scene, map=game_map))
+
+
+async def _turn_scene(request: Request, game: str, turn: int, now: Scene, position: int) -> Scene:
+    """The board at the start of `turn`, with the orders of the turn before, as GET
+    /turns/{n} reads them (exact as of `position`)."""
+    pool = services(request).pool
+    try:
+        start = await queries.turn(pool, game, turn, position=position)
+        before = await queries.turn(pool, game, turn - 1, position=position) if turn > 1 else None
+    except queries.ReadModelsBehind:
+        raise ApiError(
+            codes.READ_MODELS_BEHIND, "the game's history is not up to date yet; try again"
+        ) from None
+    if start is None:
+        raise ApiError(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    resolution = (
+        msgspec.convert(before.resolution, _Resolution)
+        if before is not None and before.resolution is not None
+        else None
+    )
+    return msgspec.structs.replace(
+        now,
+        board=msgspec.convert(start.start_board, RecordedPosition),
+        orders=resolution.orders if resolution else [],
+        dead=resolution.dead if resolution else [],
+        effect=resolution.effect if resolution else None,
+    )
+
+
+@router.get("/map.png", **_documented())
+async def get_map_png(
+    request: Request,
+    game: GameId,
+    turn: Annotated[int | None, Query(ge=1, le=1_000_000)] = None,
+) -> Response:
+    loaded = await readable(services(request), game)
+    state = loaded.state
+    if state.map is None:
+        raise ApiError(codes.MAP_NOT_DRAWN, "the map is drawn when the game starts")
+    last = state.last_turn
+    scene = Scene(
+        map=state.map,
+        board=state.board,
+        looks={p.id: (p.color, p.pattern) for p in state.players.values()},
+        orders=last.orders if last else [],
+        dead=last.dead if last else [],
+        effect=last.effect if last else None,
+    )
+    if turn is not None:
+        scene = await _turn_scene(request, game, turn, scene, loaded.position)
+    # The picture's name: what it shows, and the palette it is drawn with.
+    digest = hashlib.sha256(_encode(scene) + _encode(palette())).hexdigest()[:32]
+    headers = {"ETag": f'"{digest}"', "Cache-Control": "public, no-cache"}
+    if request.headers.get("if-none-match") == headers["ETag"]:
+        return Response(status_code=304, headers=headers)
+    png = _pictures.get(digest)
+    if png is None:
+        png = await asyncio.to_thread(_draw, scene)
+        _pictures[digest] = png
+        while len(_pictures) > _KEPT:
+            _pictures.popitem(last=False)
+    else:
+        _pictures.move_to_end(digest)
+    return Response(png, media_type="image/png", headers=headers)

@@ -1,0 +1,122 @@
+"""Who am I: the caller's account and games, and the account's tokens (one per device)."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response
+
+from projections import queries
+from schema import errors as codes
+from schema.api import ClientUser, Me, MyGame, NewToken, TokenCreated, TokenList
+from server.accounts import MAX_TOKENS, Identity, LastToken, TooManyTokens
+from server.api import documented, json_response, read_body
+from server.errors import ApiError
+from server.identity import required_caller
+from server.routes.accounts import checked_name
+from server.services import services
+
+router = APIRouter(prefix="/v1/me", tags=["accounts"])
+
+
+@router.get(
+    "",
+    **documented(
+        responses={200: Me}, errors=(401,), summary="The caller's account, and their games"
+    ),
+)
+async def me(
+    request: Request,
+    after: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = "",
+    limit: Annotated[int, Query(ge=1, le=200)] = 100,
+) -> Response:
+    who = await required_caller(request)
+    client = None
+    if who.client_id is not None and who.external_id is not None:
+        client = ClientUser(who.client_id, who.external_id, who.vouched_admin)
+    page = queries.Page[MyGame]([], None)
+    if not who.operator:
+        found = services(request)
+        page = await queries.games_of(
+            found.pool, who.account_id, who.actor.vouched_by, after, limit
+        )
+    return json_response(Me(who.account_id, who.name, who.operator, client, page.items, page.next))
+
+
+@router.get(
+    "/tokens",
+    **documented(
+        responses={200: TokenList},
+        errors=(401, 403),
+        summary="The caller's tokens (never the tokens themselves)",
+    ),
+)
+async def list_tokens(request: Request) -> Response:
+    who = _token_holder(await required_caller(request))
+    return json_response(TokenList(await services(request).accounts.tokens(who.account_id)))
+
+
+@router.post(
+    "/tokens",
+    status_code=201,
+    **documented(
+        body=NewToken,
+        responses={201: TokenCreated},
+        errors=(401, 403, 409),
+        summary="A new token, for another device: shown once",
+    ),
+)
+async def add_token(request: Request) -> Response:
+    who = _token_holder(await required_caller(request))
+    body = await read_body(request, NewToken)
+    name = checked_name(body.name)
+    found = services(request)
+    try:
+        info, token = await found.accounts.add_token(who.account_id, name, found.clock.now())
+    except TooManyTokens:
+        raise ApiError(
+            codes.TOO_MANY_TOKENS,
+            f"an account holds at most {MAX_TOKENS} tokens: revoke one you no longer use",
+        ) from None
+    return json_response(TokenCreated(info.id, info.name, info.created_at, token), 201)
+
+
+@router.delete(
+    "/tokens/{token_id}",
+    status_code=204,
+    **documented(
+        responses={204: None},
+        errors=(401, 403, 404, 409),
+        summary="Revoke a token (the one calling too); never the last one",
+    ),
+)
+async def revoke_token(
+    request: Request,
+    token_id: Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")],
+) -> Response:
+    who = _token_holder(await required_caller(request))
+    try:
+        revoked = await services(request).accounts.revoke_token(who.account_id, token_id)
+    except LastToken:
+        raise ApiError(
+            codes.LAST_TOKEN,
+            "this is the account's only token: without it the account could never be used "
+            "again; add another first",
+        ) from None
+    if not revoked:
+        raise ApiError(codes.TOKEN_NOT_FOUND, f"you have no token {token_id!r}")
+    return Response(status_code=204)
+
+
+def _token_holder(who: Identity) -> Identity:
+    """The caller, if their account has tokens of its own: a trusted client's users act
+    through the client's token, and the operator's comes from the server's settings."""
+    if who.operator:
+        raise ApiError(
+            codes.NO_TOKENS_OF_ITS_OWN, "the operator's token is set in the server's settings"
+        )
+    if who.client_id is not None:
+        raise ApiError(
+            codes.NO_TOKENS_OF_ITS_OWN,
+            "a trusted client's user acts through the client's token and has none of their own",
+        )
+    return who
