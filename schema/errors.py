@@ -265,9 +265,6 @@ NO_ACCOUNT_NAMED = _code("no_account_named", 422, "Name the account to make an a
 EXACTLY_ONE_FIELD = _code(
     "exactly_one_field", 422, "The body takes exactly one of two fields; the message names them."
 )
-FIELD_REQUIRED = _code(
-    "field_required", 422, "The call needs a field its body left out; the message names it."
-)
 NOTHING_TO_CHANGE = _code(
     "nothing_to_change", 422, "The body changes nothing: give at least one field."
 )

@@ -4,16 +4,17 @@ or borrows another's. Entry points decode their input, call these, and encode th
 
 import secrets
 
+from projections import queries
 from projections.game import GameState
 from projections.schedule import utc_offset_for
 from schema import errors as codes
-from schema.api import Done, NewGame
+from schema.api import Done, NewGame, TurnView
 from schema.bounds import MAX_SEED
 from schema.commands import CreateGame
 from schema.game_events import Settings, game_codec
 from server.accounts import Identity
 from server.decide.acting import existing, require_admin
-from server.decide.errors import InvalidCommand
+from server.decide.errors import DomainError, InvalidCommand, NotFound
 from server.handlers import Executed, Loaded
 from server.services import Services
 
@@ -28,6 +29,21 @@ async def readable(found: Services, game: str) -> Loaded:
     loaded = await found.games.load(game)
     existing(loaded.state)
     return loaded
+
+
+async def past_turn(found: Services, game: str, turn: int, *, position: int) -> TurnView:
+    """Turn `turn` of a game as it stood at `position` (the game's as loaded by the caller).
+    The turn history is a read model: it is read once it holds the game up to `position`,
+    so that a turn that has resolved always shows its resolution; 503 while it lags."""
+    try:
+        view = await queries.turn(found.pool, game, turn, position=position)
+    except queries.ReadModelsBehind:
+        raise DomainError(
+            codes.READ_MODELS_BEHIND, "the game's history is not up to date yet; try again"
+        ) from None
+    if view is None:
+        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    return view
 
 
 async def administered(found: Services, who: Identity, game: str) -> GameState:

@@ -7,17 +7,14 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from eventstore.base import EventStore, RecordedEvent
-from projections import queries
 from projections.game import GameState
 from projections.loading import stream_of
 from projections.visibility import Viewer, is_pending_secret
-from schema import errors as codes
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
 from schema.commands import RecordPrivateRead
 from schema.game_events import game_codec
 from server.api import documented, json_response
-from server.application import administered, readable
-from server.errors import ApiError
+from server.application import administered, past_turn, readable
 from server.feed import feed_event, viewer_of
 from server.identity import caller, required_caller
 from server.routes.games import GameId
@@ -46,17 +43,7 @@ async def get_turn(
 ) -> Response:
     found = services(request)
     position = (await readable(found, game)).position
-    # The turn history is a read model: it is read once it holds the game as loaded now,
-    # so that a turn that has resolved always shows its resolution.
-    try:
-        view = await queries.turn(found.pool, game, turn, position=position)
-    except queries.ReadModelsBehind:
-        raise ApiError(
-            codes.READ_MODELS_BEHIND, "the game's history is not up to date yet; try again"
-        ) from None
-    if view is None:
-        raise ApiError(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
-    return json_response(view)
+    return json_response(await past_turn(found, game, turn, position=position))
 
 
 @router.get(

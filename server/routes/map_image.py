@@ -12,13 +12,10 @@ import msgspec
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from projections import queries
 from rules.maps import builtin_names
-from rules.turn import Death, OrderReport
 from schema import errors as codes
-from schema.game_events import RecordedPosition
 from server.api import documented
-from server.application import readable
+from server.application import past_turn, readable
 from server.drawing import drawable, drawable_builtin
 from server.errors import ApiError
 from server.picture.draw import render_png
@@ -37,14 +34,6 @@ _pictures: OrderedDict[str, bytes] = OrderedDict()
 _drawing = threading.BoundedSemaphore(2)
 # Sorted: a board read back from jsonb has its keys in another order, and is the same board.
 _encode = msgspec.json.Encoder(order="sorted").encode
-
-
-class _Resolution(msgspec.Struct, frozen=True):
-    """What the picture needs of a turn_resolved.v1 event, as read_turns keeps it."""
-
-    orders: list[OrderReport]
-    dead: list[Death]
-    effect: str | None
 
 
 _PNG: dict[str, Any] = {
@@ -73,24 +62,13 @@ def _draw(scene: Scene) -> bytes:
 async def _turn_scene(request: Request, game: str, turn: int, now: Scene, position: int) -> Scene:
     """The board at the start of `turn`, with the orders of the turn before, as GET
     /turns/{n} reads them (exact as of `position`)."""
-    pool = services(request).pool
-    try:
-        start = await queries.turn(pool, game, turn, position=position)
-        before = await queries.turn(pool, game, turn - 1, position=position) if turn > 1 else None
-    except queries.ReadModelsBehind:
-        raise ApiError(
-            codes.READ_MODELS_BEHIND, "the game's history is not up to date yet; try again"
-        ) from None
-    if start is None:
-        raise ApiError(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
-    resolution = (
-        msgspec.convert(before.resolution, _Resolution)
-        if before is not None and before.resolution is not None
-        else None
-    )
+    found = services(request)
+    start = await past_turn(found, game, turn, position=position)
+    before = await past_turn(found, game, turn - 1, position=position) if turn > 1 else None
+    resolution = None if before is None else before.resolution
     return msgspec.structs.replace(
         now,
-        board=msgspec.convert(start.start_board, RecordedPosition),
+        board=start.start_board,
         orders=resolution.orders if resolution else [],
         dead=resolution.dead if resolution else [],
         effect=resolution.effect if resolution else None,
