@@ -4,10 +4,12 @@ msgspec in and out (the bodies and answers of schema/api.py)."""
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 import httpx
 import msgspec
 
+from client.connections import ConnectionFailed, Connections
 from client.errors import Unreachable, error_from_answer
 
 T = TypeVar("T")
@@ -58,13 +60,13 @@ def _decoder(type_: Any) -> msgspec.json.Decoder[Any]:
 
 
 class Http:
-    """Calls on one pool of connections (an httpx.AsyncClient), which every client made
-    from the same one shares."""
+    """Calls on one pool of connections, which every client made from the same one shares:
+    the client's own (client/connections.py), or an httpx.AsyncClient given to it."""
 
     def __init__(self, base_url: str, http: httpx.AsyncClient | None, timeout: float) -> None:
         self.base_url = base_url.rstrip("/")
-        self.owned = http is None
-        self.client = http or httpx.AsyncClient(base_url=self.base_url, timeout=timeout)
+        self._httpx = http
+        self._connections = Connections(self.base_url, timeout) if http is None else None
 
     async def call(
         self,
@@ -89,24 +91,32 @@ class Http:
         params: dict[str, Any] | None = None,
     ) -> bytes:
         """The answer's body, once its status says it succeeded."""
+        content = b"" if body is None else _encode(body)
         if body is not None:
             headers = {**headers, **_JSON}
-        try:
-            response = await self.client.request(
-                method,
-                path,
-                content=None if body is None else _encode(body),
-                headers=headers,
-                params=params,
-            )
-        except httpx.TransportError as error:
-            raise Unreachable(f"{method} {path}: {error!r}") from error
-        if response.status_code >= 300:
-            raise error_from_answer(
-                response.status_code, response.content, response.headers.get("retry-after")
-            )
-        return response.content
+        target = f"{path}?{urlencode(params)}" if params else path
+        if self._connections is not None:
+            try:
+                answer = await self._connections.request(method, target, headers, content)
+            except ConnectionFailed as error:
+                raise Unreachable(f"{method} {path}: {error}") from error
+            status, content = answer.status, answer.body
+            retry_after = answer.headers.get(b"retry-after", b"").decode("latin-1") or None
+        else:
+            assert self._httpx is not None
+            try:
+                response = await self._httpx.request(
+                    method, target, content=content or None, headers=headers
+                )
+            except httpx.TransportError as error:
+                raise Unreachable(f"{method} {path}: {error!r}") from error
+            status, content = response.status_code, response.content
+            retry_after = response.headers.get("retry-after")
+        if status >= 300:
+            raise error_from_answer(status, content, retry_after)
+        return content
 
     async def aclose(self) -> None:
-        if self.owned:
-            await self.client.aclose()
+        """Closes the client's own connections (an httpx client given is its giver's)."""
+        if self._connections is not None:
+            await self._connections.aclose()
