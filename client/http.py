@@ -120,3 +120,20 @@ class Http:
         """Closes the client's own connections (an httpx client given is its giver's)."""
         if self._connections is not None:
             await self._connections.aclose()
+
+
+class Caller:
+    """What every call goes through: the connections, and the caller's credentials."""
+
+    _http: Http
+    _headers: dict[bytes, bytes]
+
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        answer: type[T],
+        body: object = None,
+        params: dict[str, Any] | None = None,
+    ) -> T:
+        return await self._http.call(method, path, answer, self._headers, body, params)

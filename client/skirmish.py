@@ -8,44 +8,36 @@ from urllib.parse import quote
 
 import httpx
 
+from client.games import GameCalls, game_path
 from client.http import ActingUser, Http, credential_headers, http_headers
 from client.live import Subscription, live_url
+from rules.board import GameMap
 from rules.contract import Request as Adjudication
 from rules.contract import Response as Adjudicated
+from rules.mapgen import MapType
 from schema.api import (
     AccountCreated,
     Archive,
-    BanBody,
-    BroadcastBody,
     ClientCreated,
     ClockBody,
     ClockNow,
     CommandBody,
     CommandReply,
-    Done,
     EventPage,
     FeedEvent,
-    GameList,
     Health,
-    Joined,
-    JoinForcesBody,
+    Me,
     NewAccount,
-    NewAdmin,
     NewClient,
-    NewGame,
-    OrdersAccepted,
-    OrdersBody,
-    PlayerPatch,
-    RewindBody,
-    SettingsPatch,
+    NewToken,
+    TokenCreated,
+    TokenList,
     TurnView,
-    VoteBody,
     WebhookBody,
     WebhookSet,
     WebhookView,
 )
-from schema.game_events import Phase
-from schema.views import MyOrders, PublicGame
+from schema.maps import EffectList, GenerateBody, MapList
 
 T = TypeVar("T")
 # The most events the feed gives at a time.
@@ -53,11 +45,7 @@ FEED_PAGE = 1000
 AdminAction = Literal["pause", "unpause", "resolve", "rewind", "ban", "unban", "kill"]
 
 
-def _game(game: str) -> str:
-    return f"/v1/games/{quote(game, safe='')}"
-
-
-class SkirmishClient:
+class SkirmishClient(GameCalls):
     """A client of one server, calling as one caller: nobody, an account's or the operator's
     token, or a trusted client's token acting for one of its users. `using()` gives a client
     for another caller on the same connections. Every refusal raises an `ApiError` of its
@@ -102,16 +90,6 @@ class SkirmishClient:
     ) -> None:
         await self.aclose()
 
-    async def _call(
-        self,
-        method: str,
-        path: str,
-        answer: type[T],
-        body: object = None,
-        params: dict[str, Any] | None = None,
-    ) -> T:
-        return await self._http.call(method, path, answer, self._headers, body, params)
-
     # --- Identity. --------------------------------------------------------------------
 
     async def create_account(self, name: str) -> AccountCreated:
@@ -122,118 +100,36 @@ class SkirmishClient:
         """A trusted client's token (operator)."""
         return await self._call("POST", "/v1/clients", ClientCreated, NewClient(name))
 
-    # --- Games. -----------------------------------------------------------------------
+    async def me(self, *, after: str | None = None, limit: int | None = None) -> Me:
+        """The caller's account, and a page of their games with their player in each (pass
+        the page's `next` as `after` for the next one)."""
+        params = {key: v for key, v in (("after", after), ("limit", limit)) if v is not None}
+        return await self._call("GET", "/v1/me", Me, params=params)
 
-    async def create_game(self, game: NewGame) -> PublicGame:
-        """Set up a game; the caller becomes its admin."""
-        return await self._call("POST", "/v1/games", PublicGame, game)
+    async def tokens(self) -> TokenList:
+        """The caller's tokens, by id and name (never the tokens themselves)."""
+        return await self._call("GET", "/v1/me/tokens", TokenList)
 
-    async def list_games(
-        self, *, phase: Phase | None = None, after: str | None = None, limit: int | None = None
-    ) -> GameList:
-        """A page of games by id; pass the page's `next` as `after` for the next one."""
-        params = {"phase": phase, "after": after, "limit": limit}
-        given = {key: value for key, value in params.items() if value is not None}
-        return await self._call("GET", "/v1/games", GameList, params=given)
+    async def add_token(self, name: str) -> TokenCreated:
+        """Another token for the caller's account (a second device); shown only now."""
+        return await self._call("POST", "/v1/me/tokens", TokenCreated, NewToken(name))
 
-    async def get_game(self, game: str) -> PublicGame:
-        return await self._call("GET", _game(game), PublicGame)
-
-    async def join(self, game: str) -> Joined:
-        """Join in the join phase; the answer names the caller's player."""
-        return await self._call("POST", f"{_game(game)}/join", Joined)
-
-    async def start(self, game: str) -> Done:
-        return await self._call("POST", f"{_game(game)}/start", Done)
-
-    async def change_settings(self, game: str, settings: SettingsPatch) -> Done:
-        return await self._call("PATCH", f"{_game(game)}/settings", Done, settings)
-
-    # --- Playing. ---------------------------------------------------------------------
-
-    async def submit_orders(
-        self, game: str, orders: str, *, turn: int | None = None, player: str | None = None
-    ) -> OrdersAccepted:
-        """Orders as text, each checked at once; `turn` refuses them (409) if the game has
-        moved on; `player` is the sandbox admin's."""
-        body = OrdersBody(orders, turn, player)
-        return await self._call("PUT", f"{_game(game)}/orders", OrdersAccepted, body)
-
-    async def my_orders(self, game: str, *, player: str | None = None) -> MyOrders:
-        path = f"{_game(game)}/orders"
-        params = {} if player is None else {"player": player}
-        return await self._call("GET", path, MyOrders, params=params)
-
-    async def vote(self, game: str, effect: str, *, player: str | None = None) -> Done:
-        return await self._call("POST", f"{_game(game)}/votes", Done, VoteBody(effect, player))
-
-    async def join_forces(self, game: str, with_player: str) -> Done:
-        body = JoinForcesBody(with_player)
-        return await self._call("POST", f"{_game(game)}/join-forces", Done, body)
-
-    async def broadcast(self, game: str, message: str) -> Done:
-        body = BroadcastBody(message)
-        return await self._call("POST", f"{_game(game)}/broadcast", Done, body)
-
-    async def resign(self, game: str) -> Done:
-        return await self._call("POST", f"{_game(game)}/resign", Done)
-
-    async def change_me(self, game: str, change: PlayerPatch) -> Done:
-        """My colour, pattern, name or notifications."""
-        return await self._call("PATCH", f"{_game(game)}/players/me", Done, change)
-
-    # --- Admins. ----------------------------------------------------------------------
-
-    async def admin(
-        self, game: str, action: AdminAction, body: RewindBody | BanBody | None = None
-    ) -> Done:
-        """One of the admin actions; the methods below name each."""
-        return await self._call("POST", f"{_game(game)}/admin/{action}", Done, body)
-
-    async def pause(self, game: str) -> Done:
-        return await self.admin(game, "pause")
-
-    async def unpause(self, game: str) -> Done:
-        return await self.admin(game, "unpause")
-
-    async def resolve(self, game: str) -> Done:
-        """Resolve the current turn now."""
-        return await self.admin(game, "resolve")
-
-    async def rewind(self, game: str, reason: str | None = None) -> Done:
-        return await self.admin(game, "rewind", RewindBody(reason))
-
-    async def ban(self, game: str, player: str) -> Done:
-        return await self.admin(game, "ban", BanBody(player))
-
-    async def unban(self, game: str, player: str) -> Done:
-        return await self.admin(game, "unban", BanBody(player))
-
-    async def kill(self, game: str) -> Done:
-        return await self.admin(game, "kill")
-
-    async def add_admin(
-        self, game: str, *, player: str | None = None, account: str | None = None
-    ) -> Done:
-        """Give exactly one: a player of the game (all its accounts), or an account id."""
-        body = NewAdmin(player, account)
-        return await self._call("POST", f"{_game(game)}/admins", Done, body)
-
-    async def remove_admin(self, game: str, account: str) -> Done:
-        path = f"{_game(game)}/admins/{quote(account, safe='')}"
-        return await self._call("DELETE", path, Done)
+    async def revoke_token(self, token_id: str) -> None:
+        """Revoke one of the caller's tokens (the one calling too); never the last."""
+        path = f"/v1/me/tokens/{quote(token_id, safe='')}"
+        await self._http.send("DELETE", path, self._headers)
 
     # --- History. ---------------------------------------------------------------------
 
     async def turn(self, game: str, turn: int) -> TurnView:
-        return await self._call("GET", f"{_game(game)}/turns/{turn}", TurnView)
+        return await self._call("GET", f"{game_path(game)}/turns/{turn}", TurnView)
 
     async def events(self, game: str, *, after: int = 0, limit: int | None = None) -> EventPage:
         """A page of the event feed after `after`, as this caller may see it."""
         params: dict[str, Any] = {"after": after}
         if limit is not None:
             params["limit"] = limit
-        path = f"{_game(game)}/events"
+        path = f"{game_path(game)}/events"
         return await self._call("GET", path, EventPage, params=params)
 
     async def all_events(
@@ -250,7 +146,7 @@ class SkirmishClient:
 
     async def archive(self, game: str) -> Archive:
         """What rewinds removed (admin)."""
-        return await self._call("GET", f"{_game(game)}/archive", Archive)
+        return await self._call("GET", f"{game_path(game)}/archive", Archive)
 
     def live(
         self, game: str, *, after: int = 0, fill_gaps: bool = True, deadline: float = 60.0
@@ -271,22 +167,48 @@ class SkirmishClient:
             deadline=deadline,
         )
 
+    async def map_image(self, game: str, *, turn: int | None = None) -> bytes:
+        """The map as a PNG image: the board now, or at the start of `turn`."""
+        params = None if turn is None else {"turn": turn}
+        return await self._http.send(
+            "GET", f"{game_path(game)}/map.png", self._headers, None, params
+        )
+
+    # --- Maps and effects. -----------------------------------------------------------
+
+    async def maps(self) -> MapList:
+        return await self._call("GET", "/v1/maps", MapList)
+
+    async def builtin_map(self, name: str) -> GameMap:
+        """A built-in map, with outlines to draw it by."""
+        return await self._call("GET", f"/v1/maps/{quote(name, safe='')}", GameMap)
+
+    async def generate_map(
+        self, players: int, map_type: MapType = "normal", seed: int = 0
+    ) -> GameMap:
+        body = GenerateBody(players, map_type, seed)
+        return await self._call("POST", "/v1/maps/generate", GameMap, body)
+
+    async def effects(self) -> EffectList:
+        """The voting effects and what each does."""
+        return await self._call("GET", "/v1/effects", EffectList)
+
     # --- Webhooks, commands, the rest. -----------------------------------------------
 
     async def set_webhook(self, game: str, url: str) -> WebhookSet:
         """Set the game's webhook (admin); the signing secret is shown only now."""
         body = WebhookBody(url)
-        return await self._call("PUT", f"{_game(game)}/webhook", WebhookSet, body)
+        return await self._call("PUT", f"{game_path(game)}/webhook", WebhookSet, body)
 
     async def webhook(self, game: str) -> WebhookView:
-        return await self._call("GET", f"{_game(game)}/webhook", WebhookView)
+        return await self._call("GET", f"{game_path(game)}/webhook", WebhookView)
 
     async def delete_webhook(self, game: str) -> None:
-        await self._http.send("DELETE", f"{_game(game)}/webhook", self._headers)
+        await self._http.send("DELETE", f"{game_path(game)}/webhook", self._headers)
 
     async def command(self, text: str, *, game: str | None = None) -> CommandReply:
         """A Discord command as text (docs/commands.md): of a game, or one that needs none."""
-        path = "/v1/commands" if game is None else f"{_game(game)}/commands"
+        path = "/v1/commands" if game is None else f"{game_path(game)}/commands"
         return await self._call("POST", path, CommandReply, CommandBody(text))
 
     async def adjudicate(self, request: Adjudication) -> Adjudicated:

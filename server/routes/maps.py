@@ -4,56 +4,21 @@ and the voting effects' descriptions. Stateless; nothing is stored."""
 import asyncio
 from typing import Annotated
 
-import msgspec
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from rules.board import GameMap, MapError
-from rules.effects import DESCRIPTIONS, EffectName
-from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError, MapType, generate
+from rules.effects import DESCRIPTIONS
+from rules.mapgen import MapGenerationError, generate
 from rules.maps import builtin_map, builtin_names
 from rules.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
-from schema.api import Seed
+from schema.maps import EffectInfo, EffectList, GenerateBody, MapList, MapSummary, PlayerCounts
 from server.api import documented, json_response, read_body
 from server.drawing import drawable_builtin
 from server.errors import ApiError
 
 router = APIRouter(prefix="/v1", tags=["maps"])
-
-
-class PlayerCounts(msgspec.Struct, frozen=True):
-    min: int
-    max: int
-
-
-class MapSummary(msgspec.Struct, frozen=True):
-    name: str
-    description: str
-    territories: int
-    # Starting homes for players: a game on the map seats one player per home.
-    homes: int
-    # How many players a game on the map can start with; null if it cannot host a game.
-    players: PlayerCounts | None
-
-
-class MapList(msgspec.Struct, frozen=True):
-    maps: list[MapSummary]
-
-
-class GenerateBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    players: Annotated[int, msgspec.Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)]
-    type: MapType = "normal"
-    seed: Seed = 0
-
-
-class EffectInfo(msgspec.Struct, frozen=True):
-    name: EffectName
-    description: str
-
-
-class EffectList(msgspec.Struct, frozen=True):
-    effects: list[EffectInfo]
 
 
 @router.get("/maps", **documented(responses={200: MapList}, summary="The built-in maps"))

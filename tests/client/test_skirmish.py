@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from client import ActingUser, Conflict, NotFound, SkirmishClient
+from client import ActingUser, Conflict, NotFound, SkirmishClient, Unauthorized
 from rules.contract import PlayerEntry
 from rules.contract import Request as Adjudication
 from schema.api import NewGame, PlayerPatch, SettingsPatch
@@ -171,3 +171,52 @@ async def test_webhooks_commands_adjudication_health_and_the_clock(
     assert moved.now == before + timedelta(seconds=90)
     later = before + timedelta(hours=2)
     assert (await anyone.using(OPERATOR_TOKEN).move_clock(to=later)).now == later
+
+
+async def test_who_i_am_my_tokens_the_maps_and_the_map_image(
+    server: Server, anyone: SkirmishClient
+) -> None:
+    created = await anyone.create_account("Ann")
+    ann = anyone.using(created.token)
+    game = await ann.create_game(NewGame("Mine", fast_mode=True, seed=SEED))
+    await ann.join(game.id)
+    for name in NAMES[1:3]:
+        await anyone.using((await anyone.create_account(name)).token).join(game.id)
+    await ann.start(game.id)
+
+    async def listed() -> bool:
+        return [g.player for g in (await ann.me()).games] == ["p1"]
+
+    await until(listed, what="the game in /v1/me")
+    me = await ann.me(limit=1)
+    assert (me.account_id, me.name, me.games[0].id, me.games[0].admin) == (
+        created.account_id,
+        "Ann",
+        game.id,
+        True,
+    )
+
+    phone = await ann.add_token("phone")
+    assert [t.name for t in (await ann.tokens()).tokens] == ["first", "phone"]
+    assert (await anyone.using(phone.token).me()).account_id == created.account_id
+    await ann.revoke_token(phone.id)
+    with pytest.raises(Unauthorized) as refused:
+        await anyone.using(phone.token).me()
+    assert refused.value.code == "bad_token"
+    (only,) = (await ann.tokens()).tokens
+    with pytest.raises(Conflict) as last:
+        await ann.revoke_token(only.id)
+    assert last.value.code == "last_token"
+
+    assert "rulebook" in {m.name for m in (await anyone.maps()).maps}
+    assert len((await anyone.builtin_map("rulebook")).territories) > 10
+    generated = await anyone.generate_map(5, "spacious", seed=3)
+    assert generated == await anyone.generate_map(5, "spacious", seed=3)
+    assert "FEAST" in {e.name for e in (await anyone.effects()).effects}
+
+    png = await anyone.map_image(game.id)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert (await anyone.map_image(game.id, turn=1)) == png
+    with pytest.raises(NotFound) as unreached:
+        await anyone.map_image(game.id, turn=9)
+    assert unreached.value.code == "turn_not_found"
