@@ -89,18 +89,25 @@ def summary(
     else:
         lines.append("You are not playing in this game.")
     if ranked and game.phase != "joining":
-        lines.append("Standings:")
-        lines += [
-            f"{i}. {p.name}: {p.vp} VP, {p.territories} terr., {p.armies} armies"
-            + ("" if p.status == "active" else f" ({p.status})")
-            for i, p in enumerate(ranked[:SHOWN_STANDINGS], start=1)
-        ]
-        if len(ranked) > SHOWN_STANDINGS:
-            lines.append(f"... and {len(ranked) - SHOWN_STANDINGS} more")
+        lines += standings(ranked, SHOWN_STANDINGS)
     elif ranked:
         lines.append(f"Players: {', '.join(p.name for p in ranked)}")
     lines.append(_commands_hint(admin))
     return "\n".join(lines)
+
+
+def standings(ranked: Sequence[PlayerView], shown: int) -> list[str]:
+    """The standings as /help and the bot's resolution posts show them: the first `shown`
+    players, in the order given (standings order), one a line."""
+    lines = ["Standings:"]
+    lines += [
+        f"{i}. {p.name}: {p.vp} VP, {p.territories} terr., {p.armies} armies"
+        + ("" if p.status == "active" else f" ({p.status})")
+        for i, p in enumerate(ranked[:shown], start=1)
+    ]
+    if len(ranked) > shown:
+        lines.append(f"... and {len(ranked) - shown} more")
+    return lines
 
 
 def _commands_hint(admin: bool) -> str:
