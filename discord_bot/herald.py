@@ -100,9 +100,9 @@ class Herald:
                 await follow()
                 return
             except (Gone, NotFound):
+                # Killed (or never there): the member's streams end with the game's.
                 if cursor is self.record.public:
-                    self.record.done = True
-                    self._records.save(self.record)
+                    self._let_go()
                 return
             except Exception:
                 _log.exception("the herald of game %s stopped; going on later", self.game)
@@ -122,6 +122,14 @@ class Herald:
                     key = f"{message.position}:{message.type}:{index}"
                     await self._send(cursor, key, draft.text, image=image)
                 self._handled(cursor, live.position, posted=bool(drafts))
+                if story.state.phase == "killed":
+                    # The socket stays open on a killed game; its farewell is posted.
+                    self._let_go()
+                    return
+
+    def _let_go(self) -> None:
+        self.record.done = True
+        self._records.save(self.record)
 
     async def _map(self, turn: int | None) -> bytes | None:
         """The map at the start of `turn`; None if the turn is no longer reached (a rewind
@@ -230,8 +238,12 @@ class Heralds:
 
     def enlist(self, game: str, user: str, player: str, after: int) -> None:
         """Send `user` the notices of their seat `player` from `after` on (their join's
-        position); the game must be followed."""
-        self._heralds[game].enlist(user, player, after)
+        position), in a game followed (another is let be, with a warning)."""
+        herald = self._heralds.get(game)
+        if herald is None:
+            _log.warning("game %s is not followed: %s's notices are not sent", game, user)
+            return
+        herald.enlist(user, player, after)
 
     def _start(self, record: GameRecord) -> None:
         herald = Herald(self._server, self._client_token, record, self._records, self._sink)

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from discord_bot.herald_posts import DISCORD_LIMIT, Outgoing
+from discord_bot.herald_state import Records
 from tests.api.game import NAMES, ORDERS
 from tests.api.support import Server, serving, until
 from tests.discord_bot.herald_game import CHANNEL, DiscordGame, RecordingSink
@@ -243,3 +244,28 @@ async def test_a_message_sent_again_after_a_failure_carries_the_same_nonce(
     assert again.image is not None
     assert again.image == first.image
     assert resolved.text.startswith("Turn 1 has resolved.")
+
+
+async def test_a_killed_game_gets_its_farewell_and_is_followed_no_more(
+    server: Server, tmp_path: Path
+) -> None:
+    game = DiscordGame(server)
+    await game.create()
+    sink = RecordingSink()
+    records = Records(tmp_path)
+    async with game.heralds(tmp_path, sink) as heralds:
+        heralds.follow(game.game_id, CHANNEL)
+        await game.join_and_start()
+        await until(lambda: len(sink.posts) == 1, what="the start's post")
+        await game.as_("Ann").kill(game.game_id)
+
+        def stopped() -> bool:
+            record = records.load(game.game_id)
+            return record is not None and record.done
+
+        await until(stopped, what="the herald to let the game go")
+    assert _first_lines(sink.posts) == [
+        "**Friday game** has started! Turn 1 is open for orders.",
+        "Friday game is gone: the room was killed. Use /setup for a new game.",
+    ]
+    assert records.load_all() == []
