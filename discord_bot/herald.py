@@ -120,7 +120,7 @@ class Herald:
                 for index, draft in enumerate(drafts):
                     image = await self._map(draft.map_turn)
                     key = f"{message.position}:{message.type}:{index}"
-                    await self._send(cursor, key, draft.text, image=image)
+                    await self.send_post(cursor, key, draft.text, image=image)
                 self._handled(cursor, live.position, posted=bool(drafts))
                 if story.state.phase == "killed":
                     # The socket stays open on a killed game; its farewell is posted.
@@ -159,10 +159,10 @@ class Herald:
                     notice = data if isinstance(data, PlayerNotified) else None
                 if notice is not None:
                     key = f"{message.position}:{notice.kind}"
-                    await self._send(cursor, key, notice.text, user=user)
+                    await self.send_post(cursor, key, notice.text, user=user)
                 self._handled(cursor, live.position, posted=notice is not None)
 
-    async def _send(
+    async def send_post(
         self,
         cursor: Cursor,
         key: str,

@@ -4,8 +4,11 @@ from pathlib import Path
 
 import pytest
 
+from client import SkirmishClient
+from discord_bot.herald import Herald
 from discord_bot.herald_posts import DISCORD_LIMIT, NONCE_LENGTH, nonce, split
 from discord_bot.herald_state import Cursor, GameRecord, Member, Records, data_directory
+from tests.discord_bot.herald_game import RecordingSink
 
 
 def test_a_text_within_the_limit_is_one_part() -> None:
@@ -76,3 +79,24 @@ def test_a_game_id_never_names_a_file_elsewhere(tmp_path: Path) -> None:
 def test_the_data_directory_comes_from_the_environment(tmp_path: Path) -> None:
     assert data_directory({"SKIRMISH_BOT_DATA": str(tmp_path)}) == tmp_path
     assert data_directory({}).name == "skirmish-bot"
+
+
+async def test_a_long_post_goes_in_parts_each_sent_once(tmp_path: Path) -> None:
+    sink = RecordingSink()
+    record = GameRecord(game="g1", channel="42", public=Cursor(after=4))
+    # Nothing is asked of the server: the post is made from what is given.
+    async with SkirmishClient("http://127.0.0.1:9") as nowhere:
+        herald = Herald(nowhere, "client-token", record, Records(tmp_path), sink)
+        lines = [f"{i}. a line of the standings, long enough to add up" for i in range(100)]
+        post = "\n".join(lines)
+        await herald.send_post(record.public, "5:resolved:0", post, image=b"png")
+        parts = list(sink.sent)
+        # The same post again (a restart before the position was recorded): nothing new.
+        await herald.send_post(record.public, "5:resolved:0", post, image=b"png")
+    assert len(parts) == 3
+    assert sink.sent == parts
+    assert "\n".join(m.text for m in parts) == post
+    assert [m.image for m in parts] == [b"png", None, None]
+    assert len({m.nonce for m in parts}) == 3
+    assert Records(tmp_path).load("g1") == record
+    assert record.public.sent == ["5:resolved:0:0", "5:resolved:0:1", "5:resolved:0:2"]
