@@ -124,7 +124,7 @@ class Accounts:
         """The account's tokens, oldest first (never the tokens themselves)."""
         rows = await self._pool.fetch(
             "SELECT token_id, name, created_at, last_used_at FROM account_tokens "
-            "WHERE account_id = $1 ORDER BY created_at, token_id",
+            "WHERE account_id = $1 ORDER BY added",
             account_id,
         )
         return [TokenInfo(*row) for row in rows]
