@@ -14,7 +14,7 @@ import asyncpg
 import msgspec
 
 from eventstore.migrations import Connection
-from schema.api import TokenInfo
+from schema.accounts import TokenInfo
 from schema.commands import Actor
 
 OPERATOR = "operator"
