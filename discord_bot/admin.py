@@ -13,7 +13,8 @@ from discord_bot.messages import answer_now, follow_up
 from discord_bot.people import ADMIN_ROLE, is_admin
 from discord_bot.places import Refused, guild_games, settled
 from projections.schedule import utc_offset_for
-from schema.api import CommandReply, MyGame
+from schema.accounts import MyGame
+from schema.api import CommandReply
 from server.textcommands.parse import COMMANDS, parse_hour
 
 ADMIN = Usage(

@@ -5,7 +5,7 @@ import asyncio
 from collections.abc import Callable
 
 from client import SkirmishClient
-from schema.api import MyGame
+from schema.accounts import MyGame
 
 # Phases in which a game is being played (a killed game is never listed).
 LIVE = ("joining", "running", "paused")
