@@ -1,4 +1,4 @@
-# The server alone; docker-compose.yml adds PostgreSQL.
+# The server (and the Discord bot: `skirmish discord`); docker-compose.yml adds PostgreSQL.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -16,6 +16,8 @@ COPY eventstore ./eventstore
 COPY projections ./projections
 COPY schema ./schema
 COPY rules ./rules
+COPY client ./client
+COPY discord_bot ./discord_bot
 RUN pip install .
 
 USER skirmish

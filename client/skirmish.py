@@ -3,7 +3,7 @@
 from collections.abc import AsyncIterator
 from datetime import datetime
 from types import TracebackType
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Self, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -15,10 +15,18 @@ from rules.board import GameMap
 from rules.contract import Request as Adjudication
 from rules.contract import Response as Adjudicated
 from rules.mapgen import MapType
-from schema.api import (
+from schema.accounts import (
     AccountCreated,
-    Archive,
     ClientCreated,
+    Me,
+    NewAccount,
+    NewClient,
+    NewToken,
+    TokenCreated,
+    TokenList,
+)
+from schema.api import (
+    Archive,
     ClockBody,
     ClockNow,
     CommandBody,
@@ -26,12 +34,6 @@ from schema.api import (
     EventPage,
     FeedEvent,
     Health,
-    Me,
-    NewAccount,
-    NewClient,
-    NewToken,
-    TokenCreated,
-    TokenList,
     TurnView,
     WebhookBody,
     WebhookSet,
@@ -42,7 +44,6 @@ from schema.maps import EffectList, GenerateBody, MapList
 T = TypeVar("T")
 # The most events the feed gives at a time.
 FEED_PAGE = 1000
-AdminAction = Literal["pause", "unpause", "resolve", "rewind", "ban", "unban", "kill"]
 
 
 class SkirmishClient(GameCalls):

@@ -11,7 +11,8 @@ from typing import Generic, TypeVar
 import asyncpg
 import msgspec
 
-from schema.api import GameSummary, MyGame, TurnView
+from schema.accounts import MyGame
+from schema.api import GameSummary, TurnView
 from schema.game_events import RecordedPosition, TurnResolved
 
 T = TypeVar("T")

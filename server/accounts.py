@@ -14,7 +14,7 @@ import asyncpg
 import msgspec
 
 from eventstore.migrations import Connection
-from schema.api import TokenInfo
+from schema.accounts import TokenInfo
 from schema.commands import Actor
 
 OPERATOR = "operator"
@@ -124,7 +124,7 @@ class Accounts:
         """The account's tokens, oldest first (never the tokens themselves)."""
         rows = await self._pool.fetch(
             "SELECT token_id, name, created_at, last_used_at FROM account_tokens "
-            "WHERE account_id = $1 ORDER BY created_at, token_id",
+            "WHERE account_id = $1 ORDER BY added",
             account_id,
         )
         return [TokenInfo(*row) for row in rows]

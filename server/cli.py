@@ -77,6 +77,21 @@ def _map_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _discord(args: argparse.Namespace) -> int:
+    import os
+
+    from discord_bot.bot import run
+    from discord_bot.settings import Settings, SettingsError
+
+    try:
+        settings = Settings.from_env(os.environ)
+    except SettingsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    run(settings)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skirmish", description="The Skirmish Society server.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -120,6 +135,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     adjudicate.add_argument("file", nargs="?", default=None, metavar="FILE")
     adjudicate.set_defaults(run=_adjudicate)
+
+    discord = commands.add_parser(
+        "discord",
+        help="run the Discord bot",
+        description="Run the Discord bot (docs/discord.md) against a running server. Needs "
+        "DISCORD_TOKEN, SKIRMISH_API_URL and SKIRMISH_CLIENT_TOKEN (a trusted client's token "
+        "from POST /v1/clients).",
+    )
+    discord.set_defaults(run=_discord)
 
     maps = commands.add_parser("map", help="map tools")
     map_commands = maps.add_subparsers(dest="map_command", required=True, metavar="COMMAND")

@@ -1,6 +1,8 @@
 -- Several tokens per account, one per device: each has an id (to list and revoke it by,
--- never the token), a name, and when it was last used (to the hour: see server/accounts.py).
+-- never the token), a name, when it was last used (to the hour: see server/accounts.py), and
+-- the order the account's tokens were added in (two may share a time).
 ALTER TABLE account_tokens
+    ADD COLUMN added bigint GENERATED ALWAYS AS IDENTITY,
     ADD COLUMN token_id text,
     ADD COLUMN name text,
     ADD COLUMN last_used_at timestamptz;

@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from schema import errors as codes
-from schema.api import AccountCreated, ClientCreated, NewAccount, NewClient
+from schema.accounts import AccountCreated, ClientCreated, NewAccount, NewClient
 from server.api import documented, json_response, read_body
 from server.decide.acting import check_name
 from server.errors import ApiError

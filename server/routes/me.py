@@ -7,7 +7,7 @@ from fastapi.responses import Response
 
 from projections import queries
 from schema import errors as codes
-from schema.api import ClientUser, Me, MyGame, NewToken, TokenCreated, TokenList
+from schema.accounts import ClientUser, Me, MyGame, NewToken, TokenCreated, TokenList
 from server.accounts import MAX_TOKENS, Identity, LastToken, TooManyTokens
 from server.api import documented, json_response, read_body
 from server.errors import ApiError

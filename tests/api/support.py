@@ -19,7 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from client import SkirmishClient, Subscription
-from client.skirmish import AdminAction
+from client.games import AdminAction
 from schema.api import BanBody, Done, FeedEvent, Joined, NewGame, OrdersAccepted, RewindBody
 from schema.live import ServerMessage
 from schema.views import PublicGame

@@ -9,7 +9,8 @@ import pytest
 from eventstore.postgres import PostgresEventStore
 from projections import queries
 from projections.runner import ReadModelRunner
-from schema.api import GameSummary, MyGame
+from schema.accounts import MyGame
+from schema.api import GameSummary
 from schema.commands import Actor, AddAdmin, CreateGame, JoinGame, KillGame, Resign
 from schema.game_events import Settings
 from server.handlers import GameService

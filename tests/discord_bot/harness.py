@@ -1,0 +1,272 @@
+"""A fake Discord around the real bot, with no connection to Discord.
+
+dpytest gives the guilds, channels, members, roles and the DMs the bot sends (its fake HTTP
+client), but no application commands. This adds them: a command is an INTERACTION_CREATE
+payload fed to the bot's ConnectionState, as the gateway would deliver it, and the bot's
+answers (the interaction's response, follow-ups and edits, which discord.py sends through its
+webhook adapter rather than its HTTP client) are captured by a fake adapter."""
+
+import asyncio
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import discord.ext.test as dpytest
+from discord.ext.test import backend, callbacks, factories
+from discord.http import Route
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from discord_bot import SkirmishBot
+
+Json = dict[str, Any]
+EPHEMERAL = 64
+# Interaction callback types: a message, a deferred message ("thinking"), a message edited
+# (a component's), as Discord numbers them.
+MESSAGE, DEFERRED, UPDATE = 4, 5, 7
+MANAGE_GUILD = 32
+_ids = itertools.count(9_000_000_000_000_000)
+_discriminators = itertools.count(1)
+
+
+@dataclass
+class Posted:
+    """One message the bot posted in answer to an interaction."""
+
+    id: int
+    content: str
+    ephemeral: bool
+    # The buttons under it, by label.
+    buttons: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Answer:
+    """Everything the bot answered to one interaction, in order."""
+
+    callbacks: list[int] = field(default_factory=list)
+    messages: list[Posted] = field(default_factory=list)
+    # The deferred response's flag, which its first follow-up takes.
+    deferred_ephemeral: bool | None = None
+
+    @property
+    def text(self) -> str:
+        return "\n".join(message.content for message in self.messages)
+
+    @property
+    def ephemeral(self) -> bool:
+        return all(message.ephemeral for message in self.messages)
+
+
+def _message(id_: int, channel_id: int, content: str, flags: int, author: Json) -> Json:
+    return {
+        "id": str(id_), "channel_id": str(channel_id), "type": 0, "content": content,
+        "author": author, "attachments": [], "embeds": [], "mentions": [], "mention_roles": [],
+        "pinned": False, "tts": False, "mention_everyone": False, "flags": flags,
+        "timestamp": "2030-03-04T08:00:00+00:00", "edited_timestamp": None, "components": [],
+    }  # fmt: skip
+
+
+def _buttons(payload: Json) -> dict[str, str]:
+    rows = payload.get("components") or []
+    return {b["label"]: b["custom_id"] for row in rows for b in row.get("components", [])}
+
+
+class FakeAdapter(AsyncWebhookAdapter):
+    """Where discord.py sends interaction responses and follow-ups: recorded per token."""
+
+    def __init__(self, author: Json) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.author = author
+        self.answers: dict[str, Answer] = {}
+        self.channels: dict[str, int] = {}
+
+    async def request(
+        self,
+        route: Route,
+        session: Any,
+        *,
+        payload: Json | None = None,
+        multipart: list[Json] | None = None,
+        **rest: Any,
+    ) -> Any:
+        if multipart:
+            payload = json.loads(multipart[0]["value"])
+        assert payload is not None or route.method == "GET", route.path
+        token = str(route.webhook_token)
+        answer, channel = self.answers[token], self.channels[token]
+        if route.path.endswith("/callback"):
+            return self._callback(answer, channel, payload or {})
+        data = payload or {}
+        flags = int(data.get("flags") or 0)
+        if route.method == "POST":  # a follow-up; the first after a deferral takes its flag
+            ephemeral = bool(flags & EPHEMERAL)
+            if answer.deferred_ephemeral is not None:
+                ephemeral, answer.deferred_ephemeral = answer.deferred_ephemeral, None
+            return self._post(answer, channel, data, ephemeral)
+        if route.method == "PATCH":  # the original response edited
+            original = answer.messages[0]
+            original.content = data.get("content", original.content)
+            original.buttons = _buttons(data)
+            return _message(original.id, channel, original.content, flags, self.author)
+        raise NotImplementedError(f"{route.method} {route.path}")
+
+    def _post(self, answer: Answer, channel: int, data: Json, ephemeral: bool) -> Json:
+        posted = Posted(next(_ids), data.get("content") or "", ephemeral, _buttons(data))
+        answer.messages.append(posted)
+        flags = EPHEMERAL if ephemeral else 0
+        return _message(posted.id, channel, posted.content, flags, self.author)
+
+    def _callback(self, answer: Answer, channel: int, payload: Json) -> Json:
+        kind, data = payload["type"], payload.get("data") or {}
+        answer.callbacks.append(kind)
+        ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+        message_id = None
+        if kind == MESSAGE:
+            message_id = self._post(answer, channel, data, ephemeral)["id"]
+        elif kind == DEFERRED:
+            answer.deferred_ephemeral = ephemeral
+        elif kind == UPDATE:
+            answer.messages.append(Posted(next(_ids), data.get("content") or "", ephemeral))
+        interaction = {
+            "id": str(next(_ids)), "type": kind, "response_message_id": message_id,
+            "response_message_loading": kind == DEFERRED,
+            "response_message_ephemeral": ephemeral,
+        }  # fmt: skip
+        return {"interaction": interaction}
+
+
+class FakeDiscord:
+    """Guilds with a #skirmish-society channel, their members, and the bot among them."""
+
+    def __init__(self, bot: SkirmishBot) -> None:
+        self.bot = bot
+        dpytest.configure(bot, guilds=[], text_channels=[], members=[])
+        callbacks.set_callback(self._sent, "send_message")
+        self.sent: list[discord.Message] = []
+        self.state = bot._connection
+        # dpytest's state replaced the bot's, which the command tree had registered with.
+        self.state._command_tree = bot.tree
+        # The bot asks for no privileged intent; the fake guilds keep their members anyway.
+        self.state.member_cache_flags = discord.MemberCacheFlags.all()
+        self.state.application_id = next(_ids)
+        assert self.state.user is not None
+        self.me = self.state.user
+        self.adapter = FakeAdapter(factories.dict_from_user(self.me))  # type: ignore[arg-type]
+        self.guilds: list[discord.Guild] = []
+
+    def guild(self, name: str, id_: int = -1) -> discord.Guild:
+        """A guild (with `id_`: the same guild for a bot started anew)."""
+        guild = backend.make_guild(name, id_num=id_)
+        backend.make_text_channel("skirmish-society", guild)
+        backend.make_member(self.me, guild)
+        self.guilds.append(guild)
+        return guild
+
+    def channel(self, guild: discord.Guild) -> discord.TextChannel:
+        channel = discord.utils.get(guild.text_channels, name="skirmish-society")
+        assert channel is not None
+        return channel
+
+    def member(
+        self, guild: discord.Guild, name: str, *, nick: str | None = None, role: str | None = None,
+        moderator: bool = False, id_: int = -1,
+    ) -> discord.Member:  # fmt: skip
+        """A member; `moderator`: Manage Server; `role`: a role of that name; `id_`: the
+        same person for a bot started anew."""
+        roles = []
+        if role is not None:
+            roles.append(backend.make_role(role, guild, permissions=0))
+        if moderator:
+            roles.append(backend.make_role("mods", guild, permissions=MANAGE_GUILD))
+        person = backend.make_user(name, next(_discriminators), id_num=id_)
+        return backend.make_member(person, guild, nick=nick, roles=roles)
+
+    async def run(
+        self,
+        who: discord.Member | discord.User,
+        command: str,
+        *,
+        dm: bool = False,
+        **options: Any,
+    ) -> Answer:
+        """`who` runs /command with `options` in their guild's channel (a Member), or by DM
+        (`dm`, or a User); what the bot answered, once it has finished answering."""
+        data: Json = {"id": str(next(_ids)), "name": command, "type": 1, "options": []}
+        found = self.bot.tree.get_command(command)
+        assert isinstance(found, discord.app_commands.Command), command
+        types = {parameter.name: parameter.type.value for parameter in found.parameters}
+        resolved: Json = {"users": {}, "members": {}}
+        for name, value in options.items():
+            if isinstance(value, discord.Member):
+                resolved["users"][str(value.id)] = factories.dict_from_user(value._user)
+                resolved["members"][str(value.id)] = self._member(value)
+                value = str(value.id)
+            data["options"].append({"name": name, "type": types[name], "value": value})
+        data["resolved"] = resolved
+        return await self._interact(who, 2, data, dm=dm)
+
+    async def click(self, who: discord.Member, answer: Answer, label: str) -> Answer:
+        """`who` presses the button `label` under the bot's answer."""
+        posted = next(m for m in answer.messages if label in m.buttons)
+        data = {"custom_id": posted.buttons[label], "component_type": 2}
+        message = _message(posted.id, self.channel(who.guild).id, posted.content, EPHEMERAL, {})
+        message["author"] = self.adapter.author
+        return await self._interact(who, 3, data, message=message)
+
+    def dms(self, user: discord.abc.User) -> list[str]:
+        """What the bot has sent `user` by DM (through its own HTTP client, as in Discord)."""
+        channel = self.state._get_private_channel_by_user(user.id)
+        return [m.content for m in self.sent if channel is not None and m.channel.id == channel.id]
+
+    async def _sent(self, message: discord.Message) -> None:
+        self.sent.append(message)
+
+    @staticmethod
+    def _member(member: discord.Member) -> Json:
+        roles = [str(role.id) for role in member.roles if role != member.guild.default_role]
+        return {
+            "user": factories.dict_from_user(member._user), "roles": roles, "nick": member.nick,
+            "joined_at": None, "flags": 0, "deaf": False, "mute": False,
+            "permissions": str(member.guild_permissions.value),
+        }  # fmt: skip
+
+    async def _interact(
+        self,
+        who: discord.Member | discord.User,
+        kind: int,
+        data: Json,
+        *,
+        dm: bool = False,
+        message: Json | None = None,
+    ) -> Answer:
+        token = f"token-{next(_ids)}"
+        payload: Json = {
+            "id": str(next(_ids)), "application_id": str(self.state.application_id),
+            "type": kind, "token": token, "version": 1, "data": data,
+            "attachment_size_limit": 8 << 20, "locale": "en-US", "entitlements": [],
+        }  # fmt: skip
+        if isinstance(who, discord.Member) and not dm:
+            channel = self.channel(who.guild)
+            payload |= {"guild_id": str(who.guild.id), "member": self._member(who), "context": 0}
+            payload["channel"] = {"id": str(channel.id), "type": 0, "guild_id": str(who.guild.id)}
+        else:
+            channel_id = next(_ids)
+            user = factories.dict_from_user(who._user if isinstance(who, discord.Member) else who)
+            payload |= {"user": user, "context": 1}
+            payload["channel"] = {"id": str(channel_id), "type": 1, "recipients": [user]}
+        if message is not None:
+            payload["message"] = message
+        answer = self.adapter.answers[token] = Answer()
+        self.adapter.channels[token] = int(payload["channel"]["id"])
+        context = async_context.set(self.adapter)
+        try:
+            before = asyncio.all_tasks()
+            self.state.parse_interaction_create(payload)  # type: ignore[arg-type]
+            # The tasks the interaction started; not a view's timeout, which waits minutes.
+            started = [t for t in asyncio.all_tasks() - before if "timeout" not in t.get_name()]
+            await asyncio.gather(*started)
+        finally:
+            async_context.reset(context)
+        return answer
