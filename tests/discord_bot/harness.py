@@ -19,12 +19,13 @@ from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from discord_bot import SkirmishBot
+from discord_bot.setup_form import NAME, NOW, RESOLVES
 
 Json = dict[str, Any]
 EPHEMERAL = 64
 # Interaction callback types: a message, a deferred message ("thinking"), a message edited
-# (a component's), as Discord numbers them.
-MESSAGE, DEFERRED, UPDATE = 4, 5, 7
+# (a component's), a form shown (a modal), as Discord numbers them.
+MESSAGE, DEFERRED, UPDATE, MODAL = 4, 5, 7, 9
 MANAGE_GUILD = 32
 _ids = itertools.count(9_000_000_000_000_000)
 _discriminators = itertools.count(1)
@@ -49,6 +50,8 @@ class Answer:
     messages: list[Posted] = field(default_factory=list)
     # The deferred response's flag, which its first follow-up takes.
     deferred_ephemeral: bool | None = None
+    # The form shown (a MODAL callback's data), which `FakeDiscord.submit` answers.
+    modal: Json | None = None
 
     @property
     def text(self) -> str:
@@ -129,6 +132,8 @@ class FakeAdapter(AsyncWebhookAdapter):
             answer.deferred_ephemeral = ephemeral
         elif kind == UPDATE:
             answer.messages.append(Posted(next(_ids), data.get("content") or "", ephemeral))
+        elif kind == MODAL:
+            answer.modal = data
         interaction = {
             "id": str(next(_ids)), "type": kind, "response_message_id": message_id,
             "response_message_loading": kind == DEFERRED,
@@ -214,6 +219,31 @@ class FakeDiscord:
         message = _message(posted.id, self.channel(who.guild).id, posted.content, EPHEMERAL, {})
         message["author"] = self.adapter.author
         return await self._interact(who, 3, data, message=message)
+
+    async def submit(self, who: discord.Member, answer: Answer, fields: dict[str, str]) -> Answer:
+        """`who` submits the form shown in `answer`: `fields` by label; the others as the
+        form filled them in (empty if it did not), as Discord sends them."""
+        assert answer.modal is not None, "no form was shown"
+        fields, rows = dict(fields), []
+        for row in answer.modal["components"]:
+            inputs = [
+                {"type": 4, "custom_id": field["custom_id"],
+                 "value": fields.pop(field["label"], field.get("value") or "")}
+                for field in row["components"]
+            ]  # fmt: skip
+            rows.append({"type": 1, "components": inputs})
+        assert not fields, f"the form has no field {', '.join(fields)}"
+        data = {"custom_id": answer.modal["custom_id"], "components": rows}
+        return await self._interact(who, 5, data)
+
+    async def set_up(
+        self, who: discord.Member, name: str = "", now: str = "8", resolves: str = "12PM"
+    ) -> Answer:
+        """`who` sends /setup and answers its questions (discord_bot/setup_form.py): the
+        game's name, the hour it is now where they are, the hour turns resolve."""
+        shown = await self.run(who, "setup")
+        fields = {NAME: name, NOW: now, RESOLVES: resolves}
+        return await self.submit(who, shown, fields) if shown.modal else shown
 
     def dms(self, user: discord.abc.User) -> list[str]:
         """What the bot has sent `user` by DM (through its own HTTP client, as in Discord)."""
