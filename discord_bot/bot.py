@@ -1,20 +1,29 @@
 """`create_bot`: the bot with every command of the rulebook, not connected; `run`: connected."""
 
+import os
+
 from discord_bot import admin, play
 from discord_bot.core import SkirmishBot
+from discord_bot.herald_state import data_directory
 from discord_bot.settings import Settings
+from discord_bot.sync import RECORD, CommandSync
 
 
-def create_bot(api_url: str, client_token: str) -> SkirmishBot:
+def create_bot(
+    api_url: str, client_token: str, command_sync: CommandSync | None = None
+) -> SkirmishBot:
     """The bot, built without connecting to Discord or to the game server: for `skirmish
-    discord`, for tests, and for anyone embedding it."""
-    bot = SkirmishBot(api_url, client_token)
+    discord`, for tests, and for anyone embedding it. It tells Discord its commands on
+    start as `command_sync` says (docs/discord.md), and never without one."""
+    bot = SkirmishBot(api_url, client_token, command_sync)
     for command in (*play.COMMANDS, *admin.COMMANDS_ADMIN):
         bot.tree.add_command(command)
     return bot
 
 
-def run(settings: Settings) -> None:
-    """Connect and serve until stopped (discord.py reconnects and waits out rate limits)."""
-    bot = create_bot(settings.api_url, settings.client_token)
+def run(settings: Settings, *, sync: bool = False) -> None:
+    """Connect and serve until stopped (discord.py reconnects and waits out rate limits);
+    the commands are synced if they changed since the last sync, or at once with `sync`."""
+    command_sync = CommandSync(data_directory(os.environ) / RECORD, force=sync)
+    bot = create_bot(settings.api_url, settings.client_token, command_sync)
     bot.run(settings.discord_token, log_handler=None)

@@ -14,6 +14,7 @@ from client import ApiError, RateLimited, SkirmishClient, Unavailable, Unreachab
 from discord_bot.messages import answer_now, follow_up
 from discord_bot.people import acting_user, guild_account
 from discord_bot.places import Refused, guild_game, players_game
+from discord_bot.sync import CommandSync
 from schema.api import CommandReply
 
 log = logging.getLogger("skirmish.discord")
@@ -29,7 +30,9 @@ class SkirmishBot(commands.Bot):
     """A discord.py bot that holds a client of the game server, acting through a trusted
     client's token for whoever sends a command."""
 
-    def __init__(self, api_url: str, client_token: str) -> None:
+    def __init__(
+        self, api_url: str, client_token: str, command_sync: CommandSync | None = None
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -41,6 +44,8 @@ class SkirmishBot(commands.Bot):
         # One /setup at a time in a guild: it kills the guild's earlier games once the new
         # one stands, which two at once could both leave standing.
         self.setup_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # When the commands are told to Discord on start (sync.py); None: never.
+        self.command_sync = command_sync
 
     def caller(self, user: discord.Member | discord.User) -> SkirmishClient:
         return self.skirmish.using(self.skirmish.token, acting_user(user))
@@ -65,8 +70,8 @@ class SkirmishBot(commands.Bot):
             raise
 
     async def setup_hook(self) -> None:
-        # Tell Discord the commands (and their parameters) as this version declares them.
-        await self.tree.sync()
+        if self.command_sync is not None:
+            await self.command_sync.run(self.tree)
 
     async def close(self) -> None:
         await self.skirmish.aclose()
