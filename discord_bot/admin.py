@@ -86,7 +86,9 @@ async def replace(guild_caller: SkirmishClient, earlier: list[MyGame], new: str)
     return gone
 
 
-@app_commands.command(description="Set up a game in this server: I ask a few questions")
+@app_commands.command(
+    description="Set up a game in this server (it replaces any other): I ask a few questions"
+)
 async def setup(interaction: discord.Interaction) -> None:
     refused = refusal(interaction)
     if refused is not None:
