@@ -10,12 +10,12 @@ from discord_bot.sync import RECORD, CommandSync
 
 
 def create_bot(
-    api_url: str, client_token: str, command_sync: CommandSync | None = None
+    api_url: str, client_token: str, *, command_sync: CommandSync | None = None
 ) -> SkirmishBot:
     """The bot, built without connecting to Discord or to the game server: for `skirmish
     discord`, for tests, and for anyone embedding it. It tells Discord its commands on
     start as `command_sync` says (docs/discord.md), and never without one."""
-    bot = SkirmishBot(api_url, client_token, command_sync)
+    bot = SkirmishBot(api_url, client_token, command_sync=command_sync)
     for command in (*play.COMMANDS, *admin.COMMANDS_ADMIN):
         bot.tree.add_command(command)
     return bot
@@ -25,5 +25,5 @@ def run(settings: Settings, *, sync: bool = False) -> None:
     """Connect and serve until stopped (discord.py reconnects and waits out rate limits);
     the commands are synced if they changed since the last sync, or at once with `sync`."""
     command_sync = CommandSync(data_directory(os.environ) / RECORD, force=sync)
-    bot = create_bot(settings.api_url, settings.client_token, command_sync)
+    bot = create_bot(settings.api_url, settings.client_token, command_sync=command_sync)
     bot.run(settings.discord_token, log_handler=None)

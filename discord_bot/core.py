@@ -31,7 +31,7 @@ class SkirmishBot(commands.Bot):
     client's token for whoever sends a command."""
 
     def __init__(
-        self, api_url: str, client_token: str, command_sync: CommandSync | None = None
+        self, api_url: str, client_token: str, *, command_sync: CommandSync | None = None
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,

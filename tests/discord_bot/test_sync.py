@@ -29,7 +29,7 @@ class Counted:
 def started(
     record: Path, *, force: bool = False, application: int = 1
 ) -> tuple[SkirmishBot, Counted]:
-    bot = create_bot("http://127.0.0.1:1", "client-token", CommandSync(record, force))
+    bot = create_bot("http://127.0.0.1:1", "client-token", command_sync=CommandSync(record, force))
     bot._connection.application_id = application  # what logging in tells it
     counted = Counted()
     bot.tree.sync = counted  # type: ignore[method-assign]
