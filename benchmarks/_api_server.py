@@ -19,10 +19,11 @@ _SERVER = """
 import gc, sys
 import uvicorn
 from server.app import create_app
-from server.serve import GC_THRESHOLDS, WEBSOCKET_OPTIONS
+from server.serve import GC_THRESHOLDS, PROTOCOLS, WEBSOCKET_OPTIONS
 gc.set_threshold(*GC_THRESHOLDS)
 uvicorn.run(create_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-            access_log=False, lifespan="on", backlog=4096, **WEBSOCKET_OPTIONS)
+            access_log=False, lifespan="on", backlog=4096, loop="uvloop", **PROTOCOLS,
+            **WEBSOCKET_OPTIONS)
 """
 
 

