@@ -1,10 +1,13 @@
 """A fake Discord around the real bot, with no connection to Discord.
 
-dpytest gives the guilds, channels, members, roles and the DMs the bot sends (its fake HTTP
+dpytest gives the guilds, channels, members, roles and the DM channels (its fake HTTP
 client), but no application commands. This adds them: a command is an INTERACTION_CREATE
 payload fed to the bot's ConnectionState, as the gateway would deliver it, and the bot's
 answers (the interaction's response, follow-ups and edits, which discord.py sends through its
-webhook adapter rather than its HTTP client) are captured by a fake adapter."""
+webhook adapter rather than its HTTP client) are captured by a fake adapter. What the bot
+sends on its own (the herald's posts with their files, every DM) goes through its HTTP
+client's `send_message`, which the harness records instead of dpytest (which writes files to
+the working directory); a member may refuse DMs (`closed_dms`), as Discord's 403 does."""
 
 import asyncio
 import itertools
@@ -14,8 +17,8 @@ from typing import Any
 
 import discord
 import discord.ext.test as dpytest
-from discord.ext.test import backend, callbacks, factories
-from discord.http import Route
+from discord.ext.test import backend, factories
+from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from discord_bot import SkirmishBot
@@ -39,6 +42,18 @@ class Posted:
     ephemeral: bool
     # The buttons under it, by label.
     buttons: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Sent:
+    """One message the bot sent by itself: in a channel, or by DM to `user`."""
+
+    channel: int
+    user: int | None
+    content: str
+    nonce: str | None
+    # The attached files' bytes, by file name.
+    files: dict[str, bytes] = field(repr=False)
 
 
 @dataclass
@@ -143,8 +158,10 @@ class FakeDiscord:
     def __init__(self, bot: SkirmishBot) -> None:
         self.bot = bot
         dpytest.configure(bot, guilds=[], text_channels=[], members=[])
-        callbacks.set_callback(self._sent, "send_message")
-        self.sent: list[discord.Message] = []
+        self.sent: list[Sent] = []
+        # The ids of the users who take no DMs from the bot.
+        self.closed_dms: set[int] = set()
+        bot.http.send_message = self._send_message  # type: ignore[method-assign,assignment]
         self.state = bot._connection
         # dpytest's state replaced the bot's, which the command tree had registered with.
         self.state._command_tree = bot.tree
@@ -159,7 +176,8 @@ class FakeDiscord:
     def guild(self, name: str, id_: int = -1) -> discord.Guild:
         """A guild (with `id_`: the same guild for a bot started anew)."""
         guild = backend.make_guild(name, id_num=id_)
-        backend.make_text_channel("skirmish-society", guild)
+        # With `id_`, its channel too is the same for a bot started anew.
+        backend.make_text_channel("skirmish-society", guild, id_num=id_ + 1 if id_ > 0 else -1)
         backend.make_member(self.me, guild)
         self.guilds.append(guild)
         return guild
@@ -215,13 +233,45 @@ class FakeDiscord:
         message["author"] = self.adapter.author
         return await self._interact(who, 3, data, message=message)
 
+    async def ready(self) -> None:
+        """Discord's READY, once the guilds are there: the bot's own start-up."""
+        before = asyncio.all_tasks()
+        self.bot.dispatch("ready")
+        started = [t for t in asyncio.all_tasks() - before if t.get_name().startswith("discord")]
+        await asyncio.gather(*started)
+
+    async def close(self) -> None:
+        """The bot's own close, as when it is stopped (dpytest's gateway is no socket)."""
+        self.bot.ws = None  # type: ignore[assignment]
+        await self.bot.close()
+
     def dms(self, user: discord.abc.User) -> list[str]:
         """What the bot has sent `user` by DM (through its own HTTP client, as in Discord)."""
-        channel = self.state._get_private_channel_by_user(user.id)
-        return [m.content for m in self.sent if channel is not None and m.channel.id == channel.id]
+        return [m.content for m in self.sent if m.user == user.id]
 
-    async def _sent(self, message: discord.Message) -> None:
-        self.sent.append(message)
+    def posts(self, channel: discord.TextChannel) -> list[Sent]:
+        """What the bot has posted in `channel` by itself (not an interaction's answer)."""
+        return [m for m in self.sent if m.channel == channel.id]
+
+    async def _send_message(self, channel_id: int, *, params: MultipartParameters) -> Json:
+        """discord.py's `HTTPClient.send_message`, for everything the bot sends by itself."""
+        channel = self.bot.get_channel(channel_id)
+        assert channel is not None, channel_id
+        user = channel.recipient if isinstance(channel, discord.DMChannel) else None
+        if user is not None and user.id in self.closed_dms:
+            refusal = {"code": 50007, "message": "Cannot send messages to this user"}
+            raise discord.Forbidden(backend.FakeRequest(403, "Forbidden"), refusal)  # type: ignore[arg-type]
+        payload = params.payload
+        if payload is None:  # with files, the message's JSON is the multipart body's first part
+            assert params.multipart is not None
+            payload = json.loads(params.multipart[0]["value"])
+        files = {}
+        for file in params.files or ():
+            file.fp.seek(0)
+            files[file.filename] = file.fp.read()
+        content, nonce = payload.get("content") or "", payload.get("nonce")
+        self.sent.append(Sent(channel_id, None if user is None else user.id, content, nonce, files))
+        return _message(next(_ids), channel_id, content, 0, self.adapter.author)
 
     @staticmethod
     def _member(member: discord.Member) -> Json:
