@@ -12,6 +12,7 @@ from discord_bot.core import Usage, bot_of, log, misplaced, relay, send, trouble
 from discord_bot.messages import answer_now, follow_up
 from discord_bot.people import ADMIN_ROLE, is_admin
 from discord_bot.places import Refused, guild_games, settled
+from discord_bot.setup_form import SetupForm
 from projections.schedule import utc_offset_for
 from schema.accounts import MyGame
 from schema.api import CommandReply
@@ -25,22 +26,31 @@ ADMIN = Usage(
 NOT_ADMIN = (
     f'Only a server moderator (Manage Server) or a member with the "{ADMIN_ROLE}" role can do that.'
 )
-GUIDE = (
+JOIN = "players `/join` here, and `/start` begins the game."
+GUIDE = f"Next: {JOIN}"
+# After a setup that did not say what time it is where the admin is.
+GUIDE_CLOCK = (
     "Next: `/local_time` with the hour it is now where you are, so that turns resolve at "
-    "your local `/resolution_time`; players `/join` here, and `/start` begins the game."
+    f"your local `/resolution_time`; {JOIN}"
 )
 Choice = app_commands.Choice
 
 
-async def set_up(interaction: discord.Interaction, text: str) -> None:
+def refusal(interaction: discord.Interaction) -> str | None:
+    """Why the member may not use an admin command here, if they may not."""
+    if misplaced(interaction, ADMIN) or not isinstance(interaction.user, discord.Member):
+        return ADMIN.why
+    return None if is_admin(interaction.user) else NOT_ADMIN
+
+
+async def set_up(interaction: discord.Interaction, text: str, guide: str = GUIDE) -> None:
     """A new game for the guild, set up through the guild's account (people.guild_account),
-    which overwrites the guild's earlier one as the rulebook says: that one is killed."""
-    member, guild = interaction.user, interaction.guild
-    if misplaced(interaction, ADMIN) or guild is None or not isinstance(member, discord.Member):
-        await answer_now(interaction, ADMIN.why)
-        return
-    if not is_admin(member):
-        await answer_now(interaction, NOT_ADMIN)
+    which overwrites the guild's earlier one as the rulebook says: that one is killed.
+    Checked again when a form is answered: the member's roles may have changed meanwhile."""
+    guild = interaction.guild
+    refused = refusal(interaction)
+    if refused is not None or guild is None:
+        await answer_now(interaction, refused or ADMIN.why)
         return
     await interaction.response.defer(thinking=True)
     bot = bot_of(interaction)
@@ -60,7 +70,7 @@ async def set_up(interaction: discord.Interaction, text: str) -> None:
     reply = answer.reply
     if answer.ok:
         before = f"\nThe earlier game ({', '.join(gone)}) is gone." if gone else ""
-        reply = f"{reply}{before}\n{GUIDE}"
+        reply = f"{reply}{before}\n{guide}"
     await follow_up(interaction, reply, ephemeral=False)
 
 
@@ -78,10 +88,15 @@ async def replace(guild_caller: SkirmishClient, earlier: list[MyGame], new: str)
     return gone
 
 
-@app_commands.command(description="Set up a game in this server (it replaces any other)")
-@app_commands.describe(name="the game's name (Skirmish Society if left out)")
-async def setup(interaction: discord.Interaction, name: str | None = None) -> None:
-    await set_up(interaction, f"/setup {name or ''}".strip())
+@app_commands.command(
+    description="Set up a game in this server (it replaces any other): I ask a few questions"
+)
+async def setup(interaction: discord.Interaction) -> None:
+    refused = refusal(interaction)
+    if refused is not None:
+        await answer_now(interaction, refused)
+        return
+    await interaction.response.send_modal(SetupForm(set_up))
 
 
 @app_commands.command(description="Set up a game with options (it replaces any other)")
@@ -139,7 +154,7 @@ async def advanced_setup(
         if value is not None:
             shown = str(value).lower() if isinstance(value, bool) else str(value)
             written.append(f"{key}={shlex.quote(shown)}")
-    await set_up(interaction, " ".join(written))
+    await set_up(interaction, " ".join(written), GUIDE_CLOCK if current_hour is None else GUIDE)
 
 
 @app_commands.command(description="Start the game (3 to 20 players)")
@@ -224,19 +239,16 @@ class ConfirmLocalTime(discord.ui.View):
 @app_commands.command(description="Set the game's time zone: the hour it is now where you are")
 @app_commands.describe(hour="the hour it is now where you are: 0-23, or 6AM, 2PM")
 async def local_time(interaction: discord.Interaction, hour: str) -> None:
-    member = interaction.user
-    if misplaced(interaction, ADMIN) or not isinstance(member, discord.Member):
-        await answer_now(interaction, ADMIN.why)
-        return
-    if not is_admin(member):
-        await answer_now(interaction, NOT_ADMIN)
+    refused = refusal(interaction)
+    if refused is not None:
+        await answer_now(interaction, refused)
         return
     bot = bot_of(interaction)
     try:
         value = parse_hour(hour)
         game = await bot.game_for(interaction, "needed")
         assert game is not None
-        now = (await bot.caller(member).get_game(game)).now or datetime.now(UTC)
+        now = (await bot.caller(interaction.user).get_game(game)).now or datetime.now(UTC)
     except ValueError as error:
         await answer_now(interaction, f"{error}\nUsage: {COMMANDS['local_time'].usage}")
         return

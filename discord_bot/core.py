@@ -18,6 +18,7 @@ from discord_bot.herald_state import Records
 from discord_bot.messages import answer_now, follow_up
 from discord_bot.people import acting_user, guild_account
 from discord_bot.places import Refused, guild_game, players_game
+from discord_bot.sync import CommandSync
 from schema.api import CommandReply
 
 log = logging.getLogger("skirmish.discord")
@@ -34,7 +35,14 @@ class SkirmishBot(commands.Bot):
     client's token for whoever sends a command, and the heralds of the games set up
     through it (docs/discord.md, "The herald"), whose positions it keeps in `data`."""
 
-    def __init__(self, api_url: str, client_token: str, data: Path) -> None:
+    def __init__(
+        self,
+        api_url: str,
+        client_token: str,
+        data: Path,
+        *,
+        command_sync: CommandSync | None = None,
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -46,6 +54,8 @@ class SkirmishBot(commands.Bot):
         # One /setup at a time in a guild: it kills the guild's earlier games once the new
         # one stands, which two at once could both leave standing.
         self.setup_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # When the commands are told to Discord on start (sync.py); None: never.
+        self.command_sync = command_sync
         # The channel's side reads as nobody; the members' through the client's token.
         spectator = self.skirmish.using(None)
         self.heralds = Heralds(spectator, client_token, Records(data), DiscordSink(self))
@@ -73,8 +83,8 @@ class SkirmishBot(commands.Bot):
             raise
 
     async def setup_hook(self) -> None:
-        # Tell Discord the commands (and their parameters) as this version declares them.
-        await self.tree.sync()
+        if self.command_sync is not None:
+            await self.command_sync.run(self.tree)
 
     async def on_ready(self) -> None:
         # Once the guilds are known, so that the games' channels are found: every game

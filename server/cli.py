@@ -88,7 +88,7 @@ def _discord(args: argparse.Namespace) -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    run(settings)
+    run(settings, sync=args.sync)
     return 0
 
 
@@ -142,6 +142,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the Discord bot (docs/discord.md) against a running server. Needs "
         "DISCORD_TOKEN, SKIRMISH_API_URL and SKIRMISH_CLIENT_TOKEN (a trusted client's token "
         "from POST /v1/clients).",
+    )
+    discord.add_argument(
+        "--sync",
+        action="store_true",
+        help="tell Discord the bot's commands even if they are those it last synced",
     )
     discord.set_defaults(run=_discord)
 

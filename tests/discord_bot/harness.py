@@ -22,6 +22,7 @@ from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context
 
 from discord_bot import SkirmishBot
+from discord_bot.setup_form import NAME, NOW, RESOLVES
 from tests.discord_bot.webhook import EPHEMERAL, Answer, FakeAdapter, Json, ids, message_json
 
 MANAGE_GUILD = 32
@@ -120,6 +121,31 @@ class FakeDiscord:
         message = message_json(posted.id, self.channel(who.guild).id, posted.content, EPHEMERAL, {})
         message["author"] = self.adapter.author
         return await self._interact(who, 3, data, message=message)
+
+    async def submit(self, who: discord.Member, answer: Answer, fields: dict[str, str]) -> Answer:
+        """`who` submits the form shown in `answer`: `fields` by label; the others as the
+        form filled them in (empty if it did not), as Discord sends them."""
+        assert answer.modal is not None, "no form was shown"
+        fields, rows = dict(fields), []
+        for row in answer.modal["components"]:
+            inputs = [
+                {"type": 4, "custom_id": field["custom_id"],
+                 "value": fields.pop(field["label"], field.get("value") or "")}
+                for field in row["components"]
+            ]  # fmt: skip
+            rows.append({"type": 1, "components": inputs})
+        assert not fields, f"the form has no field {', '.join(fields)}"
+        data = {"custom_id": answer.modal["custom_id"], "components": rows}
+        return await self._interact(who, 5, data)
+
+    async def set_up(
+        self, who: discord.Member, name: str = "", now: str = "8", resolves: str = "12PM"
+    ) -> Answer:
+        """`who` sends /setup and answers its questions (discord_bot/setup_form.py): the
+        game's name, the hour it is now where they are, the hour turns resolve."""
+        shown = await self.run(who, "setup")
+        fields = {NAME: name, NOW: now, RESOLVES: resolves}
+        return await self.submit(who, shown, fields) if shown.modal else shown
 
     async def ready(self) -> None:
         """Discord's READY, once the guilds are there: the bot's own start-up."""

@@ -28,7 +28,7 @@ def people(fake: FakeDiscord) -> list[discord.Member]:
 async def test_a_game_from_setup_to_a_rewind_with_a_restart(server: Server, bots: Bots) -> None:
     async with bots() as fake:
         ann, bob, cy, dee = people(fake)
-        refused = await fake.run(dee, "setup", name="Dee's game")
+        refused = await fake.run(dee, "setup")
         assert (refused.callbacks, refused.text, refused.ephemeral) == ([MESSAGE], NOT_ADMIN, True)
         set_up = await fake.run(
             ann, "advanced_setup", name="Friday Night", fast_mode_enabled=True,

@@ -53,7 +53,7 @@ async def test_the_bot_defers_before_calling_the_server(
     monkeypatch.setattr(SkirmishClient, "command", watched)
     guild = discord.guild("G")
     ann = discord.member(guild, "ann", moderator=True)
-    for name in ("setup", "join", "help", "cheat_sheet"):
+    for name in ("advanced_setup", "join", "help", "cheat_sheet"):
         answer = await discord.run(ann, name)
         assert answer.callbacks == [DEFERRED]
         assert answer.messages

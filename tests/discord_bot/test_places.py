@@ -35,9 +35,9 @@ async def test_public_commands_by_dm_are_refused_with_a_hint(
 async def test_a_second_setup_replaces_the_first(discord: FakeDiscord, server: Server) -> None:
     guild = discord.guild("G")
     ann = discord.member(guild, "ann", nick="Ann", moderator=True)
-    await discord.run(ann, "setup", name="First")
+    await discord.set_up(ann, "First")
     await discord.run(ann, "join")
-    second = await discord.run(ann, "setup", name="Second")
+    second = await discord.set_up(ann, "Second")
     assert "The earlier game (**First**) is gone." in second.text
     async with SkirmishClient(server.base) as anyone:
         assert [game.name for game in (await anyone.list_games()).games] == ["Second"]
@@ -50,8 +50,8 @@ async def test_one_game_at_a_time_and_dms_about_it(discord: FakeDiscord) -> None
     bee = discord.member(two, "bee", nick="Bee", moderator=True)
     ann_there = discord.member(two, "ann", nick="Annie", id_=ann.id)
     assert "no game here yet" in (await discord.run(ann, "join")).text
-    await discord.run(ann, "setup", name="Ones")
-    await discord.run(bee, "setup", name="Twos")
+    await discord.set_up(ann, "Ones")
+    await discord.set_up(bee, "Twos")
     assert "You are not playing a game" in (await discord.run(ann, "list", dm=True)).text
     await discord.run(ann, "join")
     refused = await discord.run(ann_there, "join")
@@ -63,7 +63,7 @@ async def test_one_game_at_a_time_and_dms_about_it(discord: FakeDiscord) -> None
 async def test_a_public_colour_change_refreshes_the_name(discord: FakeDiscord) -> None:
     guild = discord.guild("G")
     ann = discord.member(guild, "ann", nick="Ann", moderator=True)
-    await discord.run(ann, "setup")
+    await discord.set_up(ann)
     await discord.run(ann, "join")
     backend.update_member(ann, nick="Annie")
     assert "colour is now 5" in (await discord.run(ann, "color", number=5)).text
@@ -75,7 +75,7 @@ async def test_local_time_asks_to_confirm(discord: FakeDiscord) -> None:
     guild = discord.guild("G")
     ann = discord.member(guild, "ann", moderator=True)
     bob = discord.member(guild, "bob")
-    await discord.run(ann, "setup")
+    await discord.set_up(ann)
     assert "Only a server moderator" in (await discord.run(bob, "local_time", hour="6")).text
     # The fake clock says 08:00 UTC: 6AM is UTC-2.
     asked = await discord.run(ann, "local_time", hour="6AM")
@@ -94,7 +94,7 @@ async def test_local_time_asks_to_confirm(discord: FakeDiscord) -> None:
 async def test_private_answers_stay_private(discord: FakeDiscord) -> None:
     guild = discord.guild("G")
     ann = discord.member(guild, "ann", nick="Ann", moderator=True)
-    await discord.run(ann, "setup")
+    await discord.set_up(ann)
     await discord.run(ann, "join")
     broadcast = await discord.run(ann, "broadcast", message="Red lies")
     assert broadcast.callbacks == [DEFERRED]

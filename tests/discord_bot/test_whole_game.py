@@ -154,16 +154,13 @@ async def test_a_game_replaced_by_a_new_setup_gets_its_farewell_and_is_let_go(
         ann, bob, cy, _ = people(fake)
         channel = fake.channel(ann.guild)
         await fake.ready()
-        await fake.run(ann, "setup", name="First")
+        await fake.set_up(ann, "First")
         (first,) = [record.game for record in records.load_all()]
         for member in (ann, bob, cy):
             await fake.run(member, "join")
         await fake.run(ann, "start")
         await until(lambda: len(fake.posts(channel)) == 1, what="the start's post")
-        assert (
-            "The earlier game (**First**) is gone"
-            in (await fake.run(ann, "setup", name="Second")).text
-        )
+        assert "The earlier game (**First**) is gone" in (await fake.set_up(ann, "Second")).text
         await until(lambda: len(fake.posts(channel)) == 2, what="the farewell")
 
         def followed() -> list[str]:

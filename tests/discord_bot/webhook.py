@@ -13,8 +13,8 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 Json = dict[str, Any]
 EPHEMERAL = 64
 # Interaction callback types: a message, a deferred message ("thinking"), a message edited
-# (a component's), as Discord numbers them.
-MESSAGE, DEFERRED, UPDATE = 4, 5, 7
+# (a component's), a form shown (a modal), as Discord numbers them.
+MESSAGE, DEFERRED, UPDATE, MODAL = 4, 5, 7, 9
 ids = itertools.count(9_000_000_000_000_000)
 
 
@@ -37,6 +37,8 @@ class Answer:
     messages: list[Posted] = field(default_factory=list)
     # The deferred response's flag, which its first follow-up takes.
     deferred_ephemeral: bool | None = None
+    # The form shown (a MODAL callback's data), which `FakeDiscord.submit` answers.
+    modal: Json | None = None
 
     @property
     def text(self) -> str:
@@ -117,6 +119,8 @@ class FakeAdapter(AsyncWebhookAdapter):
             answer.deferred_ephemeral = ephemeral
         elif kind == UPDATE:
             answer.messages.append(Posted(next(ids), data.get("content") or "", ephemeral))
+        elif kind == MODAL:
+            answer.modal = data
         interaction = {
             "id": str(next(ids)), "type": kind, "response_message_id": message_id,
             "response_message_loading": kind == DEFERRED,
