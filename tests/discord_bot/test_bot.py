@@ -37,6 +37,16 @@ async def test_the_bot_has_every_command_of_the_rulebook(tmp_path: Path) -> None
     await bot.close()
 
 
+async def test_the_bot_needs_only_the_server_and_a_client_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SKIRMISH_BOT_DATA", str(tmp_path / "kept"))
+    bot = create_bot("http://127.0.0.1:1", "client-token")
+    # The heralds' records go to SKIRMISH_BOT_DATA, made on the way.
+    assert (tmp_path / "kept").is_dir()
+    await bot.close()
+
+
 def test_settings_come_from_the_environment() -> None:
     environ = {
         "DISCORD_TOKEN": "d",
