@@ -9,6 +9,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 1000 skirmish
+# The bot's data directory (SKIRMISH_BOT_DATA in docker-compose.yml), the user's own: a new
+# named volume mounted there takes its owner.
+RUN install -d -o skirmish -g skirmish /home/skirmish/bot-data
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY server ./server

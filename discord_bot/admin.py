@@ -65,6 +65,8 @@ async def set_up(interaction: discord.Interaction, text: str, guide: str = GUIDE
             earlier = []
         if answer.ok and answer.result is not None:
             gone = await replace(guild_caller, earlier, answer.result["id"])
+            # The herald posts the new game's news here, the earlier one's farewell too.
+            bot.heralds.follow(answer.result["id"], str(interaction.channel_id))
     reply = answer.reply
     if answer.ok:
         before = f"\nThe earlier game ({', '.join(gone)}) is gone." if gone else ""

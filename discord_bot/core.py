@@ -5,12 +5,16 @@ import asyncio
 import logging
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 import discord
 from discord.ext import commands
 
 from client import ApiError, RateLimited, SkirmishClient, Unavailable, Unreachable
+from discord_bot.herald import Heralds
+from discord_bot.herald_discord import DiscordSink
+from discord_bot.herald_state import Records
 from discord_bot.messages import answer_now, follow_up
 from discord_bot.people import acting_user, guild_account
 from discord_bot.places import Refused, guild_game, players_game
@@ -28,10 +32,16 @@ GameUse = Literal["needed", "if_any", "none"]
 
 class SkirmishBot(commands.Bot):
     """A discord.py bot that holds a client of the game server, acting through a trusted
-    client's token for whoever sends a command."""
+    client's token for whoever sends a command, and the heralds of the games set up
+    through it (docs/discord.md, "The herald"), whose positions it keeps in `data`."""
 
     def __init__(
-        self, api_url: str, client_token: str, *, command_sync: CommandSync | None = None
+        self,
+        api_url: str,
+        client_token: str,
+        data: Path,
+        *,
+        command_sync: CommandSync | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -46,6 +56,9 @@ class SkirmishBot(commands.Bot):
         self.setup_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # When the commands are told to Discord on start (sync.py); None: never.
         self.command_sync = command_sync
+        # The channel's side reads as nobody; the members' through the client's token.
+        spectator = self.skirmish.using(None)
+        self.heralds = Heralds(spectator, client_token, Records(data), DiscordSink(self))
 
     def caller(self, user: discord.Member | discord.User) -> SkirmishClient:
         return self.skirmish.using(self.skirmish.token, acting_user(user))
@@ -73,7 +86,14 @@ class SkirmishBot(commands.Bot):
         if self.command_sync is not None:
             await self.command_sync.run(self.tree)
 
+    async def on_ready(self) -> None:
+        # Once the guilds are known, so that the games' channels are found: every game
+        # followed before goes on from where its herald stood. A READY after a lost
+        # connection finds them followed already.
+        self.heralds.resume()
+
     async def close(self) -> None:
+        await self.heralds.aclose()
         await self.skirmish.aclose()
         await super().close()
 

@@ -203,7 +203,8 @@ class Herald:
 
 class Heralds:
     """Every game the bot follows, each by its own Herald, from the records kept in the
-    data directory: `run` resumes them all; `follow` and `enlist` add to them."""
+    data directory: `resume` follows them all again; `follow` and `enlist` add to them;
+    `aclose` stops them."""
 
     def __init__(
         self, server: SkirmishClient, client_token: str, records: Records, sink: Sink
@@ -215,17 +216,19 @@ class Heralds:
         self._heralds: dict[str, Herald] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def run(self) -> None:
-        """Resume every game followed, then go on until cancelled."""
+    def resume(self) -> None:
+        """Follow again every game kept in the data directory and not followed yet (at
+        the bot's start, and again at each of its READY: nothing is followed twice)."""
         for record in self._records.load_all():
-            if record.game not in self._heralds:  # followed already, before `run`
+            if record.game not in self._heralds:
                 self._start(record)
-        try:
-            await asyncio.Event().wait()
-        finally:
-            for task in self._tasks:
-                task.cancel()
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def aclose(self) -> None:
+        """Stop following every game, each where it stands (its position kept)."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def follow(self, game: str, channel: str, after: int = 0) -> None:
         """Post the game's news in `channel` from `after` on (0: from its creation). A game

@@ -7,6 +7,7 @@ next subscription starts after), and the keys of the messages already sent for p
 beyond it: a message whose key is there is not sent again."""
 
 import contextlib
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -15,6 +16,7 @@ from pathlib import Path
 import msgspec
 import platformdirs
 
+_log = logging.getLogger(__name__)
 # Where the bot keeps what it must not forget (the herald's positions).
 DATA_VARIABLE = "SKIRMISH_BOT_DATA"
 _FILE = re.compile(r"^herald-(?P<game>[A-Za-z0-9_-]{1,64})\.json$")
@@ -77,10 +79,17 @@ class Records:
         """Every game still followed."""
         records = []
         for path in sorted(self.directory.iterdir()):
-            if _FILE.match(path.name):
+            if not _FILE.match(path.name):
+                continue
+            try:
                 record = msgspec.json.decode(path.read_bytes(), type=GameRecord)
-                if not record.done:
-                    records.append(record)
+            except msgspec.DecodeError:
+                # Never written so (a file is replaced whole): edited by hand. The other
+                # games go on; this one waits for its file to be mended.
+                _log.exception("%s is not a herald's record: that game is not followed", path)
+                continue
+            if not record.done:
+                records.append(record)
         return records
 
     def load(self, game: str) -> GameRecord | None:

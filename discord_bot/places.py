@@ -81,12 +81,14 @@ async def other_live_game(caller: SkirmishClient, game: str) -> MyGame | None:
     return None
 
 
-async def settled(caller: SkirmishClient, shown: Callable[[list[MyGame]], bool]) -> None:
+async def settled(caller: SkirmishClient, shown: Callable[[list[MyGame]], bool]) -> list[MyGame]:
     """Wait until `GET /v1/me` shows what a command did (its read models lag an append by
     milliseconds), so that the next command, which finds its game there, finds it: a new
-    game after /setup, a seat after /join. Gives up quietly after SETTLE_SECONDS."""
+    game after /setup, a seat after /join. Gives up quietly after SETTLE_SECONDS. The
+    caller's games as last read."""
     deadline = asyncio.get_running_loop().time() + SETTLE_SECONDS
-    while not shown(await my_games(caller)):
+    while not shown(games := await my_games(caller)):
         if asyncio.get_running_loop().time() > deadline:
-            return
+            break
         await asyncio.sleep(0.05)  # polling the read models, which say nothing when they move
+    return games

@@ -9,6 +9,7 @@ from client import ApiError
 from discord_bot.core import Sent, Usage, Where, bot_of, log, relay
 from discord_bot.messages import answer_now
 from discord_bot.places import Refused, other_live_game, settled
+from schema.accounts import MyGame
 
 IN_PUBLIC = "Send /{} in your server's #skirmish-society channel: {}"
 SECRET = Usage("dm", "Orders are secret: send /submit to me by DM. Nothing was submitted.")
@@ -130,11 +131,29 @@ async def join(interaction: discord.Interaction) -> None:
     sent = await relay(interaction, "/join", JOIN)
     if sent is not None and sent.answer.ok and interaction.guild is not None:
         game = sent.game
-        await settled(sent.caller, lambda games: any(g.id == game and g.player for g in games))
+        games = await settled(
+            sent.caller, lambda games: any(g.id == game and g.player for g in games)
+        )
+        enlist(interaction, sent, games)
         try:
             await interaction.user.send(WELCOME.format(interaction.guild.name))
         except discord.HTTPException as error:  # DMs closed: the channel's reply says enough
             log.info("no DM to %s: %s", interaction.user.id, error)
+
+
+def enlist(interaction: discord.Interaction, sent: Sent, games: list[MyGame]) -> None:
+    """The herald DMs the member their reminders and results from their join on. A game it
+    does not follow (set up before the bot kept its records, or they were lost) it follows
+    from here, in this channel."""
+    seat = next((g.player for g in games if g.id == sent.game and g.player), None)
+    if sent.game is None or sent.answer.result is None or seat is None:
+        log.warning(
+            "%s joined %s, but the server does not list it yet", interaction.user.id, sent.game
+        )
+        return
+    heralds, position = bot_of(interaction).heralds, sent.answer.result["position"]
+    heralds.follow(sent.game, str(interaction.channel_id), after=position)
+    heralds.enlist(sent.game, str(interaction.user.id), seat, position)
 
 
 @app_commands.command(name="help", description="The game's state, your standing and the commands")

@@ -2,6 +2,9 @@
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
+
+from discord_bot.herald_state import data_directory
 
 NAMES = ("DISCORD_TOKEN", "SKIRMISH_API_URL", "SKIRMISH_CLIENT_TOKEN")
 
@@ -19,6 +22,8 @@ class Settings:
     # A trusted client's token (`POST /v1/clients`, by the operator): the bot acts for its
     # members through it.
     client_token: str
+    # Where the heralds keep how far they have posted each game (SKIRMISH_BOT_DATA).
+    data: Path
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -28,4 +33,5 @@ class Settings:
         url = environ["SKIRMISH_API_URL"].strip()
         if not url.startswith(("http://", "https://")):
             raise SettingsError(f"SKIRMISH_API_URL must be an http(s) URL, not {url!r}")
-        return cls(environ["DISCORD_TOKEN"].strip(), url, environ["SKIRMISH_CLIENT_TOKEN"].strip())
+        token = environ["SKIRMISH_CLIENT_TOKEN"].strip()
+        return cls(environ["DISCORD_TOKEN"].strip(), url, token, data_directory(environ))

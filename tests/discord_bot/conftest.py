@@ -3,6 +3,7 @@ real bot in a fake Discord (harness.py)."""
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
 
 import pytest
 
@@ -27,18 +28,19 @@ async def client_token(server: Server) -> str:
 
 
 @pytest.fixture
-def bots(server: Server, client_token: str) -> Bots:
+def bots(server: Server, client_token: str, tmp_path: Path) -> Bots:
     """A bot in a fake Discord of its own each time: a restart starts from nothing but the
-    server."""
+    server and the bot's data directory (the same one within a test)."""
 
     @asynccontextmanager
     async def started() -> AsyncIterator[FakeDiscord]:
-        bot = create_bot(server.base, client_token)
+        bot = create_bot(server.base, client_token, tmp_path / "bot")
         await bot._async_setup_hook()
+        fake = FakeDiscord(bot)
         try:
-            yield FakeDiscord(bot)
+            yield fake
         finally:
-            await bot.skirmish.aclose()
+            await fake.close()
 
     return started
 

@@ -1,10 +1,13 @@
 """A fake Discord around the real bot, with no connection to Discord.
 
-dpytest gives the guilds, channels, members, roles and the DMs the bot sends (its fake HTTP
+dpytest gives the guilds, channels, members, roles and the DM channels (its fake HTTP
 client), but no application commands. This adds them: a command is an INTERACTION_CREATE
 payload fed to the bot's ConnectionState, as the gateway would deliver it, and the bot's
 answers (the interaction's response, follow-ups and edits, which discord.py sends through its
-webhook adapter rather than its HTTP client) are captured by a fake adapter."""
+webhook adapter rather than its HTTP client) are captured by a fake adapter (webhook.py).
+What the bot sends on its own (the herald's posts with their files, every DM) goes through its HTTP
+client's `send_message`, which the harness records instead of dpytest (which writes files to
+the working directory); a member may refuse DMs (`closed_dms`), as Discord's 403 does."""
 
 import asyncio
 import itertools
@@ -14,132 +17,28 @@ from typing import Any
 
 import discord
 import discord.ext.test as dpytest
-from discord.ext.test import backend, callbacks, factories
-from discord.http import Route
-from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+from discord.ext.test import backend, factories
+from discord.http import MultipartParameters
+from discord.webhook.async_ import async_context
 
 from discord_bot import SkirmishBot
 from discord_bot.setup_form import NAME, NOW, RESOLVES
+from tests.discord_bot.webhook import EPHEMERAL, Answer, FakeAdapter, Json, ids, message_json
 
-Json = dict[str, Any]
-EPHEMERAL = 64
-# Interaction callback types: a message, a deferred message ("thinking"), a message edited
-# (a component's), a form shown (a modal), as Discord numbers them.
-MESSAGE, DEFERRED, UPDATE, MODAL = 4, 5, 7, 9
 MANAGE_GUILD = 32
-_ids = itertools.count(9_000_000_000_000_000)
 _discriminators = itertools.count(1)
 
 
 @dataclass
-class Posted:
-    """One message the bot posted in answer to an interaction."""
+class Sent:
+    """One message the bot sent by itself: in a channel, or by DM to `user`."""
 
-    id: int
+    channel: int
+    user: int | None
     content: str
-    ephemeral: bool
-    # The buttons under it, by label.
-    buttons: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class Answer:
-    """Everything the bot answered to one interaction, in order."""
-
-    callbacks: list[int] = field(default_factory=list)
-    messages: list[Posted] = field(default_factory=list)
-    # The deferred response's flag, which its first follow-up takes.
-    deferred_ephemeral: bool | None = None
-    # The form shown (a MODAL callback's data), which `FakeDiscord.submit` answers.
-    modal: Json | None = None
-
-    @property
-    def text(self) -> str:
-        return "\n".join(message.content for message in self.messages)
-
-    @property
-    def ephemeral(self) -> bool:
-        return all(message.ephemeral for message in self.messages)
-
-
-def _message(id_: int, channel_id: int, content: str, flags: int, author: Json) -> Json:
-    return {
-        "id": str(id_), "channel_id": str(channel_id), "type": 0, "content": content,
-        "author": author, "attachments": [], "embeds": [], "mentions": [], "mention_roles": [],
-        "pinned": False, "tts": False, "mention_everyone": False, "flags": flags,
-        "timestamp": "2030-03-04T08:00:00+00:00", "edited_timestamp": None, "components": [],
-    }  # fmt: skip
-
-
-def _buttons(payload: Json) -> dict[str, str]:
-    rows = payload.get("components") or []
-    return {b["label"]: b["custom_id"] for row in rows for b in row.get("components", [])}
-
-
-class FakeAdapter(AsyncWebhookAdapter):
-    """Where discord.py sends interaction responses and follow-ups: recorded per token."""
-
-    def __init__(self, author: Json) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
-        self.author = author
-        self.answers: dict[str, Answer] = {}
-        self.channels: dict[str, int] = {}
-
-    async def request(
-        self,
-        route: Route,
-        session: Any,
-        *,
-        payload: Json | None = None,
-        multipart: list[Json] | None = None,
-        **rest: Any,
-    ) -> Any:
-        if multipart:
-            payload = json.loads(multipart[0]["value"])
-        assert payload is not None or route.method == "GET", route.path
-        token = str(route.webhook_token)
-        answer, channel = self.answers[token], self.channels[token]
-        if route.path.endswith("/callback"):
-            return self._callback(answer, channel, payload or {})
-        data = payload or {}
-        flags = int(data.get("flags") or 0)
-        if route.method == "POST":  # a follow-up; the first after a deferral takes its flag
-            ephemeral = bool(flags & EPHEMERAL)
-            if answer.deferred_ephemeral is not None:
-                ephemeral, answer.deferred_ephemeral = answer.deferred_ephemeral, None
-            return self._post(answer, channel, data, ephemeral)
-        if route.method == "PATCH":  # the original response edited
-            original = answer.messages[0]
-            original.content = data.get("content", original.content)
-            original.buttons = _buttons(data)
-            return _message(original.id, channel, original.content, flags, self.author)
-        raise NotImplementedError(f"{route.method} {route.path}")
-
-    def _post(self, answer: Answer, channel: int, data: Json, ephemeral: bool) -> Json:
-        posted = Posted(next(_ids), data.get("content") or "", ephemeral, _buttons(data))
-        answer.messages.append(posted)
-        flags = EPHEMERAL if ephemeral else 0
-        return _message(posted.id, channel, posted.content, flags, self.author)
-
-    def _callback(self, answer: Answer, channel: int, payload: Json) -> Json:
-        kind, data = payload["type"], payload.get("data") or {}
-        answer.callbacks.append(kind)
-        ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
-        message_id = None
-        if kind == MESSAGE:
-            message_id = self._post(answer, channel, data, ephemeral)["id"]
-        elif kind == DEFERRED:
-            answer.deferred_ephemeral = ephemeral
-        elif kind == UPDATE:
-            answer.messages.append(Posted(next(_ids), data.get("content") or "", ephemeral))
-        elif kind == MODAL:
-            answer.modal = data
-        interaction = {
-            "id": str(next(_ids)), "type": kind, "response_message_id": message_id,
-            "response_message_loading": kind == DEFERRED,
-            "response_message_ephemeral": ephemeral,
-        }  # fmt: skip
-        return {"interaction": interaction}
+    nonce: str | None
+    # The attached files' bytes, by file name.
+    files: dict[str, bytes] = field(repr=False)
 
 
 class FakeDiscord:
@@ -148,14 +47,16 @@ class FakeDiscord:
     def __init__(self, bot: SkirmishBot) -> None:
         self.bot = bot
         dpytest.configure(bot, guilds=[], text_channels=[], members=[])
-        callbacks.set_callback(self._sent, "send_message")
-        self.sent: list[discord.Message] = []
+        self.sent: list[Sent] = []
+        # The ids of the users who take no DMs from the bot.
+        self.closed_dms: set[int] = set()
+        bot.http.send_message = self._send_message  # type: ignore[method-assign,assignment]
         self.state = bot._connection
         # dpytest's state replaced the bot's, which the command tree had registered with.
         self.state._command_tree = bot.tree
         # The bot asks for no privileged intent; the fake guilds keep their members anyway.
         self.state.member_cache_flags = discord.MemberCacheFlags.all()
-        self.state.application_id = next(_ids)
+        self.state.application_id = next(ids)
         assert self.state.user is not None
         self.me = self.state.user
         self.adapter = FakeAdapter(factories.dict_from_user(self.me))  # type: ignore[arg-type]
@@ -164,7 +65,8 @@ class FakeDiscord:
     def guild(self, name: str, id_: int = -1) -> discord.Guild:
         """A guild (with `id_`: the same guild for a bot started anew)."""
         guild = backend.make_guild(name, id_num=id_)
-        backend.make_text_channel("skirmish-society", guild)
+        # With `id_`, its channel too is the same for a bot started anew.
+        backend.make_text_channel("skirmish-society", guild, id_num=id_ + 1 if id_ > 0 else -1)
         backend.make_member(self.me, guild)
         self.guilds.append(guild)
         return guild
@@ -198,7 +100,7 @@ class FakeDiscord:
     ) -> Answer:
         """`who` runs /command with `options` in their guild's channel (a Member), or by DM
         (`dm`, or a User); what the bot answered, once it has finished answering."""
-        data: Json = {"id": str(next(_ids)), "name": command, "type": 1, "options": []}
+        data: Json = {"id": str(next(ids)), "name": command, "type": 1, "options": []}
         found = self.bot.tree.get_command(command)
         assert isinstance(found, discord.app_commands.Command), command
         types = {parameter.name: parameter.type.value for parameter in found.parameters}
@@ -216,7 +118,7 @@ class FakeDiscord:
         """`who` presses the button `label` under the bot's answer."""
         posted = next(m for m in answer.messages if label in m.buttons)
         data = {"custom_id": posted.buttons[label], "component_type": 2}
-        message = _message(posted.id, self.channel(who.guild).id, posted.content, EPHEMERAL, {})
+        message = message_json(posted.id, self.channel(who.guild).id, posted.content, EPHEMERAL, {})
         message["author"] = self.adapter.author
         return await self._interact(who, 3, data, message=message)
 
@@ -245,13 +147,45 @@ class FakeDiscord:
         fields = {NAME: name, NOW: now, RESOLVES: resolves}
         return await self.submit(who, shown, fields) if shown.modal else shown
 
+    async def ready(self) -> None:
+        """Discord's READY, once the guilds are there: the bot's own start-up."""
+        before = asyncio.all_tasks()
+        self.bot.dispatch("ready")
+        started = [t for t in asyncio.all_tasks() - before if t.get_name().startswith("discord")]
+        await asyncio.gather(*started)
+
+    async def close(self) -> None:
+        """The bot's own close, as when it is stopped (dpytest's gateway is no socket)."""
+        self.bot.ws = None  # type: ignore[assignment]
+        await self.bot.close()
+
     def dms(self, user: discord.abc.User) -> list[str]:
         """What the bot has sent `user` by DM (through its own HTTP client, as in Discord)."""
-        channel = self.state._get_private_channel_by_user(user.id)
-        return [m.content for m in self.sent if channel is not None and m.channel.id == channel.id]
+        return [m.content for m in self.sent if m.user == user.id]
 
-    async def _sent(self, message: discord.Message) -> None:
-        self.sent.append(message)
+    def posts(self, channel: discord.TextChannel) -> list[Sent]:
+        """What the bot has posted in `channel` by itself (not an interaction's answer)."""
+        return [m for m in self.sent if m.channel == channel.id]
+
+    async def _send_message(self, channel_id: int, *, params: MultipartParameters) -> Json:
+        """discord.py's `HTTPClient.send_message`, for everything the bot sends by itself."""
+        channel = self.bot.get_channel(channel_id)
+        assert channel is not None, channel_id
+        user = channel.recipient if isinstance(channel, discord.DMChannel) else None
+        if user is not None and user.id in self.closed_dms:
+            refusal = {"code": 50007, "message": "Cannot send messages to this user"}
+            raise discord.Forbidden(backend.FakeRequest(403, "Forbidden"), refusal)  # type: ignore[arg-type]
+        payload = params.payload
+        if payload is None:  # with files, the message's JSON is the multipart body's first part
+            assert params.multipart is not None
+            payload = json.loads(params.multipart[0]["value"])
+        files = {}
+        for file in params.files or ():
+            file.fp.seek(0)
+            files[file.filename] = file.fp.read()
+        content, nonce = payload.get("content") or "", payload.get("nonce")
+        self.sent.append(Sent(channel_id, None if user is None else user.id, content, nonce, files))
+        return message_json(next(ids), channel_id, content, 0, self.adapter.author)
 
     @staticmethod
     def _member(member: discord.Member) -> Json:
@@ -271,9 +205,9 @@ class FakeDiscord:
         dm: bool = False,
         message: Json | None = None,
     ) -> Answer:
-        token = f"token-{next(_ids)}"
+        token = f"token-{next(ids)}"
         payload: Json = {
-            "id": str(next(_ids)), "application_id": str(self.state.application_id),
+            "id": str(next(ids)), "application_id": str(self.state.application_id),
             "type": kind, "token": token, "version": 1, "data": data,
             "attachment_size_limit": 8 << 20, "locale": "en-US", "entitlements": [],
         }  # fmt: skip
@@ -282,7 +216,7 @@ class FakeDiscord:
             payload |= {"guild_id": str(who.guild.id), "member": self._member(who), "context": 0}
             payload["channel"] = {"id": str(channel.id), "type": 0, "guild_id": str(who.guild.id)}
         else:
-            channel_id = next(_ids)
+            channel_id = next(ids)
             user = factories.dict_from_user(who._user if isinstance(who, discord.Member) else who)
             payload |= {"user": user, "context": 1}
             payload["channel"] = {"id": str(channel_id), "type": 1, "recipients": [user]}

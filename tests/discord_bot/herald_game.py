@@ -3,9 +3,12 @@ with a herald (discord_bot/herald.py) that records what it would post instead of
 
 import asyncio
 import contextlib
+import io
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from PIL import Image
 
 from client import ActingUser, SkirmishClient
 from discord_bot.herald import Herald, Heralds
@@ -20,6 +23,15 @@ CHANNEL = "700000000000000001"
 USERS = {name: str(800000000000000001 + index) for index, name in enumerate(NAMES)}
 # A fast game resolves every 15 minutes; each player is reminded a few minutes before.
 TURN_SECONDS = 15 * 60
+
+
+def png_size(data: bytes | None) -> tuple[int, int]:
+    """The size of a PNG that decodes whole."""
+    assert data is not None
+    with Image.open(io.BytesIO(data)) as picture:
+        assert picture.format == "PNG"
+        picture.load()
+        return picture.size
 
 
 class RecordingSink:
@@ -130,10 +142,8 @@ class DiscordGame:
         """The bot's heralds, resuming every game kept in `directory`, until the block
         ends."""
         heralds = Heralds(self.spectator, self.client_token, Records(directory), sink)
-        task = asyncio.create_task(heralds.run())
+        heralds.resume()
         try:
             yield heralds
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await heralds.aclose()

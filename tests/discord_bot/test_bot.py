@@ -1,5 +1,7 @@
 """create_bot, and `skirmish discord`'s settings."""
 
+from pathlib import Path
+
 import discord
 import pytest
 from discord import app_commands
@@ -17,8 +19,8 @@ RULEBOOK = {
 }  # fmt: skip
 
 
-async def test_the_bot_has_every_command_of_the_rulebook() -> None:
-    bot = create_bot("http://127.0.0.1:1", "client-token")
+async def test_the_bot_has_every_command_of_the_rulebook(tmp_path: Path) -> None:
+    bot = create_bot("http://127.0.0.1:1", "client-token", tmp_path)
     assert isinstance(bot, commands.Bot)
     assert {command.name for command in bot.tree.get_commands()} == RULEBOOK
     advanced = bot.tree.get_command("advanced_setup")
@@ -32,7 +34,17 @@ async def test_the_bot_has_every_command_of_the_rulebook() -> None:
     ban = bot.tree.get_command("ban")
     assert isinstance(ban, app_commands.Command)
     assert [p.type for p in ban.parameters] == [discord.AppCommandOptionType.user]
-    await bot.skirmish.aclose()
+    await bot.close()
+
+
+async def test_the_bot_needs_only_the_server_and_a_client_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SKIRMISH_BOT_DATA", str(tmp_path / "kept"))
+    bot = create_bot("http://127.0.0.1:1", "client-token")
+    # The heralds' records go to SKIRMISH_BOT_DATA, made on the way.
+    assert (tmp_path / "kept").is_dir()
+    await bot.close()
 
 
 def test_settings_come_from_the_environment() -> None:
@@ -41,7 +53,11 @@ def test_settings_come_from_the_environment() -> None:
         "SKIRMISH_API_URL": "http://127.0.0.1:8000",
         "SKIRMISH_CLIENT_TOKEN": "c",
     }
-    assert Settings.from_env(environ) == Settings("d", "http://127.0.0.1:8000", "c")
+    data = Path("/srv/skirmish-bot")
+    given = {**environ, "SKIRMISH_BOT_DATA": str(data)}
+    assert Settings.from_env(given) == Settings("d", "http://127.0.0.1:8000", "c", data)
+    # Left out: the user's data directory for the bot.
+    assert Settings.from_env(environ).data.name == "skirmish-bot"
     with pytest.raises(SettingsError, match="SKIRMISH_API_URL must be an http"):
         Settings.from_env({**environ, "SKIRMISH_API_URL": "server:8000"})
 

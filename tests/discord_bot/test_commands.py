@@ -7,7 +7,8 @@ from client import SkirmishClient
 from discord_bot.admin import NOT_ADMIN
 from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Server
 from tests.discord_bot.conftest import Bots
-from tests.discord_bot.harness import DEFERRED, MESSAGE, FakeDiscord
+from tests.discord_bot.harness import FakeDiscord
+from tests.discord_bot.webhook import DEFERRED, MESSAGE
 
 GUILD = 1_111_111_111_111_111_111
 ANN, BOB, CY, DEE = (2_000_000_000_000_000_000 + n for n in range(4))

@@ -1,18 +1,16 @@
 """The herald against a real server: a whole game played by Discord users, what it posts in
 the game's channel and what it sends each player, and a restart in the middle."""
 
-import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from discord_bot.herald_posts import DISCORD_LIMIT, Outgoing
 from discord_bot.herald_state import Records
 from tests.api.game import NAMES, ORDERS
 from tests.api.support import Server, serving, until
-from tests.discord_bot.herald_game import CHANNEL, DiscordGame, RecordingSink
+from tests.discord_bot.herald_game import CHANNEL, DiscordGame, RecordingSink, png_size
 
 SECRET_WORDS = "the owl flies at midnight"
 
@@ -32,14 +30,6 @@ def _notice(text: str) -> str:
     first = text.split("\n")[0]
     assert first.startswith("Friday game: ")
     return first.removeprefix("Friday game: ").split(". ")[0].split(" You have")[0]
-
-
-def _png_size(data: bytes | None) -> tuple[int, int]:
-    assert data is not None
-    with Image.open(io.BytesIO(data)) as picture:
-        assert picture.format == "PNG"
-        picture.load()
-        return picture.size
 
 
 async def _play_turns_one_to_two(game: DiscordGame, sink: RecordingSink) -> None:
@@ -111,7 +101,7 @@ async def test_a_whole_game_is_posted_in_the_channel_and_each_player_gets_their_
     started, first, rewound, again, broadcast, _, _, second, third, fourth = posts
     # The map with every start, resolution and rewind, as a PNG that decodes.
     for post in (started, first, rewound, again, second, third, fourth):
-        width, height = _png_size(post.image)
+        width, height = png_size(post.image)
         assert max(width, height) <= 1024
     assert broadcast.image is None
     # The broadcast says nothing of who sent it, and pings nobody.

@@ -71,6 +71,17 @@ def test_records_are_kept_and_read_back(tmp_path: Path) -> None:
     ]
 
 
+def test_a_record_edited_into_nonsense_stops_that_game_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    records = Records(tmp_path)
+    record = GameRecord(game="g2", channel="42", public=Cursor(after=3))
+    records.save(record)
+    (tmp_path / "herald-g1.json").write_text('{"game": "g1", "chan')
+    assert records.load_all() == [record]
+    assert "herald-g1.json is not a herald's record" in caplog.text
+
+
 def test_a_game_id_never_names_a_file_elsewhere(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a game id"):
         Records(tmp_path).load("../../etc/passwd")

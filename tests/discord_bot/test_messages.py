@@ -7,7 +7,8 @@ import pytest
 from client import SkirmishClient
 from discord_bot.messages import LIMIT, split
 from schema.api import CommandReply
-from tests.discord_bot.harness import DEFERRED, FakeDiscord
+from tests.discord_bot.harness import FakeDiscord
+from tests.discord_bot.webhook import DEFERRED
 
 
 def test_a_long_reply_is_split_between_lines() -> None:

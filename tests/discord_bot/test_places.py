@@ -8,7 +8,8 @@ from discord.ext.test import backend
 from client import SkirmishClient
 from discord_bot.admin import ADMIN
 from tests.api.support import Server
-from tests.discord_bot.harness import DEFERRED, MESSAGE, FakeDiscord
+from tests.discord_bot.harness import FakeDiscord
+from tests.discord_bot.webhook import DEFERRED, MESSAGE
 
 
 @pytest.mark.parametrize(

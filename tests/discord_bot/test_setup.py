@@ -8,7 +8,8 @@ from discord_bot.admin import GUIDE, NOT_ADMIN
 from discord_bot.setup_form import NAME, NOON, NOW, RESOLVES, TITLE
 from schema.views import PublicGame
 from tests.api.support import Server
-from tests.discord_bot.harness import DEFERRED, MESSAGE, MODAL, FakeDiscord
+from tests.discord_bot.harness import FakeDiscord
+from tests.discord_bot.webhook import DEFERRED, MESSAGE, MODAL
 
 
 async def games(server: Server) -> list[PublicGame]:

@@ -29,7 +29,8 @@ class Counted:
 def started(
     record: Path, *, force: bool = False, application: int = 1
 ) -> tuple[SkirmishBot, Counted]:
-    bot = create_bot("http://127.0.0.1:1", "client-token", command_sync=CommandSync(record, force))
+    sync = CommandSync(record, force)
+    bot = create_bot("http://127.0.0.1:1", "client-token", record.parent, command_sync=sync)
     bot._connection.application_id = application  # what logging in tells it
     counted = Counted()
     bot.tree.sync = counted  # type: ignore[method-assign]
@@ -86,8 +87,8 @@ async def test_a_changed_description_another_bot_or_force_syncs(tmp_path: Path) 
     assert forced.calls == 1
 
 
-async def test_without_a_policy_the_bot_never_syncs() -> None:
-    bot = create_bot("http://127.0.0.1:1", "client-token")
+async def test_without_a_policy_the_bot_never_syncs(tmp_path: Path) -> None:
+    bot = create_bot("http://127.0.0.1:1", "client-token", tmp_path)
     counted = Counted()
     bot.tree.sync = counted  # type: ignore[method-assign]
     await start(bot)
