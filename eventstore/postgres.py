@@ -6,7 +6,8 @@ pool's connections have as current.
 """
 
 import hashlib
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Self
 
@@ -57,9 +58,12 @@ class PostgresEventStore(EventStore):
         poll_interval: float = 1.0,
         batch_size: int = 1000,
         max_in_flight: int = 4,
+        observe_append: Callable[[float], None] | None = None,
     ) -> None:
         super().__init__(poll_interval=poll_interval, batch_size=batch_size)
         self._pool = pool
+        # Told how many seconds each append took, waiting for its combined write included.
+        self._observe_append = observe_append
         self._notifier = Notifier(pool, channel)
         self._listener = Listener(pool, channel, self._wakeups)
         self._combiner = AppendCombiner(self._write, max_in_flight=max_in_flight)
@@ -83,9 +87,12 @@ class PostgresEventStore(EventStore):
         self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
     ) -> AppendResult:
         check_append(stream_id, events, expected_version)
+        started = time.perf_counter()
         result = await self._combiner.append(
             AppendRequest(stream_id, tuple(events), expected_version)
         )
+        if self._observe_append is not None:
+            self._observe_append(time.perf_counter() - started)
         if not result.already_recorded:
             self._wakeups.wake([stream_id])
             self._notifier.notify([stream_id])

@@ -273,12 +273,27 @@ class FailingGame(msgspec.Struct, frozen=True):
     attempts: int
 
 
+class ReadModelLag(msgspec.Struct, frozen=True):
+    """How far the read models are behind the event log (docs/operations.md)."""
+
+    # Events committed that they have not applied (counted up to 100,000).
+    events: int
+    # The age of the oldest of those, by the server's clock.
+    seconds: float
+    # Behind by more than the server allows (seconds over 10): the status is "degraded".
+    lagging: bool
+
+
 class Health(msgspec.Struct, frozen=True):
-    # "degraded" while some game's read models fail: the server still serves (200).
+    # "degraded" while some game's read models fail, they lag, or a background loop of this
+    # process is not running: the server still serves (200).
     status: Literal["ok", "degraded"]
     database: Literal["ok"]
     # The failing games, the oldest failures first (at most 100 listed).
     read_models: Literal["ok"] | list[FailingGame]
+    lag: ReadModelLag
+    # This process's background loops that are not running ("the scheduler", ...).
+    stopped: list[str]
 
 
 class WebhookBody(Body, frozen=True):

@@ -24,6 +24,8 @@ from server.gate import Gate
 from server.handlers import GameService
 from server.limits import BodyLimit
 from server.live import LiveHub
+from server.logs import RequestIds
+from server.metrics import Metrics, RequestMetrics
 from server.redaction import redact_query_strings
 from server.routes import (
     accounts,
@@ -38,6 +40,7 @@ from server.routes import (
     map_image,
     maps,
     me,
+    metrics,
     play,
     web,
 )
@@ -77,15 +80,18 @@ def create_app(
     # Here rather than in `skirmish serve`, so that `uvicorn --factory` keeps tokens out of
     # its logs too.
     redact_query_strings()
+    measured = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = await create_pool(database_url, max_size=settings.pool_size)
         try:
             await migrate(pool)
-            store = await PostgresEventStore.open(pool)
+            store = await PostgresEventStore.open(
+                pool, observe_append=measured.append_seconds.observe
+            )
             try:
-                games = GameService(store)
+                games = GameService(store, on_resolved=measured.resolution_seconds.observe)
                 the_clock = clock or SystemClock()
                 found = Services(
                     pool=pool,
@@ -103,6 +109,7 @@ def create_app(
                 )
                 app.state.pool = pool
                 app.state.services = found
+                measured.watch(pool, lambda: found.live.sockets.total)
                 # The leaders' locks live on connections of their own (see server.database).
                 own = dedicated_connections(database_url)
                 webhooks = Webhooks(store, pool, games, the_clock, lock_connection=own)
@@ -116,6 +123,8 @@ def create_app(
                     asyncio.create_task(webhooks.enqueue_forever(), name="the webhook enqueuer"),
                     asyncio.create_task(sender.send_forever(), name="the webhook sender"),
                 ]
+                # For /v1/health, which says when one is not running.
+                app.state.background = background
                 try:
                     yield
                 finally:
@@ -136,6 +145,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
+    app.state.metrics = measured
     install_error_handlers(app)
     # The last added is the outermost: Cors answers preflights before the others see them,
     # and adds its headers to everything they answer.
@@ -143,6 +153,9 @@ def create_app(
     app.add_middleware(BodyLimit)
     if settings.cors_origins:
         app.add_middleware(Cors, origins=settings.cors_origins)
+    # Outermost: every request is counted and has its id, whoever answers it.
+    app.add_middleware(RequestMetrics, metrics=measured)
+    app.add_middleware(RequestIds)
     routers = (
         health,
         accounts,
@@ -159,6 +172,7 @@ def create_app(
         maps,
         web,
         docs,
+        metrics,
     )
     for module in (*routers, webhooks_routes, commands):
         app.include_router(module.router)

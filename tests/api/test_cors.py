@@ -36,7 +36,7 @@ async def preflight(
 def readable(response: httpx.Response, origin: str = "*") -> None:
     """The browser lets the page read this answer, Retry-After included."""
     assert response.headers.get("access-control-allow-origin") == origin, response.headers
-    assert response.headers["access-control-expose-headers"] == "Retry-After"
+    assert response.headers["access-control-expose-headers"] == "Retry-After, X-Request-Id"
 
 
 def unreadable(response: httpx.Response) -> None:

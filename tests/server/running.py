@@ -166,6 +166,14 @@ def processes_of(data_dir: Path) -> list[int]:
 
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"
+# GET /v1/health of a server whose read models are whole and current, every loop running.
+HEALTHY = {
+    "status": "ok",
+    "database": "ok",
+    "read_models": "ok",
+    "lag": {"events": 0, "seconds": 0.0, "lagging": False},
+    "stopped": [],
+}
 # How soon SIGTERM must end `skirmish serve`, whatever state it is in (docs/operations.md).
 STOP_SECONDS = 10.0
 

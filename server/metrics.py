@@ -1,0 +1,201 @@
+"""What `GET /metrics` tells Prometheus (docs/operations.md, "Metrics").
+
+Each application has a registry of its own (never prometheus_client's global one), so that
+several apps in one process keep their figures apart. What the hot paths feed (requests,
+resolutions, appends) is counted as it happens, through small hooks; everything else is read
+when scraped: the process's sockets and pool from memory, the read models' lag and the
+webhook outbox from the database, within a timeout, and left out when the database does not
+answer (`skirmish_database_up` says so)."""
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+import asyncpg
+import msgspec
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+from starlette.routing import BaseRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from eventstore.outages import UNREACHABLE
+from projections.lag import Lag, read_model_lag
+
+# A scrape waits this long for the database before it answers without its figures.
+DATABASE_SECONDS = 2.0
+# The label of requests that no route matched: their paths are never labels (hostile
+# clients would make them unbounded).
+UNMATCHED = "unmatched"
+_WEBHOOKS = """
+SELECT count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL),
+       count(*) FILTER (WHERE delivered_at IS NULL AND failed_at IS NULL AND attempts > 0),
+       count(*) FILTER (WHERE failed_at IS NOT NULL)
+FROM webhook_deliveries"""
+_UNANSWERED: tuple[type[Exception], ...] = (*UNREACHABLE, asyncpg.PostgresError, TimeoutError)
+
+
+class DatabaseFigures(msgspec.Struct, frozen=True):
+    lag: Lag
+    # Deliveries not yet made; of them, those that failed at least once; those given up.
+    webhook_backlog: int
+    webhook_retrying: int
+    webhook_given_up: int
+
+
+async def database_figures(pool: asyncpg.Pool, now: datetime) -> DatabaseFigures:
+    async with pool.acquire() as connection:
+        lag = await read_model_lag(connection, now)
+        row = await connection.fetchrow(_WEBHOOKS)
+    assert row is not None
+    return DatabaseFigures(lag, *row)
+
+
+class _FromDatabase(Collector):
+    """The figures of the latest scrape's queries, or none when they failed."""
+
+    def __init__(self) -> None:
+        self.figures: DatabaseFigures | None = None
+
+    def collect(self) -> Iterable[Metric]:
+        up = GaugeMetricFamily(
+            "skirmish_database_up", "1 if the database answered this scrape in time, else 0"
+        )
+        up.add_metric([], 0 if self.figures is None else 1)
+        yield up
+        if self.figures is None:
+            return
+        found = self.figures
+        for name, text, value in (
+            (
+                "skirmish_read_model_lag_events",
+                "events committed that the read models have not applied (counted to 100000)",
+                found.lag.events,
+            ),
+            (
+                "skirmish_read_model_lag_seconds",
+                "age of the oldest event the read models have not applied",
+                found.lag.seconds,
+            ),
+            ("skirmish_webhook_backlog", "webhook deliveries not yet made", found.webhook_backlog),
+            (
+                "skirmish_webhook_retrying",
+                "webhook deliveries not yet made that failed at least once",
+                found.webhook_retrying,
+            ),
+            (
+                "skirmish_webhook_given_up",
+                "webhook deliveries given up after too many failures",
+                found.webhook_given_up,
+            ),
+        ):
+            yield GaugeMetricFamily(name, text, value=value)
+
+
+class Metrics:
+    """The instruments of one application, and its scrape."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        registry = self.registry
+        self.requests = Counter(
+            "skirmish_http_requests",
+            "HTTP requests answered, by method, route template and status",
+            ["method", "route", "status"],
+            registry=registry,
+        )
+        self.request_seconds = Histogram(
+            "skirmish_http_request_seconds",
+            "time to answer an HTTP request (to its headers), by method and route template",
+            ["method", "route"],
+            registry=registry,
+        )
+        self.resolution_seconds = Histogram(
+            "skirmish_resolution_seconds",
+            "turns resolved by this process, and how long each took (loading to appending)",
+            buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+            registry=registry,
+        )
+        self.append_seconds = Histogram(
+            "skirmish_event_store_append_seconds",
+            "time to append to the event store (waiting for a combined write included)",
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+            registry=registry,
+        )
+        self.open_sockets = Gauge(
+            "skirmish_open_sockets", "websockets this process holds open", registry=registry
+        )
+        self.pool_size = Gauge(
+            "skirmish_pool_connections", "database connections the pool holds", registry=registry
+        )
+        self.pool_idle = Gauge(
+            "skirmish_pool_idle_connections",
+            "of the pool's connections, those not lent out",
+            registry=registry,
+        )
+        self.pool_max = Gauge(
+            "skirmish_pool_max_connections", "the most the pool may hold", registry=registry
+        )
+        self._database = _FromDatabase()
+        registry.register(self._database)
+
+    def watch(self, pool: asyncpg.Pool, open_sockets: Callable[[], int]) -> None:
+        """Read the pool and the sockets at every scrape (nothing on their paths)."""
+        self.pool_size.set_function(pool.get_size)
+        self.pool_idle.set_function(pool.get_idle_size)
+        self.pool_max.set_function(pool.get_max_size)
+        self.open_sockets.set_function(open_sockets)
+
+    async def scrape(self, pool: asyncpg.Pool, now: datetime) -> bytes:
+        """The text exposition of everything; the database's figures only if it answered
+        within DATABASE_SECONDS."""
+        try:
+            async with asyncio.timeout(DATABASE_SECONDS):
+                self._database.figures = await database_figures(pool, now)
+        except _UNANSWERED:
+            self._database.figures = None
+        return generate_latest(self.registry)
+
+
+class RequestMetrics:
+    """Counts every HTTP request by its route's template (`/v1/games/{game}/orders`), never
+    its path, and times it to its answer's headers."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        answered = False
+
+        async def send_and_count(message: Message) -> None:
+            nonlocal answered
+            if message["type"] == "http.response.start":
+                answered = True
+                self._record(scope, message["status"], time.perf_counter() - started)
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_count)
+        except Exception:
+            # Starlette's outermost layer answers it with a 500, outside this one.
+            if not answered:
+                self._record(scope, 500, time.perf_counter() - started)
+            raise
+
+    def _record(self, scope: Scope, status: int, seconds: float) -> None:
+        route = scope.get("route")
+        template = getattr(route, "path", None) if isinstance(route, BaseRoute) else None
+        # Only methods that routes serve; anything else one label, for the same reason.
+        method = scope["method"] if scope["method"] in _METHODS else "other"
+        labels = (method, template or UNMATCHED)
+        self.metrics.requests.labels(*labels, str(status)).inc()
+        self.metrics.request_seconds.labels(*labels).observe(seconds)
+
+
+_METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
