@@ -1,7 +1,8 @@
 """`python -m benchmarks [NAME ...]`: run benchmark modules and print their tables.
 
 Each module `benchmarks/<name>.py` defines `main(argv: list[str]) -> None`, which prints
-one or more tables. Without names, every module runs.
+one or more tables. Without names, every module runs. With `--profile`, the run goes under
+py-spy and ends with where its time went (benchmarks._profile).
 """
 
 import importlib
@@ -9,6 +10,7 @@ import pkgutil
 import sys
 
 import benchmarks
+from benchmarks._profile import profiled
 
 
 def available() -> list[str]:
@@ -20,6 +22,8 @@ def available() -> list[str]:
 
 
 def run(argv: list[str]) -> int:
+    if "--profile" in argv:
+        return profiled(argv)
     names = [a for a in argv if not a.startswith("-")] or available()
     options = [a for a in argv if a.startswith("-")]
     unknown = sorted(set(names) - set(available()))
