@@ -43,7 +43,7 @@ PHASES: Sequence[tuple[str, str]] = (
 )
 # Where the CPU went: the rule matching the frame nearest the leaf that any rule matches.
 KINDS: Sequence[tuple[str, tuple[str, ...]]] = (
-    ("msgspec encode/decode (schema/)", ("msgspec/", "schema/", "uuid.py")),
+    ("msgspec encode/decode, event ids (schema/, uuid4)", ("msgspec/", "schema/", "uuid.py")),
     ("rules engine (rules/, server/decide/)", ("rules/", "server/decide/")),
     ("folding (projections/game.py)", ("projections/game.py",)),
     ("read-model rows (projections/)", ("projections/",)),
@@ -51,7 +51,9 @@ KINDS: Sequence[tuple[str, tuple[str, ...]]] = (
     ("event store, Python side (eventstore/)", ("eventstore/",)),
     ("start-up (imports)", ("<frozen importlib",)),
     ("HTTP (uvicorn, starlette, FastAPI, httpx)", ("uvicorn/", "starlette/", "fastapi/", "httpx/")),
-    ("event loop (its C code: uvloop, asyncpg's protocol)", ("asyncio/",)),
+    # asyncpg's protocol (Cython) writes and reads its socket from C: no Python frame between.
+    ("socket writes and reads (asyncio's transports)", ("asyncio/selector_events.py",)),
+    ("event loop (asyncio; uvloop's and asyncpg's protocol's C code)", ("asyncio/", "selectors")),
 )
 
 
@@ -88,11 +90,13 @@ def print_summary(lines: Iterable[str]) -> None:
         print(f"\n### {role}: {total:,} samples ({total / RATE:,.1f} s of a thread not waiting)\n")
         phases: Counter[str] = Counter()
         kinds: Counter[str] = Counter()
+        pairs: Counter[str] = Counter()
         selves: Counter[str] = Counter()
         cumulative: Counter[str] = Counter()
         for frames, n in samples:
             phases[_phase(frames)] += n
             kinds[_kind(frames)] += n
+            pairs[f"{_phase(frames)} / {_kind(frames)}"] += n
             selves[frames[-1]] += n
             for frame in set(frames):
                 if frame.split(" (", 1)[-1].startswith(OWN):
@@ -101,8 +105,12 @@ def print_summary(lines: Iterable[str]) -> None:
         print()
         _print_shares("kind", kinds, total)
         print()
+        _print_shares("phase / kind (top pairs)", pairs, total, TOP)
+        print()
         _print_shares("self (top frames)", selves, total, TOP)
         print()
+        # Entry points (on nearly every stack) say nothing.
+        cumulative = Counter({f: n for f, n in cumulative.items() if n < 0.9 * total})
         _print_shares("cumulative (project code)", cumulative, total, TOP)
 
 
