@@ -1,9 +1,12 @@
-"""Four bots play a game through a real server, each with the Python client on its own
-account: every order they send comes back valid, turn after turn, to a winner or the last
-turn the test waits for. The server's clock is the operator's (the scripted games' way)."""
+"""Bots play a game through a real server, each with the Python client on its own account
+(four of both kinds, three random, six of both): every order they send comes back valid,
+turn after turn, to a winner or the last turn the test waits for. The server's clock is the
+operator's (the scripted games' way)."""
 
 import asyncio
 import contextlib
+
+import pytest
 
 from bots.play import Bot, seat
 from client import SkirmishClient
@@ -13,13 +16,17 @@ from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, serving, until
 TURNS = 12
 
 
-async def test_four_bots_play_a_game_through_a_server(schema_url: str) -> None:
+@pytest.mark.parametrize(
+    "strategies",
+    [["random", "greedy", "random", "greedy"], ["random"] * 3, ["random", "greedy"] * 3],
+)
+async def test_bots_play_a_game_through_a_server(schema_url: str, strategies: list[str]) -> None:
     async with (
         serving(schema_url) as server,
         SkirmishClient(server.base) as anyone,
         anyone.using(OPERATOR_TOKEN) as operator,
     ):
-        accounts = [await anyone.create_account(f"Bot {n}") for n in range(4)]
+        accounts = [await anyone.create_account(f"Bot {n}") for n in range(len(strategies))]
         players = [anyone.using(account.token) for account in accounts]
         setup = NewGame(
             "Bots", fast_mode=True, vp_target=6, votes="every_turn", vote_start_turn=1, seed=7
@@ -27,9 +34,7 @@ async def test_four_bots_play_a_game_through_a_server(schema_url: str) -> None:
         game = await players[0].create_game(setup)
         bots = [
             Bot(player, game.id, await seat(player, game.id), strategy, seed=n, poll=0.2)
-            for n, (player, strategy) in enumerate(
-                zip(players, ["random", "greedy", "random", "greedy"], strict=True)
-            )
+            for n, (player, strategy) in enumerate(zip(players, strategies, strict=True))
         ]
         # A seat once taken is found again, not taken twice.
         assert await seat(players[0], game.id) == bots[0].player
@@ -86,7 +91,7 @@ async def test_four_bots_play_a_game_through_a_server(schema_url: str) -> None:
         len(sent),
         [sorted(b.voted) for b in bots],
     )
-    assert len(sent) > 2 * 4
+    assert len(sent) > 2 * len(strategies)
     assert [order for order in sent if order[3] is not None] == []
     assert final.phase == "finished" or final.turn == TURNS + 1
     assert all(bot.voted for bot in bots if bot.submitted)
