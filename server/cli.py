@@ -110,6 +110,36 @@ def _discord(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bot(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bots.run import play_bot
+
+    try:
+        return asyncio.run(
+            play_bot(args.api, args.game, args.strategy, args.seed, args.token, args.name)
+        )
+    except KeyboardInterrupt:
+        return 130
+
+
+def _demo(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bots.run import default_demo_dir, run_demo
+
+    data_dir = args.data_dir or default_demo_dir()
+    try:
+        return asyncio.run(
+            run_demo(args.players, args.port, data_dir, args.turn_seconds, args.seed, args.vp)
+        )
+    except KeyboardInterrupt:
+        return 130
+    except RuntimeError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skirmish", description="The Skirmish Society server.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -181,6 +211,37 @@ def build_parser() -> argparse.ArgumentParser:
         help="tell Discord the bot's commands even if they are those it last synced",
     )
     discord.set_defaults(run=_discord)
+
+    bot = commands.add_parser(
+        "bot",
+        help="play a game with a bot",
+        description="Play one game as a bot (docs/bots.md) until it ends or Ctrl-C. Without "
+        "--token it creates an account (--name) and prints its token first; it joins the "
+        "game unless the account has a seat in it already.",
+    )
+    bot.add_argument("--api", default="http://127.0.0.1:8000", help="the server's base URL")
+    bot.add_argument("--game", required=True, help="the game's id")
+    bot.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
+    bot.add_argument("--seed", type=int, default=0, help="the bot's randomness (replayable)")
+    who = bot.add_mutually_exclusive_group()
+    who.add_argument("--token", default=None, help="play as this account")
+    who.add_argument("--name", default=None, help="the name of the account to create")
+    bot.set_defaults(run=_bot)
+
+    demo = commands.add_parser(
+        "demo",
+        help="watch a game of bots on a server of its own",
+        description="Start a server on a fake clock (embedded PostgreSQL in its own data "
+        "directory unless DATABASE_URL), a fast-mode game of bots on it, and print the "
+        "game's page to watch; the clock is moved a turn every --turn-seconds.",
+    )
+    demo.add_argument("--players", type=int, choices=range(3, 21), default=4, metavar="3-20")
+    demo.add_argument("--port", type=int, default=8000, help="port to listen on")
+    demo.add_argument("--turn-seconds", type=float, default=10.0, help="real seconds a turn")
+    demo.add_argument("--seed", type=int, default=0, help="the map's and the bots' seed")
+    demo.add_argument("--vp", type=int, default=10, help="the VP target, 1 to 50")
+    demo.add_argument("--data-dir", type=Path, default=None, help="the demo's embedded PostgreSQL")
+    demo.set_defaults(run=_demo)
 
     maps = commands.add_parser("map", help="map tools")
     map_commands = maps.add_subparsers(dest="map_command", required=True, metavar="COMMAND")

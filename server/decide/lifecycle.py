@@ -5,7 +5,7 @@ from msgspec.structs import replace
 from projections.game import GameState
 from projections.schedule import utc_offset_for
 from rules.board import MapError
-from rules.mapgen import MapGenerationError
+from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
 from rules.maps import builtin_map
 from rules.prng import commitment
 from rules.ruleset import SKIRMISH_SOCIETY
@@ -49,7 +49,6 @@ from server.decide.acting import (
 from server.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
 from server.decide.votes import vote_for
 
-MIN_PLAYERS, MAX_PLAYERS = 3, 20
 MIN_SECRET_BYTES = 16
 
 

@@ -1,0 +1,1 @@
+"""Bots that play Skirmish Society through the Python client (docs/bots.md)."""

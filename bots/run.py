@@ -1,0 +1,143 @@
+"""`skirmish bot` and `skirmish demo`: bots against a server, from the command line.
+
+The demo runs `skirmish serve --fake-clock` in a subprocess and moves its clock itself, a
+turn every few seconds, so that a fast-mode game of bots can be watched as it plays out.
+"""
+
+import asyncio
+import contextlib
+import os
+import secrets
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import platformdirs
+
+from bots.play import Bot, seat
+from bots.strategies import STRATEGIES
+from client import ApiError, SkirmishClient
+from schema.api import NewGame
+
+# After a resolution, fast-mode orders stay locked for a minute: the demo steps past it.
+PAST_THE_LOCK = 61.0
+
+
+def default_demo_dir() -> Path:
+    """The demo's own embedded PostgreSQL: its clock runs ahead of the real one, which
+    would stall the games of a real server's database."""
+    return platformdirs.user_data_path("skirmish-server") / "demo"
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+async def play_bot(
+    api: str, game: str, strategy: str, seed: int, token: str | None, name: str | None
+) -> int:
+    """One bot in one game until it ends (or the bot is out): the exit status."""
+    async with SkirmishClient(api) as anyone:
+        try:
+            if token is None:
+                created = await anyone.create_account(name or f"{strategy} bot {seed}")
+                token = created.token
+                print(f"token: {token}", flush=True)
+            client = anyone.using(token)
+            player = await seat(client, game)
+            _say(f"playing game {game} as {player} ({strategy}, seed {seed})")
+            final = await Bot(client, game, player, strategy, seed, say=_say).play()
+        except ApiError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+    _say(f"game {game}: {final.phase}, winner {final.winner}")
+    return 0
+
+
+async def run_demo(
+    players: int, port: int, data_dir: Path, turn_seconds: float, seed: int, vp_target: int
+) -> int:
+    """A server with a game of `players` bots (random and greedy by turns), a turn every
+    `turn_seconds`, until the game is won."""
+    operator_token = secrets.token_urlsafe(24)
+    async with _server(port, data_dir, operator_token) as base, SkirmishClient(base) as anyone:
+        accounts = [
+            anyone.using((await anyone.create_account(f"Bot {n + 1}")).token)
+            for n in range(players)
+        ]
+        setup = NewGame("Bot demo", fast_mode=True, vp_target=vp_target, seed=seed)
+        game = await accounts[0].create_game(setup)
+        names = list(STRATEGIES)
+        bots = [
+            Bot(client, game.id, await seat(client, game.id), names[n % len(names)], seed + n,
+                poll=1.0, say=_say)
+            for n, client in enumerate(accounts)
+        ]  # fmt: skip
+        await accounts[0].start(game.id)
+        print(f"watch: {base}/games/{game.id}", flush=True)
+        async with anyone.using(operator_token) as operator:
+            playing = [asyncio.create_task(bot.play()) for bot in bots]
+            try:
+                await _step_turns(operator, game.id, turn_seconds)
+            finally:
+                for task in playing:
+                    task.cancel()
+                await asyncio.gather(*playing, return_exceptions=True)
+        final = await anyone.get_game(game.id)
+        print(f"game over at turn {final.turn}: winner {final.winner}", flush=True)
+        return 0
+
+
+async def _step_turns(operator: SkirmishClient, game: str, turn_seconds: float) -> None:
+    """Every `turn_seconds`, the clock to the turn's resolution, then past the lock after."""
+    while True:
+        await asyncio.sleep(turn_seconds)
+        seen = await operator.get_game(game)
+        if seen.phase in ("finished", "killed"):
+            return
+        if seen.next_resolution_at is None or seen.now is None:
+            continue
+        due = max(0.0, (seen.next_resolution_at - seen.now).total_seconds())
+        await operator.move_clock(advance_seconds=due)
+        while True:  # the server's scheduler resolves the turn on its own
+            now = await operator.get_game(game)
+            if now.turn != seen.turn or now.phase != "running":
+                break
+            await asyncio.sleep(0.2)
+        await operator.move_clock(advance_seconds=PAST_THE_LOCK)
+
+
+@contextlib.asynccontextmanager
+async def _server(port: int, data_dir: Path, operator_token: str) -> AsyncIterator[str]:
+    """`skirmish serve --fake-clock` in a subprocess (its log in a file beside its data
+    directory); its base URL once it answers."""
+    environment = {**os.environ, "SKIRMISH_OPERATOR_TOKEN": operator_token}
+    log_path = data_dir.with_name(f"{data_dir.name}-server.log")
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    _say(f"the server's log: {log_path}")
+    with log_path.open("ab") as log:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "server.cli", "serve", "--fake-clock",
+            "--port", str(port), "--data-dir", str(data_dir),
+            env=environment, stdout=log, stderr=log,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        await _until_up(base, lambda: process.returncode is None)
+        yield base
+    finally:
+        if process.returncode is None:
+            process.terminate()
+        await process.wait()
+
+
+async def _until_up(base: str, alive: Callable[[], bool]) -> None:
+    async with SkirmishClient(base) as anyone:
+        # The embedded PostgreSQL's first start (initdb) takes a while.
+        async with asyncio.timeout(120):
+            while alive():
+                with contextlib.suppress(ApiError):  # unreachable, or 503 while starting
+                    await anyone.health()
+                    return
+                await asyncio.sleep(0.2)
+    raise RuntimeError("the server stopped before it answered")

@@ -1,0 +1,86 @@
+"""`skirmish bot` and `skirmish demo` as a user runs them, in subprocesses against real
+servers: the bot makes its account, joins and plays its turn; the demo plays a game of
+bots to its winner on a server of its own."""
+
+import asyncio
+import os
+import signal
+import socket
+from pathlib import Path
+
+from client import SkirmishClient
+from schema.api import NewGame
+from tests.api.support import serving, until
+from tests.server.running import SKIRMISH
+
+
+async def _line(stream: asyncio.StreamReader | None) -> str:
+    assert stream is not None
+    async with asyncio.timeout(120):
+        return (await stream.readline()).decode().strip()
+
+
+async def test_skirmish_bot_makes_an_account_joins_and_plays(schema_url: str) -> None:
+    async with serving(schema_url) as server, SkirmishClient(server.base) as anyone:
+        people = [anyone.using((await anyone.create_account(n)).token) for n in ("Ann", "Bo")]
+        game = await people[0].create_game(NewGame("With a bot", fast_mode=True))
+        for person in people:
+            await person.join(game.id)
+        bot = await asyncio.create_subprocess_exec(
+            str(SKIRMISH), "bot", "--api", server.base, "--game", game.id,
+            "--strategy", "random", "--seed", "3", "--name", "Robo",
+            stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            token = (await _line(bot.stdout)).removeprefix("token: ")
+            robo = anyone.using(token)
+
+            async def seated() -> bool:
+                return len((await anyone.get_game(game.id)).players) == 3
+
+            await until(seated, seconds=60, what="the bot to join")
+            await people[0].start(game.id)
+
+            async def played() -> bool:
+                return bool((await robo.my_orders(game.id)).submitted)
+
+            await until(played, seconds=60, what="the bot's orders")
+            sent = (await robo.my_orders(game.id)).submitted
+            assert len(sent) == 1
+            assert [o.text for o in sent[0] if not o.valid] == []
+            assert len(sent[0]) == 2  # an order for each army of its home
+        finally:
+            bot.send_signal(signal.SIGINT)
+            async with asyncio.timeout(30):
+                status = await bot.wait()
+        assert status == 130
+
+
+async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner(
+    schema_url: str, tmp_path: Path
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    demo = await asyncio.create_subprocess_exec(
+        str(SKIRMISH), "demo", "--port", str(port), "--players", "3", "--turn-seconds", "0.3",
+        "--vp", "2", "--seed", "5", "--data-dir", str(tmp_path / "demo"),
+        env={**os.environ, "DATABASE_URL": schema_url},
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        watch = await _line(demo.stdout)
+        assert watch.startswith(f"watch: http://127.0.0.1:{port}/games/")
+        game = watch.rsplit("/", 1)[1]
+        async with SkirmishClient(f"http://127.0.0.1:{port}") as anyone:
+            assert (await anyone.get_game(game)).phase == "running"
+        over = await _line(demo.stdout)
+        assert over.startswith("game over at turn ")
+        assert over.endswith(("winner p1", "winner p2", "winner p3"))
+        async with asyncio.timeout(60):
+            assert await demo.wait() == 0
+    finally:
+        if demo.returncode is None:
+            demo.kill()
+            await demo.wait()
+    assert "Uvicorn running" in (tmp_path / "demo-server.log").read_text()
