@@ -2,7 +2,7 @@
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -34,12 +34,43 @@ def _positive(text: str) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
+    from server.rebuild import run
+
+    def rebuild(database_url: str) -> int:
+        events = run(database_url)
+        print(f"rebuilt every read model from {events:,} events", file=sys.stderr)
+        return 0
+
+    return _with_database(args, rebuild)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from server.replay import describe
+
+    def replay(database_url: str) -> int:
+        from server.replay_store import run
+
+        report = run(database_url, args.game)
+        for difference in report.differences:
+            print(describe(difference))
+        print(
+            f"replayed {report.turns:,} turns of {report.games:,} games: "
+            f"{len(report.differences):,} differ",
+            file=sys.stderr,
+        )
+        return 1 if report.differences else 0
+
+    return _with_database(args, replay)
+
+
+def _with_database(args: argparse.Namespace, use: Callable[[str], int]) -> int:
+    """Run `use` with DATABASE_URL, or else the embedded PostgreSQL of --data-dir (started
+    for it and stopped after); exit 2 on bad settings, 1 if the database will not start."""
     import os
 
     import msgspec
 
     from server.database import EmbeddedPostgres, EmbeddedPostgresError
-    from server.rebuild import run
     from server.settings import Settings, SettingsError
 
     try:
@@ -50,18 +81,15 @@ def _rebuild(args: argparse.Namespace) -> int:
     if args.data_dir is not None:
         settings = msgspec.structs.replace(settings, data_dir=args.data_dir)
     if settings.database_url is not None:
-        events = run(settings.database_url)
-    else:
-        embedded = EmbeddedPostgres(settings.data_dir)
-        try:
-            events = run(embedded.start())
-        except EmbeddedPostgresError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 1
-        finally:
-            embedded.stop()
-    print(f"rebuilt every read model from {events:,} events", file=sys.stderr)
-    return 0
+        return use(settings.database_url)
+    embedded = EmbeddedPostgres(settings.data_dir)
+    try:
+        return use(embedded.start())
+    except EmbeddedPostgresError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        embedded.stop()
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
@@ -188,6 +216,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rebuild.add_argument("--data-dir", type=Path, default=None, help="as for serve")
     rebuild.set_defaults(run=_rebuild)
+
+    replay = commands.add_parser(
+        "replay",
+        help="re-adjudicate every resolved turn and show those whose outcome differs",
+        description="Re-adjudicate every resolved turn of every game in the store with the "
+        "engine as it is now, and print each turn whose outcome differs from the recorded "
+        "one as a diff (- recorded, + now). Exit 0 when none differs, 1 otherwise. "
+        "DATABASE_URL as for serve.",
+    )
+    replay.add_argument("--game", default=None, help="replay only this game (its id)")
+    replay.add_argument("--data-dir", type=Path, default=None, help="as for serve")
+    replay.set_defaults(run=_replay)
 
     adjudicate = commands.add_parser(
         "adjudicate",

@@ -1,0 +1,137 @@
+"""Regression replay: every resolved turn of a game re-adjudicated by the engine as it is now,
+and compared, field by field, with what the game recorded then.
+
+Pure: a game's events in, the turns whose outcome would differ out. The re-adjudication is the
+decider's own resolution (`server.decide.resolution.resolve_turn`) of the state the game was in
+just before the turn, so whatever the rules, the ruleset or the decider's building of the
+engine's input now do differently shows here. `skirmish replay` (server/replay_store.py) reads
+the games from the store; tests/replay replays a recorded corpus in CI.
+"""
+
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+
+import msgspec
+
+from projections.game import GameState, fold
+from schema.commands import Actor, ResolveTurn
+from schema.game_events import GameEvent, TurnResolved
+from server.decide.errors import DomainError
+from server.decide.resolution import resolve_turn
+
+# Who re-adjudicates: the operator, as the scheduler resolves.
+REPLAYER = Actor("replay", operator=True)
+_FIELDS = TurnResolved.__struct_fields__
+_to_builtins = msgspec.to_builtins
+
+
+class FieldChange(msgspec.Struct, frozen=True):
+    """One field of a turn's outcome: as recorded, and as the engine decides it now (JSON
+    values). `field` is a dotted path: `vp.p2` for one player's entry of a mapping."""
+
+    field: str
+    recorded: object
+    now: object
+
+
+class TurnDifference(msgspec.Struct, frozen=True):
+    """A resolved turn whose outcome differs now; `error` if it can no longer be resolved."""
+
+    game_id: str
+    turn: int
+    changes: list[FieldChange]
+    error: str | None = None
+
+
+class DeclaredChange(msgspec.Struct, frozen=True):
+    """A difference that is expected (a rules change meant to alter it), and why."""
+
+    game: str
+    turn: int
+    reason: str
+
+
+def readjudicate(state: GameState, recorded: TurnResolved) -> TurnResolved:
+    """The `TurnResolved` the decider would record now in `state` (the game just before the
+    turn), at the recorded time."""
+    decided = resolve_turn(state, ResolveTurn(actor=REPLAYER, now=recorded.at, turn=state.turn))
+    resolved = decided[0]
+    assert isinstance(resolved, TurnResolved)
+    return resolved
+
+
+def compare(recorded: TurnResolved, now: TurnResolved) -> list[FieldChange]:
+    """The fields that differ; a mapping field by its differing keys."""
+    changes: list[FieldChange] = []
+    for name in _FIELDS:
+        old, new = _to_builtins(getattr(recorded, name)), _to_builtins(getattr(now, name))
+        if old == new:
+            continue
+        if isinstance(old, dict) and isinstance(new, dict):
+            changes.extend(_mapping_changes(name, old, new))
+        else:
+            changes.append(FieldChange(name, old, new))
+    return changes
+
+
+def _mapping_changes(
+    name: str, old: dict[str, object], new: dict[str, object]
+) -> list[FieldChange]:
+    return [
+        FieldChange(f"{name}.{key}", old.get(key), new.get(key))
+        for key in sorted(old.keys() | new.keys())
+        if old.get(key) != new.get(key)
+    ]
+
+
+def replay_game(game_id: str, events: Iterable[GameEvent]) -> tuple[int, list[TurnDifference]]:
+    """Fold the game's events in order, re-adjudicating each resolved turn from the state
+    before it: how many turns were replayed, and those that differ."""
+    state = GameState()
+    replayed = 0
+    differences: list[TurnDifference] = []
+    for version, event in enumerate(events, start=1):
+        if isinstance(event, TurnResolved):
+            replayed += 1
+            difference = _replay_turn(game_id, state, event)
+            if difference is not None:
+                differences.append(difference)
+        state = fold(state, ((version, event),))
+    return replayed, differences
+
+
+def _replay_turn(game_id: str, state: GameState, recorded: TurnResolved) -> TurnDifference | None:
+    try:
+        now = readjudicate(state, recorded)
+    except DomainError as error:
+        return TurnDifference(game_id, recorded.turn, [], error=error.message)
+    changes = compare(recorded, now)
+    return TurnDifference(game_id, recorded.turn, changes) if changes else None
+
+
+def load_declared(path: Path) -> list[DeclaredChange]:
+    """The declared changes of a TOML file: `[[change]]` tables of `game`, `turn`, `reason`."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return msgspec.convert(data.get("change", []), list[DeclaredChange])
+
+
+def undeclared(
+    differences: Iterable[TurnDifference], declared: Iterable[DeclaredChange]
+) -> list[TurnDifference]:
+    """The differences no declared change expects."""
+    expected = {(change.game, change.turn) for change in declared}
+    return [d for d in differences if (d.game_id, d.turn) not in expected]
+
+
+def describe(difference: TurnDifference) -> str:
+    """The difference as a readable diff: a header, then `- recorded` / `+ now` per field."""
+    lines = [f"game {difference.game_id}, turn {difference.turn}:"]
+    if difference.error is not None:
+        lines.append(f"  cannot be resolved now: {difference.error}")
+    encode = msgspec.json.encode
+    for change in difference.changes:
+        lines.append(f"  {change.field}:")
+        lines.append(f"    - {encode(change.recorded).decode()}")
+        lines.append(f"    + {encode(change.now).decode()}")
+    return "\n".join(lines)
