@@ -46,10 +46,9 @@ def _rebuild(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from server.replay import describe
+    from server.replay_store import run
 
     def replay(database_url: str) -> int:
-        from server.replay_store import run
-
         report = run(database_url, args.game)
         for difference in report.differences:
             print(describe(difference))
