@@ -98,7 +98,7 @@ class BuiltGame:
     def order_every_army(self, at: datetime, rng: random.Random) -> None:
         for player_id, text in static_orders(self.state, rng).items():
             account = self.state.players[player_id].accounts[0]
-            self.run(SubmitOrders(actor=Actor(account), now=at, text=text))
+            self.run(SubmitOrders(nonce=bytes(32), actor=Actor(account), now=at, text=text))
 
     def remind(self, at: datetime) -> None:
         self.run(

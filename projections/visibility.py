@@ -1,7 +1,9 @@
 """Who may see each event: decided here and nowhere else (rules.md, "Who sees what").
 
 - A player's submitted orders and notifications are theirs alone; in same-day voting so is
-  their ballot. `turn_resolved` then shows everyone's orders and the tally.
+  their ballot. `turn_resolved` then shows everyone's orders and the tally, and every
+  submission of the turn is shown to all, with its receipt's nonce (rules.md, "Receipts").
+  Not in the archive: what a rewind removed never resolved.
 - An admin who plays a seat sees exactly what any player sees. A moderator (an admin who
   plays no seat, or the operator) may read every private event; a read of a turn that has
   not resolved yet is recorded in the log first (`private_events_read`), and that record is
@@ -38,6 +40,9 @@ class Viewer(msgspec.Struct, frozen=True):
     moderator: bool = False
     # The server's operator, the only one who learns who sent an anonymous broadcast.
     operator: bool = False
+    # Whether the submissions of resolved turns are shown: not in the archive, whose
+    # submissions belong to turns that a rewind removed before they resolved.
+    reveals: bool = True
 
     @classmethod
     def spectator(cls) -> "Viewer":
@@ -45,8 +50,12 @@ class Viewer(msgspec.Struct, frozen=True):
 
     def without_moderation(self) -> "Viewer":
         """The same reader where a read of secrets could not be recorded before it happens
-        (a websocket, the archive): only their own seats' private events."""
+        (a websocket): only their own seats' private events, and the revealed ones."""
         return Viewer(players=self.players)
+
+    def of_archive(self) -> "Viewer":
+        """The same reader of what rewinds removed: only their own seats' private events."""
+        return Viewer(players=self.players, reveals=False)
 
 
 def owner_of(event: GameEvent, state: GameState) -> str | None:
@@ -71,7 +80,17 @@ def can_see(viewer: Viewer, event: GameEvent, state: GameState) -> bool:
     if isinstance(event, PrivateEventsRead):
         return viewer.moderator or event.turn < state.turn
     owner = owner_of(event, state)
-    return owner is None or viewer.moderator or owner in viewer.players
+    return (
+        owner is None
+        or viewer.moderator
+        or owner in viewer.players
+        or (viewer.reveals and _revealed(event, state))
+    )
+
+
+def _revealed(event: GameEvent, state: GameState) -> bool:
+    """A submission of a turn that has resolved: public, so that every receipt is checked."""
+    return isinstance(event, OrdersSubmitted) and event.turn < state.turn
 
 
 def shown(viewer: Viewer, event: GameEvent, state: GameState) -> dict[str, Any] | None:

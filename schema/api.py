@@ -25,6 +25,7 @@ from schema.bounds import (
 from schema.events import Event, event_type
 from schema.game_events import (
     GameEvent,
+    OrdersSubmitted,
     Phase,
     RecordedOrder,
     RecordedPosition,
@@ -113,6 +114,17 @@ class OrdersAccepted(msgspec.Struct, frozen=True):
     turn: int
     orders: list[RecordedOrder]
     position: int
+    # The submission's receipt and its nonce, both hex (schema/receipts.py): keep them to
+    # check the submission the feed reveals once the turn resolves.
+    receipt: str
+    nonce: str
+
+    @classmethod
+    def of(cls, submitted: OrdersSubmitted, position: int) -> "OrdersAccepted":
+        assert submitted.receipt is not None, "a new submission has its receipt"
+        assert submitted.nonce is not None, "and its nonce"
+        turn, orders = submitted.turn, submitted.checked
+        return cls(turn, orders, position, submitted.receipt, submitted.nonce)
 
 
 class VoteBody(Body, frozen=True):

@@ -43,6 +43,8 @@ class StartGame(Command, frozen=True, kw_only=True):
 
 class SubmitOrders(Command, frozen=True, kw_only=True):
     text: str
+    # Fresh randomness from the server's edge: the nonce of the submission's receipt.
+    nonce: bytes
     # The turn the sender means; refused when the game has moved on.
     turn: int | None = None
     # In a sandbox the admin plays every player.

@@ -121,13 +121,18 @@ class GameStarted(Event, frozen=True, tag="game_started.v1"):
 
 
 class OrdersSubmitted(Event, frozen=True, tag="orders_submitted.v1"):
-    """One submission. Secret to its player until the turn resolves."""
+    """One submission. Secret to its player until the turn resolves, then shown to all."""
 
     player_id: str
     turn: int
     text: str
     account_id: str
     checked: list[RecordedOrder]
+    # The player's receipt (schema/receipts.py, hex) and its nonce (hex): fresh randomness
+    # from the server's edge, so that nobody can check a guessed text against the receipt.
+    # None in games recorded before receipts.
+    receipt: str | None = None
+    nonce: str | None = None
 
 
 class VoteCast(Event, frozen=True, tag="vote_cast.v1"):

@@ -20,6 +20,7 @@ from schema.game_events import (
     PlayerLookChanged,
     RecordedOrder,
 )
+from schema.receipts import receipt
 from server.decide.acting import (
     acting_player,
     active_player,
@@ -73,6 +74,8 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
             text=text,
             account_id=command.actor.account,
             checked=[_recorded(c) for c in checked],
+            receipt=receipt(state.game_id, state.turn, player.id, text, command.nonce),
+            nonce=command.nonce.hex(),
         )
     ]
 

@@ -56,11 +56,12 @@ async def submit_orders(request: Request, game: GameId) -> Response:
         text=body.orders,
         turn=body.turn,
         as_player=body.player,
+        nonce=found.entropy(),
     )
     executed = await found.games.execute(game, command)
     (submitted,) = executed.events
     assert isinstance(submitted, OrdersSubmitted)
-    return json_response(OrdersAccepted(submitted.turn, submitted.checked, executed.position))
+    return json_response(OrdersAccepted.of(submitted, executed.position))
 
 
 @router.get(

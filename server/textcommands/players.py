@@ -55,10 +55,11 @@ def _number(request: Request) -> int:
 
 async def submit(ctx: Context, request: Request) -> CommandReply:
     executed = await ctx.execute(
-        SubmitOrders(actor=ctx.who.actor, now=ctx.now(), text=_text(request))
+        SubmitOrders(
+            actor=ctx.who.actor, now=ctx.now(), text=_text(request), nonce=ctx.found.entropy()
+        )
     )
-    event = the(OrdersSubmitted, executed.events)
-    accepted = OrdersAccepted(event.turn, event.checked, executed.position)
+    accepted = OrdersAccepted.of(the(OrdersSubmitted, executed.events), executed.position)
     return answer(replies.submitted(accepted), accepted)
 
 

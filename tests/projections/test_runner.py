@@ -90,7 +90,9 @@ async def test_the_public_view_never_holds_pending_orders(
     game = ScriptedGame(GameService(postgres_store))
     await game.set_up()
     secret = "a secret order text"
-    await game.run(SubmitOrders(actor=Actor("acct-1"), now=game.tick(0.1), text=secret))
+    await game.run(
+        SubmitOrders(nonce=bytes(32), actor=Actor("acct-1"), now=game.tick(0.1), text=secret)
+    )
     await runner.catch_up()
     views = await pool.fetch("SELECT view::text AS v FROM read_games")
     assert views

@@ -1,6 +1,7 @@
 """Who may see each event (rules.md, "Who sees what before a turn resolves")."""
 
 import pytest
+from msgspec.structs import replace
 
 from projections.game import GameState
 from projections.visibility import Viewer, can_see, is_pending_secret, owner_of, shown
@@ -37,7 +38,15 @@ OTHER = Viewer(players=frozenset({"p2"}))
 MODERATOR = Viewer(moderator=True)
 SPECTATOR = Viewer.spectator()
 
-ORDERS = OrdersSubmitted(player_id="p1", turn=1, text="AB to CD", account_id="acct-1", checked=[])
+ORDERS = OrdersSubmitted(
+    player_id="p1",
+    turn=1,
+    text="AB to CD",
+    account_id="acct-1",
+    checked=[],
+    receipt="ab" * 32,
+    nonce="cd" * 32,
+)
 BALLOT = VoteCast(player_id="p1", turn=1, effect="FEAST")
 REMINDER = PlayerNotified(player_id="p1", kind="reminder", turn=1, text="soon")
 CREATED = GameCreated(game_id="g1", settings=NORMAL, admin=ADMIN, seed=982_451_653, at=T0)
@@ -77,10 +86,27 @@ def test_orders_are_their_owners_alone() -> None:
         "text": "AB to CD",
         "account_id": "acct-1",
         "checked": [],
+        "receipt": "ab" * 32,
+        "nonce": "cd" * 32,
     }
-    for viewer in (OTHER, SPECTATOR):
+    for viewer in (OTHER, SPECTATOR, OTHER.without_moderation()):
         assert not can_see(viewer, ORDERS, AT_TURN_1)
         assert shown(viewer, ORDERS, AT_TURN_1) is None
+
+
+def test_a_resolved_turns_submissions_are_revealed_to_all_with_their_nonce() -> None:
+    for viewer in (OTHER, SPECTATOR, OTHER.without_moderation()):
+        assert shown(viewer, ORDERS, AT_TURN_2) == shown(OWNER, ORDERS, AT_TURN_1)
+    # Other private events stay private.
+    assert not can_see(OTHER, REMINDER, AT_TURN_2)
+    assert not can_see(OTHER, BALLOT, replace(SAME_DAY_GAME, turn=2))
+
+
+def test_the_archive_reveals_no_submission_a_rewind_removed() -> None:
+    # What a rewind removed never resolved, even once the game has passed its turn.
+    assert not can_see(OTHER.of_archive(), ORDERS, AT_TURN_2)
+    assert not can_see(Viewer.spectator().of_archive(), ORDERS, AT_TURN_2)
+    assert can_see(OWNER.of_archive(), ORDERS, AT_TURN_2)
 
 
 def test_a_joint_viewer_sees_the_orders_of_every_player_it_acts_for() -> None:

@@ -102,7 +102,15 @@ def play(game: CorpusGame) -> list[GameEvent]:
             actor = Actor(player.accounts[0])
             orders = random_orders(view, player_id, rng)
             if orders:
-                run(SubmitOrders(actor=actor, now=at, text="\n".join(orders), turn=state.turn))
+                run(
+                    SubmitOrders(
+                        nonce=bytes(32),
+                        actor=actor,
+                        now=at,
+                        text="\n".join(orders),
+                        turn=state.turn,
+                    )
+                )
             effect = random_ballot(view, player_id, rng)
             if effect is not None and view.vote is not None and view.vote.turn == state.turn:
                 run(CastVote(actor=actor, now=at, effect=effect))

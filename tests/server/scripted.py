@@ -20,6 +20,7 @@ from server.handlers import Executed, GameService
 ADMIN = "acct-admin"
 # The secret of every scripted game (the server draws a fresh one for each).
 SECRET = bytes(range(32))
+NONCE = bytes(range(32, 64))
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 
 
@@ -66,7 +67,9 @@ class ScriptedGame:
             text = ", ".join(f"{t} {_verb(player.id, state.turn)}" for t in mine)
             if text:
                 await self.run(
-                    SubmitOrders(actor=Actor(player.accounts[0]), now=self.now, text=text)
+                    SubmitOrders(
+                        nonce=NONCE, actor=Actor(player.accounts[0]), now=self.now, text=text
+                    )
                 )
         self.tick(0.2)
         return await self.run(ResolveTurn(actor=Actor(ADMIN), now=self.now, turn=state.turn))

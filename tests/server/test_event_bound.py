@@ -50,7 +50,10 @@ def test_the_largest_resolution_fits_with_room_to_spare() -> None:
     assert len(submission) <= 4000
     for n in range(PLAYERS):
         for _ in range(SUBMISSIONS):
-            state, _ = _run(state, SubmitOrders(actor=Actor(f"acct-{n}"), now=NOW, text=submission))
+            state, _ = _run(
+                state,
+                SubmitOrders(nonce=bytes(32), actor=Actor(f"acct-{n}"), now=NOW, text=submission),
+            )
 
     _, events = _run(
         state,

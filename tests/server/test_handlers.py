@@ -12,7 +12,7 @@ from schema.commands import Actor, JoinGame, ResolveTurn, RewindTurn, SubmitOrde
 from schema.game_events import OrdersSubmitted, TurnResolved, TurnRewound, game_codec
 from server.decide.errors import Conflict, NotAllowed, WrongTurn
 from server.handlers import GameService
-from tests.server.scripted import ADMIN, SECRET, ScriptedGame
+from tests.server.scripted import ADMIN, NONCE, SECRET, ScriptedGame
 
 
 async def test_a_five_player_game_is_played_to_a_winner(store: EventStore) -> None:
@@ -32,7 +32,9 @@ async def test_a_five_player_game_is_played_to_a_winner(store: EventStore) -> No
     assert len(final.board.farms) == 2
     # A finished game refuses orders.
     with pytest.raises(Exception, match="finished"):
-        await game.run(SubmitOrders(actor=Actor("acct-2"), now=game.tick(0.1), text="XX H"))
+        await game.run(
+            SubmitOrders(nonce=NONCE, actor=Actor("acct-2"), now=game.tick(0.1), text="XX H")
+        )
 
 
 async def test_the_state_reloaded_from_the_store_equals_the_live_one(store: EventStore) -> None:
@@ -105,7 +107,7 @@ async def test_twenty_concurrent_submitters_lose_nothing(store: EventStore) -> N
         mine = [t for t, owner in state.board.armies.items() if owner == player_id]
         text = ", ".join(f"{t} H" for t in mine)
         await services[i % 2].execute(
-            "g1", SubmitOrders(actor=Actor(player.accounts[0]), now=now, text=text)
+            "g1", SubmitOrders(nonce=NONCE, actor=Actor(player.accounts[0]), now=now, text=text)
         )
 
     await asyncio.gather(*(submit(i, pid) for i, pid in enumerate(state.players)))
@@ -137,7 +139,9 @@ async def test_a_refused_command_appends_nothing(store: EventStore) -> None:
     await game.set_up()
     version = await store.stream_version(stream_of("g1"))
     with pytest.raises(NotAllowed):
-        await game.run(SubmitOrders(actor=Actor("acct-stranger"), now=game.tick(0.1), text="AB H"))
+        await game.run(
+            SubmitOrders(nonce=NONCE, actor=Actor("acct-stranger"), now=game.tick(0.1), text="AB H")
+        )
     with pytest.raises(Exception, match="running"):
         await game.run(JoinGame(actor=Actor("acct-late"), now=game.now, name="Late"))
     assert await store.stream_version(stream_of("g1")) == version
@@ -210,7 +214,9 @@ async def test_a_rewind_lands_while_players_keep_submitting(store: EventStore) -
     players = GameService(store)
     state = (await players.load("g1")).state
     now = game.tick(0.05)
-    orders = SubmitOrders(actor=Actor(state.players["p2"].accounts[0]), now=now, text="anything")
+    orders = SubmitOrders(
+        nonce=NONCE, actor=Actor(state.players["p2"].accounts[0]), now=now, text="anything"
+    )
     slipping = OrdersSlipIn(store, players, orders)
     rewound = asyncio.Event()
 
@@ -219,7 +225,7 @@ async def test_a_rewind_lands_while_players_keep_submitting(store: EventStore) -
             if rewound.is_set():
                 return
             await players.execute(
-                "g1", SubmitOrders(actor=Actor(account), now=now, text="anything")
+                "g1", SubmitOrders(nonce=NONCE, actor=Actor(account), now=now, text="anything")
             )
 
     submitters = [

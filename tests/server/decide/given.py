@@ -39,6 +39,8 @@ ADMIN = "acct-admin"
 NOON = T0.replace(hour=12)
 # The secret of every game started through `started` (the server draws a fresh one).
 SECRET = bytes(range(32))
+# The nonce of every submission's receipt (the server draws a fresh one for each).
+NONCE = bytes(range(32, 64))
 
 
 class Game:
@@ -192,7 +194,9 @@ def submit(game: Game, player: int, text: str, *, now: datetime | None = None) -
     state = game.state
     when = during(state.turn) if now is None else now
     return game.run(
-        SubmitOrders(actor=Actor(account(player)), now=when, text=text, turn=state.turn)
+        SubmitOrders(
+            nonce=NONCE, actor=Actor(account(player)), now=when, text=text, turn=state.turn
+        )
     )
 
 

@@ -47,6 +47,7 @@ from server.decide.errors import (
 )
 from tests.server.decide.given import (
     ADMIN,
+    NONCE,
     NOON,
     SECRET,
     T0,
@@ -519,7 +520,7 @@ def test_a_killed_game_is_gone_for_every_command(phase: str) -> None:
     assert game.run(KillGame(actor=Actor(ADMIN), now=at(5))) == [GameKilled(at=at(5))]
     for command in (
         JoinGame(actor=Actor("acct-new"), now=at(6), name="Late"),
-        SubmitOrders(actor=Actor(account(1)), now=at(6), text="anything"),
+        SubmitOrders(nonce=NONCE, actor=Actor(account(1)), now=at(6), text="anything"),
         KillGame(actor=Actor(ADMIN), now=at(6)),
     ):
         with pytest.raises(GameGone, match="this game was killed"):

@@ -31,6 +31,7 @@ from schema.game_events import (
     PlayerUnbanned,
     RecordedOrder,
 )
+from schema.receipts import receipt, verify
 from server.decide.errors import (
     InvalidCommand,
     OrdersLocked,
@@ -41,6 +42,7 @@ from server.decide.errors import (
 from server.decide.play import MAX_SUBMISSIONS
 from tests.server.decide.given import (
     ADMIN,
+    NONCE,
     NOON,
     SECRET,
     T0,
@@ -70,7 +72,9 @@ def test_orders_are_checked_as_they_are_sent_and_recorded_with_their_reasons() -
     mine, theirs = armies_of(state, "p1"), armies_of(state, "p2")
     free = free_neighbours(state, mine[0])[0]
     text = f"{mine[0]} to {free}, {mine[1]} H, {theirs[0]} H, QQ H"
-    assert game.when(SubmitOrders(actor=Actor(account(1)), now=during(1), text=text, turn=1)) == [
+    assert game.when(
+        SubmitOrders(nonce=NONCE, actor=Actor(account(1)), now=during(1), text=text, turn=1)
+    ) == [
         OrdersSubmitted(
             player_id="p1",
             turn=1,
@@ -88,8 +92,27 @@ def test_orders_are_checked_as_they_are_sent_and_recorded_with_their_reasons() -
                 ),
                 RecordedOrder("QQ H", None, None, valid=False, reason="no such territory: QQ"),
             ],
+            receipt=receipt("g1", 1, "p1", text, NONCE),
+            nonce=NONCE.hex(),
         )
     ]
+
+
+def test_a_receipt_commits_to_the_game_turn_player_text_and_nonce() -> None:
+    game = started(3)
+    (event,) = submit(game, 2, "AB H, CD H")
+    assert isinstance(event, OrdersSubmitted)
+    assert event.receipt is not None
+    assert event.nonce is not None
+    assert verify(event.receipt, "g1", 1, "p2", "AB H, CD H", event.nonce)
+    for changed in (
+        ("g2", 1, "p2", "AB H, CD H", event.nonce),
+        ("g1", 2, "p2", "AB H, CD H", event.nonce),
+        ("g1", 1, "p1", "AB H, CD H", event.nonce),
+        ("g1", 1, "p2", "AB H, CD to EF", event.nonce),
+        ("g1", 1, "p2", "AB H, CD H", bytes(32).hex()),
+    ):
+        assert not verify(event.receipt, *changed)
 
 
 def test_every_submission_of_a_turn_is_kept() -> None:
@@ -102,7 +125,9 @@ def test_every_submission_of_a_turn_is_kept() -> None:
 
 def test_only_a_player_sends_orders() -> None:
     with refused(codes.NOT_A_PLAYER, "not a player"):
-        started(3).when(SubmitOrders(actor=Actor("acct-stranger"), now=during(1), text="AB H"))
+        started(3).when(
+            SubmitOrders(nonce=NONCE, actor=Actor("acct-stranger"), now=during(1), text="AB H")
+        )
 
 
 def test_a_resigned_player_sends_no_orders() -> None:
@@ -121,13 +146,13 @@ def test_a_banned_player_sends_no_orders() -> None:
 
 def test_no_orders_before_the_start() -> None:
     with pytest.raises(WrongPhase, match="the game is joining"):
-        joined(3).when(SubmitOrders(actor=Actor(account(1)), now=T0, text="AB H"))
+        joined(3).when(SubmitOrders(nonce=NONCE, actor=Actor(account(1)), now=T0, text="AB H"))
 
 
 def test_orders_are_taken_while_the_game_is_paused() -> None:
     game = started(3)
     game.run(PauseGame(actor=Actor(ADMIN), now=at(10)))
-    (event,) = game.when(SubmitOrders(actor=Actor(account(1)), now=NOON, text="AB H"))
+    (event,) = game.when(SubmitOrders(nonce=NONCE, actor=Actor(account(1)), now=NOON, text="AB H"))
     assert isinstance(event, OrdersSubmitted)
 
 
@@ -135,14 +160,18 @@ def test_orders_meant_for_another_turn_are_refused() -> None:
     game = started(3)
     resolve(game)
     with pytest.raises(WrongTurn, match="the game is at turn 2, not 1"):
-        game.when(SubmitOrders(actor=Actor(account(1)), now=during(2), text="AB H", turn=1))
-    (event,) = game.when(SubmitOrders(actor=Actor(account(1)), now=during(2), text="AB H", turn=2))
+        game.when(
+            SubmitOrders(nonce=NONCE, actor=Actor(account(1)), now=during(2), text="AB H", turn=1)
+        )
+    (event,) = game.when(
+        SubmitOrders(nonce=NONCE, actor=Actor(account(1)), now=during(2), text="AB H", turn=2)
+    )
     assert isinstance(event, OrdersSubmitted)
     assert event.turn == 2
 
 
 def _orders(now: datetime, text: str = "AB H") -> SubmitOrders:
-    return SubmitOrders(actor=Actor(account(1)), now=now, text=text)
+    return SubmitOrders(nonce=NONCE, actor=Actor(account(1)), now=now, text=text)
 
 
 def test_orders_are_locked_from_five_minutes_before_the_resolution() -> None:
@@ -234,17 +263,25 @@ def test_each_seat_of_a_sandbox_has_its_own_quota() -> None:
         game.run(JoinGame(actor=Actor(ADMIN), now=T0, name=name))
     game.run(StartGame(actor=Actor(ADMIN), now=T0, secret=SECRET))
     for _ in range(MAX_SUBMISSIONS):
-        game.run(SubmitOrders(actor=Actor(ADMIN), now=during(1), text="x", as_player="p1"))
+        game.run(
+            SubmitOrders(nonce=NONCE, actor=Actor(ADMIN), now=during(1), text="x", as_player="p1")
+        )
     with pytest.raises(QuotaExceeded):
-        game.when(SubmitOrders(actor=Actor(ADMIN), now=during(1), text="x", as_player="p1"))
-    game.run(SubmitOrders(actor=Actor(ADMIN), now=during(1), text="x", as_player="p2"))
+        game.when(
+            SubmitOrders(nonce=NONCE, actor=Actor(ADMIN), now=during(1), text="x", as_player="p1")
+        )
+    game.run(SubmitOrders(nonce=NONCE, actor=Actor(ADMIN), now=during(1), text="x", as_player="p2"))
 
 
 def test_outside_a_sandbox_nobody_sends_orders_for_another_player() -> None:
     game = started(3)
     for actor in (ADMIN, account(2)):
         with refused(codes.NOT_YOUR_PLAYER, "only a sandbox's admin"):
-            game.when(SubmitOrders(actor=Actor(actor), now=during(1), text="AB H", as_player="p1"))
+            game.when(
+                SubmitOrders(
+                    nonce=NONCE, actor=Actor(actor), now=during(1), text="AB H", as_player="p1"
+                )
+            )
 
 
 def test_a_sandbox_admin_sends_orders_for_any_player() -> None:
@@ -254,7 +291,9 @@ def test_a_sandbox_admin_sends_orders_for_any_player() -> None:
     game.run(StartGame(actor=Actor(ADMIN), now=T0, secret=SECRET))
     army = armies_of(game.state, "p2")[0]
     (event,) = game.when(
-        SubmitOrders(actor=Actor(ADMIN), now=during(1), text=f"{army} H", as_player="p2")
+        SubmitOrders(
+            nonce=NONCE, actor=Actor(ADMIN), now=during(1), text=f"{army} H", as_player="p2"
+        )
     )
     assert isinstance(event, OrdersSubmitted)
     assert (event.player_id, event.account_id, event.checked[0].valid) == ("p2", ADMIN, True)
@@ -370,7 +409,9 @@ def test_the_joint_player_is_named_a_slash_b_and_both_accounts_act_for_it() -> N
     assert joint.has_joined_forces
     assert set(game.state.players) == {"p1", "p3", "p2/p4"}
     for player in (2, 4):
-        (event,) = game.when(SubmitOrders(actor=Actor(account(player)), now=during(3), text="AB H"))
+        (event,) = game.when(
+            SubmitOrders(nonce=NONCE, actor=Actor(account(player)), now=during(3), text="AB H")
+        )
         assert isinstance(event, OrdersSubmitted)
         assert (event.player_id, event.account_id) == ("p2/p4", account(player))
 
@@ -529,7 +570,9 @@ def test_banning_a_joint_player_bans_both_of_its_accounts() -> None:
     assert game.state.banned_accounts >= set(joint.accounts)
     for number in (2, 4):
         with refused(codes.BANNED, "banned"):
-            game.when(SubmitOrders(actor=Actor(account(number)), now=during(3), text="XX H"))
+            game.when(
+                SubmitOrders(nonce=NONCE, actor=Actor(account(number)), now=during(3), text="XX H")
+            )
 
 
 def test_unbanning_a_joint_player_lets_both_of_its_accounts_play_again() -> None:

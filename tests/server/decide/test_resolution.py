@@ -28,6 +28,7 @@ from server.decide import RewindPlan, decide, plan_rewind
 from server.decide.errors import WrongPhase, WrongTurn
 from tests.server.decide.given import (
     ADMIN,
+    NONCE,
     NOON,
     T0,
     Game,
@@ -175,7 +176,7 @@ def test_reaching_the_vp_target_wins_and_finishes_the_game() -> None:
     state = game.state
     assert (state.phase, state.winner) == ("finished", "p1")
     with pytest.raises(WrongPhase, match="the game is finished"):
-        game.when(SubmitOrders(actor=Actor(account(2)), now=during(2), text="MA H"))
+        game.when(SubmitOrders(nonce=NONCE, actor=Actor(account(2)), now=during(2), text="MA H"))
     with pytest.raises(WrongPhase, match="the game is finished"):
         game.when(ResolveTurn(actor=Actor("scheduler", operator=True), now=noon(2)))
 

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from schema.receipts import verify
 from server.words import HINTS, QUOTES
 from tests.server.textcommands.bot import Person, Table, armies, neighbours, table
 
@@ -93,7 +94,13 @@ async def test_submit_gives_the_same_result_as_the_orders_route(schema_url: str)
         )
         assert said.result is not None
         assert routed.status_code == 200
-        assert {**said.result, "position": 0} == {**routed.json(), "position": 0}
+        # Each submission has a fresh nonce, so its own receipt; the rest is the same.
+        assert ann.game is not None
+        fresh = {"position": 0, "receipt": "", "nonce": ""}
+        assert {**said.result, **fresh} == {**routed.json(), **fresh}
+        for answer in (said.result, routed.json()):
+            assert verify(answer["receipt"], ann.game, 1, "p1", text, answer["nonce"])
+        assert said.result["nonce"] != routed.json()["nonce"]
 
 
 async def test_a_players_list_and_help_never_show_anothers_orders(schema_url: str) -> None:

@@ -46,7 +46,7 @@ def test_the_command_list_for_players_leaves_out_admin_commands() -> None:
 
 
 def test_submitted_marks_each_order_and_gives_the_reason_of_invalid_ones() -> None:
-    text = replies.submitted(OrdersAccepted(3, [SUPPORT, NOWHERE, HOLD], 17))
+    text = replies.submitted(OrdersAccepted(3, [SUPPORT, NOWHERE, HOLD], 17, "", ""))
     assert text.split("\n") == [
         "Orders for turn 3:",
         "\u2713 BL S CR to SL",
@@ -58,12 +58,12 @@ def test_submitted_marks_each_order_and_gives_the_reason_of_invalid_ones() -> No
 
 
 def test_submitted_all_valid() -> None:
-    text = replies.submitted(OrdersAccepted(1, [HOLD], 5))
+    text = replies.submitted(OrdersAccepted(1, [HOLD], 5, "", ""))
     assert text.split("\n") == ["Orders for turn 1:", "\u2713 TR H", "1 of 1 order valid."]
 
 
 def test_submitted_nothing() -> None:
-    text = replies.submitted(OrdersAccepted(1, [], 5))
+    text = replies.submitted(OrdersAccepted(1, [], 5, "", ""))
     assert "(no orders in that text)" in text
     assert text.endswith("0 of 0 orders valid.")
 
