@@ -15,6 +15,7 @@ from client.errors import (
 )
 from client.http import ActingUser
 from client.live import Subscription
+from client.receipts import verify_receipt
 from client.skirmish import SkirmishClient
 
 __all__ = [
@@ -32,4 +33,5 @@ __all__ = [
     "Unauthorized",
     "Unavailable",
     "Unreachable",
+    "verify_receipt",
 ]

@@ -28,6 +28,9 @@ class Services:
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
     entropy: Entropy = system_entropy
+    # The nonces of order receipts: apart from games' secrets, which tests fix, so that a
+    # nonce (revealed at every resolution) is never a game's secret.
+    nonces: Entropy = system_entropy
     # Webhooks may go to loopback and private addresses (SKIRMISH_WEBHOOK_ALLOW_PRIVATE).
     webhook_allow_private: bool = False
     extras: dict[str, object] = field(default_factory=dict)

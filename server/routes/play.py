@@ -56,7 +56,7 @@ async def submit_orders(request: Request, game: GameId) -> Response:
         text=body.orders,
         turn=body.turn,
         as_player=body.player,
-        nonce=found.entropy(),
+        nonce=found.nonces(),
     )
     executed = await found.games.execute(game, command)
     (submitted,) = executed.events

@@ -56,7 +56,7 @@ def _number(request: Request) -> int:
 async def submit(ctx: Context, request: Request) -> CommandReply:
     executed = await ctx.execute(
         SubmitOrders(
-            actor=ctx.who.actor, now=ctx.now(), text=_text(request), nonce=ctx.found.entropy()
+            actor=ctx.who.actor, now=ctx.now(), text=_text(request), nonce=ctx.found.nonces()
         )
     )
     accepted = OrdersAccepted.of(the(OrdersSubmitted, executed.events), executed.position)

@@ -97,11 +97,14 @@ async def test_an_admin_who_plays_sees_exactly_what_a_player_sees(server: Server
 
         await api.admin(game_id, ann, "resolve")
         await anns.wait_for(lambda ms: any(m["type"] == "resolved" for m in ms))
-    # The resolution shows every order, in `turn_resolved`; the ballots stay their own.
+    # The resolution shows every order, in `turn_resolved`, and reveals every submission
+    # with its receipt's nonce; the ballots and notices stay their own.
     after = await api.events(game_id, ann)
     resolved = next(e for e in after if e.type == "turn_resolved.v1")
     assert all(word in _text(resolved) for word in SECRET_WORDS)
-    mine = [e for e in after if e.type in PRIVATE]
+    revealed = _of_type(after, "orders_submitted.v1")
+    assert {data(e)["player_id"] for e in revealed} == {"p1", "p2", "p3"}
+    mine = [e for e in after if e.type in PRIVATE - {"orders_submitted.v1"}]
     assert {data(e)["player_id"] for e in mine} == {"p1"}
     # Ann's play left no record of a moderator's read: she read nothing she may not.
     assert not _of_type(await api.events(game_id), "private_events_read.v1")

@@ -167,14 +167,17 @@ async def test_a_scripted_game_through_the_client_is_seen_step_by_step_by_a_spec
     # first and the one the rewind of the finished game drew.
     revealing = [e for e in feed if e.type in ("game_started.v1", "turn_rewound.v1")]
     assert [data(e)["secret"] for e in revealing] == [TEST_SECRET.hex()] * 2
+    # And the submissions of every resolved turn, revealed since (rules.md, "Receipts").
     kept = [e for e in live_events if e.position not in archived]
-    assert [_without_secret(e) for e in kept] == [_without_secret(e) for e in feed]
-    assert not PRIVATE & {e.type for e in feed}
+    public = [e for e in feed if e.type != "orders_submitted.v1"]
+    assert [_without_secret(e) for e in kept] == [_without_secret(e) for e in public]
+    assert "player_notified.v1" not in {e.type for e in feed}
+    assert {data(e)["player_id"] for e in feed if e.type == "orders_submitted.v1"} == {"p1", "p4"}
 
     # The admin plays: she reads what a player reads. The operator, who plays no seat,
     # reads everything, with who acted.
     anns = await game.api.events(game.game_id, game.admin)
-    assert {data(e)["player_id"] for e in anns if e.type in PRIVATE} == {"p1"}
+    assert {data(e)["player_id"] for e in anns if e.type == "player_notified.v1"} == {"p1"}
     assert not any(e.actor for e in anns)
     full = await game.api.events(game.game_id, OPERATOR_TOKEN)
     assert {e.type for e in full} >= PRIVATE

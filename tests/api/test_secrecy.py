@@ -75,8 +75,10 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
         for live in (bobs, spectators):
             await live.wait_for(lambda ms: any(m["type"] == "standings" for m in ms))
         # Cy and Di order and vote; Bob orders and votes too, with nothing secret in it.
-        await api.orders(game_id, cy, holds("p3", SECRET_WORDS[0]))
-        await api.orders(game_id, di, holds("p4", SECRET_WORDS[1]))
+        cys = await api.orders(game_id, cy, holds("p3", SECRET_WORDS[0]))
+        dis = await api.orders(game_id, di, holds("p4", SECRET_WORDS[1]))
+        # Their receipts' nonces, which only they hold until the resolution reveals them.
+        nonces = (cys.nonce, dis.nonce)
         await api.orders(game_id, bob, holds("p2", "bobs own words"))
         for voter, effect in ((cy, first), (di, second), (bob, first)):
             voted = await api.call("POST", f"/v1/games/{game_id}/votes", voter, {"effect": effect})
@@ -92,6 +94,7 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
             answers = await _read_everything(api, game_id, reader)
             text = _text(answers)
             assert _leaks(text) == []
+            assert not [n for n in nonces if n in text]
             feed: list[FeedEvent] = answers[3]
             types = [(e.type, data(e).get("player_id")) for e in feed]
             assert ("vote_cast.v1", "p3") not in types
@@ -109,6 +112,8 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
         # Nothing secret went down the sockets either.
         assert _leaks(_text(bobs.messages)) == []
         assert _leaks(_text(spectators.messages)) == []
+        for live in (bobs, spectators):
+            assert not [n for n in nonces if n in _text(live.messages)]
         assert {e["data"]["player_id"] for e in bobs.events if e["type"] in _PRIVATE} == {"p2"}
         assert not [e for e in spectators.events if e["type"] in _PRIVATE]
 
@@ -127,6 +132,8 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
     assert resolved["effect"] == first
     public = _text(await api.events(game_id))
     assert all(word in public for word in SECRET_WORDS)
+    # The submissions are revealed in the feed, with their nonces (rules.md, "Receipts").
+    assert all(nonce in public for nonce in nonces)
     # The ballots themselves stay with their owners; the game's secret with nobody, not
     # even its admin, until the game ends.
     assert '"vote_cast.v1"' not in public
