@@ -100,7 +100,7 @@ async def fork(
     """A new game forked from `source_id` at the start of turn `body.turn` (rules.md,
     "Forks"); `who`, calling from `address`, becomes its admin."""
     source = (await readable(found, source_id)).state
-    check_fork(source, who.actor, body.turn)
+    check_fork(source, who.actor, body.turn, sandbox=body.sandbox)
     then, position = await _start_of(found, source, body.turn)
     assert then.map is not None  # a turn that began had its map drawn
     found.throttle.game_created(who, address)

@@ -10,16 +10,18 @@ from server.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
 from server.decide.lifecycle import MIN_SECRET_BYTES, check_settings
 
 
-def check_fork(source: GameState, actor: Actor, turn: int) -> None:
-    """May `actor` fork `source` at the start of `turn`: an admin of a game being played,
-    anyone once it is finished; a turn it has played (a finished game's last turn at most,
-    the current one of a game being played)."""
+def check_fork(source: GameState, actor: Actor, turn: int, *, sandbox: bool) -> None:
+    """May `actor` fork `source` at the start of `turn`: an admin, or anyone for a sandbox
+    of a finished game (a real fork seats the source's players, which is theirs to ask);
+    a turn it has played (a finished game's last turn at most, or the current one)."""
     existing(source)
     require_phase(source, "running", "paused", "finished")
     finished = source.phase == "finished"
-    if not finished and not source.is_admin(actor):
+    if not source.is_admin(actor) and not (finished and sandbox):
         raise NotAllowed(
-            codes.ADMIN_ONLY, "only an admin may fork a game being played; anyone once it ends"
+            codes.ADMIN_ONLY,
+            "only an admin may fork a game being played, or make a real fork; anyone may "
+            "make a sandbox of a finished game",
         )
     last = source.turn - 1 if finished else source.turn
     if not 1 <= turn <= last:

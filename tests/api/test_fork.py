@@ -56,14 +56,21 @@ async def test_a_running_game_forks_at_each_turn_it_has_reached(server: Server) 
     assert (await source.state()).turn == 4
 
 
-async def test_a_finished_game_forks_for_anyone_up_to_its_last_turn(server: Server) -> None:
+async def test_a_finished_game_forks_up_to_its_last_turn_a_sandbox_for_anyone(
+    server: Server,
+) -> None:
     source = await _played(server, 4)
     assert (await source.state()).phase == "finished"
     stranger = await server.api.account("Eve")
-    fork = await _fork(server, source.game_id, stranger, turn=4, sandbox=False, name="Again")
+    fork = await _fork(server, source.game_id, stranger, turn=4, name="Again")
     await _assert_begins_at(server, source, fork, 4)
     assert fork["name"] == "Again"
     assert fork["admins"] == [stranger.account_id]
+    # A real fork seats the source's players: theirs (their admin's) to ask for.
+    error = await _fork(server, source.game_id, stranger, 403, turn=4, sandbox=False)
+    assert error["error"]["code"] == "admin_only"
+    real = await _fork(server, source.game_id, source.admin, turn=4, sandbox=False)
+    await _assert_begins_at(server, source, real, 4)
     error = await _fork(server, source.game_id, stranger, 404, turn=5)
     assert error["error"]["code"] == "turn_not_found"
 

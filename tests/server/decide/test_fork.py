@@ -23,18 +23,18 @@ from tests.server.decide.given import (
 def test_an_admin_forks_a_game_being_played_up_to_its_current_turn() -> None:
     game = started(3)
     resolve(game)
-    check_fork(game.state, Actor(ADMIN), 1)
-    check_fork(game.state, Actor(ADMIN), 2)
+    check_fork(game.state, Actor(ADMIN), 1, sandbox=False)
+    check_fork(game.state, Actor(ADMIN), 2, sandbox=True)
     for turn in (0, 3):
         with refused(codes.TURN_NOT_FOUND, f"turn {turn} cannot be forked"):
-            check_fork(game.state, Actor(ADMIN), turn)
+            check_fork(game.state, Actor(ADMIN), turn, sandbox=True)
     with refused(codes.ADMIN_ONLY):
-        check_fork(game.state, Actor(account(1)), 1)
+        check_fork(game.state, Actor(account(1)), 1, sandbox=True)
     with refused(codes.WRONG_PHASE):
-        check_fork(joined(3).state, Actor(ADMIN), 1)
+        check_fork(joined(3).state, Actor(ADMIN), 1, sandbox=True)
 
 
-def test_anyone_forks_a_finished_game_up_to_its_last_turn() -> None:
+def test_anyone_makes_a_sandbox_of_a_finished_game_up_to_its_last_turn() -> None:
     game = on_board(
         {"EH": "p1", "MA": "p2", "MJ": "p3"},
         {"SG": "p1", "OG": "p1", "BF": "p1", "VW": "p1"},
@@ -43,9 +43,12 @@ def test_anyone_forks_a_finished_game_up_to_its_last_turn() -> None:
     resolve(game)
     assert game.state.phase == "finished"
     last = game.state.turn - 1
-    check_fork(game.state, Actor("acct-stranger"), last)
+    check_fork(game.state, Actor("acct-stranger"), last, sandbox=True)
+    check_fork(game.state, Actor(ADMIN), last, sandbox=False)
+    with refused(codes.ADMIN_ONLY, "or make a real fork"):
+        check_fork(game.state, Actor("acct-stranger"), last, sandbox=False)
     with refused(codes.TURN_NOT_FOUND):
-        check_fork(game.state, Actor("acct-stranger"), last + 1)
+        check_fork(game.state, Actor("acct-stranger"), last + 1, sandbox=True)
 
 
 @pytest.mark.parametrize("sandbox", [True, False])
