@@ -26,8 +26,10 @@ from schema.commands import Actor
 from schema.game_events import (
     AdminAdded,
     AdminRemoved,
+    ForkedFrom,
     GameCreated,
     GameEvent,
+    GameForked,
     GameKilled,
     GamePaused,
     GameStarted,
@@ -117,6 +119,8 @@ class GameState(msgspec.Struct, frozen=True):
     # (a rewind truncates before the last one); set by `fold`, not by `evolve`.
     version: int = 0
     resolved_versions: tuple[int, ...] = ()
+    # The game and turn this game was forked from, if it was.
+    forked_from: ForkedFrom | None = None
 
     def player_of(self, account_id: str) -> Player | None:
         for player in self.players.values():
@@ -314,6 +318,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return replace(state, admins=tuple(a for a in state.admins if a != event.account_id))
         case PrivateEventsRead():
             return replace(state, private_readers=state.private_readers | {event.reader})
+        case GameForked():
+            return _forked(event)
 
 
 def _update_player(state: GameState, player_id: str, **changes: object) -> GameState:
@@ -368,6 +374,41 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         last_turn=event,
         winner=event.winner,
         private_readers=frozenset(),
+    )
+
+
+def _forked(event: GameForked) -> GameState:
+    players = {
+        p.id: Player(
+            p.id,
+            p.name,
+            p.accounts,
+            p.color,
+            p.pattern,
+            status=p.status,
+            vp=p.vp,
+            has_joined_forces=p.has_joined_forces,
+        )
+        for p in event.players
+    }
+    return GameState(
+        game_id=event.game_id,
+        phase="running",
+        settings=event.settings,
+        admins=(event.admin,),
+        secret=event.secret,
+        commitment=event.commitment,
+        created_at=event.at,
+        players=players,
+        joined_so_far=len(players),
+        map=event.map,
+        board=event.board,
+        turn=event.turn,
+        turn_began_at=event.at,
+        earliest_resolution=earliest_resolution(event.at, event.settings),
+        vote=event.vote,
+        effect=event.effect,
+        forked_from=ForkedFrom(game=event.source_game, turn=event.turn),
     )
 
 

@@ -6,7 +6,7 @@ import msgspec
 from eventstore.migrations import Connection
 from projections.game import GameState, Player
 from projections.views import public_game
-from schema.game_events import GameStarted, TurnResolved, TurnRewound
+from schema.game_events import GameForked, GameStarted, TurnResolved, TurnRewound
 
 _encode = msgspec.json.Encoder().encode
 
@@ -23,6 +23,9 @@ def turn_writes(game_id: str, event: object) -> list[tuple[str, tuple[object, ..
     )
     if isinstance(event, GameStarted):
         return [(upsert_start, (game_id, 1, _encode(event.board).decode(), None))]
+    if isinstance(event, GameForked):
+        board = _encode(event.board).decode()
+        return [(upsert_start, (game_id, event.turn, board, event.effect))]
     if isinstance(event, TurnResolved):
         return [
             (

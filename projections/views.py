@@ -62,6 +62,7 @@ def public_game(state: GameState, position: int, now: datetime | None = None) ->
         now=now,
         commitment=state.commitment,
         secret=state.secret if secret_revealed(state.secret, state) else None,
+        forked_from=state.forked_from,
     )
 
 

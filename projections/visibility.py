@@ -21,6 +21,7 @@ import msgspec
 from projections.game import GameState
 from schema.game_events import (
     GameEvent,
+    GameForked,
     GameStarted,
     OrdersSubmitted,
     PlayerNotified,
@@ -98,7 +99,9 @@ def shown(viewer: Viewer, event: GameEvent, state: GameState) -> dict[str, Any] 
     if not can_see(viewer, event, state):
         return None
     data: dict[str, Any] = msgspec.to_builtins(event)
-    if isinstance(event, GameStarted | TurnRewound) and not secret_revealed(event.secret, state):
+    if isinstance(event, GameStarted | GameForked | TurnRewound) and not secret_revealed(
+        event.secret, state
+    ):
         data.pop("secret", None)
     return data
 

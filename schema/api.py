@@ -54,6 +54,15 @@ class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pass
 
 
+class ForkBody(Body, frozen=True):
+    """Fork a game at the start of turn `turn`; a sandbox by default."""
+
+    turn: int
+    sandbox: bool = True
+    # The fork's name; "<source's name> (fork, turn n)" when absent.
+    name: Name | None = None
+
+
 class NewGame(Body, frozen=True):
     """Advanced setup; every option but the name has the simple setup's default."""
 

@@ -5,7 +5,8 @@ from datetime import datetime
 
 import msgspec
 
-from schema.game_events import Settings
+from rules.board import GameMap
+from schema.game_events import ForkedPlayer, RecordedPosition, Settings, Vote
 
 
 class Actor(msgspec.Struct, frozen=True):
@@ -139,6 +140,24 @@ class RecordPrivateRead(Command, frozen=True, kw_only=True):
     turn: say so in the game's log first."""
 
 
+class ForkGame(Command, frozen=True, kw_only=True):
+    """Start `game_id` as a fork of `source_game` at the start of `turn`: what the entry
+    point read of the source then (server/application.py `fork`)."""
+
+    game_id: str
+    source_game: str
+    turn: int
+    position: int
+    settings: Settings
+    map: GameMap
+    board: RecordedPosition
+    players: tuple[ForkedPlayer, ...]
+    effect: str | None
+    vote: Vote | None
+    # Fresh randomness from the server's edge: the fork's own secret.
+    secret: bytes
+
+
 GameCommand = (
     CreateGame
     | JoinGame
@@ -162,4 +181,5 @@ GameCommand = (
     | AddAdmin
     | RemoveAdmin
     | RecordPrivateRead
+    | ForkGame
 )

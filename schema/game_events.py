@@ -254,6 +254,47 @@ class PrivateEventsRead(Event, frozen=True, tag="private_events_read.v1"):
     turn: int
 
 
+class ForkedPlayer(msgspec.Struct, frozen=True):
+    """A seat as a fork takes it over from its source game."""
+
+    id: str
+    name: str
+    accounts: tuple[str, ...]
+    color: int
+    pattern: int
+    status: PlayerStatus
+    vp: int
+    has_joined_forces: bool
+
+
+class ForkedFrom(msgspec.Struct, frozen=True):
+    game: str
+    turn: int
+
+
+class GameForked(Event, frozen=True, tag="game_forked.v1"):
+    """The first event of a game forked from another at the start of one of its turns: the
+    game begins there, running, with the source's board, seats, VP, effect and vote."""
+
+    game_id: str
+    source_game: str
+    turn: int
+    # The global position of the source's last event folded into the fork's state.
+    position: int
+    settings: Settings
+    admin: str
+    map: GameMap
+    board: RecordedPosition
+    players: list[ForkedPlayer]
+    effect: EffectName | None
+    vote: Vote | None
+    at: datetime
+    secret: str
+    commitment: str
+    # The source's hash chain at `position`, once games have one (issue 16); null until then.
+    chain_hash: str | None = None
+
+
 GameEvent = (
     GameCreated
     | PlayerJoined
@@ -278,6 +319,7 @@ GameEvent = (
     | AdminAdded
     | AdminRemoved
     | PrivateEventsRead
+    | GameForked
 )
 
 game_codec: EventCodec[GameEvent] = EventCodec(
@@ -304,4 +346,5 @@ game_codec: EventCodec[GameEvent] = EventCodec(
     AdminAdded,
     AdminRemoved,
     PrivateEventsRead,
+    GameForked,
 )

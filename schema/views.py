@@ -9,6 +9,7 @@ from rules.board import GameMap
 from rules.effects import EffectName
 from rules.turn import OrderReport
 from schema.game_events import (
+    ForkedFrom,
     Phase,
     PlayerStatus,
     RecordedOrder,
@@ -68,6 +69,8 @@ class PublicGame(msgspec.Struct, frozen=True):
     # (hex) once the game has ended, so that anyone can check every draw.
     commitment: str | None = None
     secret: str | None = None
+    # The game and turn this game was forked from (POST /v1/games/{game}/fork), if any.
+    forked_from: ForkedFrom | None = None
 
 
 class MyOrders(msgspec.Struct, frozen=True):

@@ -4,17 +4,21 @@ or borrows another's. Entry points decode their input, call these, and encode th
 
 import secrets
 
+from msgspec.structs import replace
+
 from projections import queries
 from projections.game import GameState
+from projections.loading import state_until, stream_of
 from projections.schedule import utc_offset_for
 from schema import errors as codes
-from schema.api import Done, NewGame, TurnView
+from schema.api import Done, ForkBody, NewGame, TurnView
 from schema.bounds import MAX_SEED
-from schema.commands import CreateGame
-from schema.game_events import Settings, game_codec
+from schema.commands import CreateGame, ForkGame
+from schema.game_events import GameStarted, Settings, game_codec
 from server.accounts import Identity
 from server.decide.acting import existing, require_admin
 from server.decide.errors import DomainError, InvalidCommand, NotFound
+from server.decide.fork import check_fork, forked_players
 from server.handlers import Executed, Loaded
 from server.services import Services
 
@@ -88,3 +92,51 @@ async def set_up(found: Services, who: Identity, body: NewGame, address: str) ->
         client_id=who.client_id,
     )
     return await found.games.execute(game_id, command)
+
+
+async def fork(
+    found: Services, who: Identity, source_id: str, body: ForkBody, address: str
+) -> Executed:
+    """A new game forked from `source_id` at the start of turn `body.turn` (rules.md,
+    "Forks"); `who`, calling from `address`, becomes its admin."""
+    source = (await readable(found, source_id)).state
+    check_fork(source, who.actor, body.turn, sandbox=body.sandbox)
+    then, position = await _start_of(found, source, body.turn)
+    assert then.map is not None  # a turn that began had its map drawn
+    found.throttle.game_created(who, address)
+    name = body.name or f"{source.settings.name[:40]} (fork, turn {body.turn})"
+    game_id = secrets.token_hex(6)
+    command = ForkGame(
+        actor=who.actor,
+        now=found.clock.now(),
+        game_id=game_id,
+        source_game=source_id,
+        turn=body.turn,
+        position=position,
+        settings=replace(then.settings, name=name, sandbox=body.sandbox),
+        map=then.map,
+        board=then.board,
+        players=forked_players(then, who.actor.account, sandbox=body.sandbox),
+        effect=then.effect,
+        vote=then.vote,
+        secret=found.entropy(),
+    )
+    return await found.games.execute(game_id, command)
+
+
+async def _start_of(found: Services, source: GameState, turn: int) -> tuple[GameState, int]:
+    """The source game as it stood when `turn` began (just after the resolution before it,
+    or its start), and the global position of the last event that state folds in."""
+    store = found.games.store
+    if turn > 1:
+        version = source.resolved_versions[turn - 2]
+    else:
+        # Its start comes before its first resolution, if any.
+        until = source.resolved_versions[0] if source.resolved_versions else None
+        events = await store.read_stream(stream_of(source.game_id), limit=until)
+        version = next(
+            e.version for e in events if isinstance(game_codec.decode_recorded(e), GameStarted)
+        )
+    state = await state_until(store, source.game_id, version)
+    (last,) = await store.read_stream(stream_of(source.game_id), after_version=version - 1, limit=1)
+    return state, last.position

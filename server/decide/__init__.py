@@ -13,6 +13,7 @@ from schema.commands import (
     ChangeLook,
     ChangeSettings,
     CreateGame,
+    ForkGame,
     GameCommand,
     JoinGame,
     KillGame,
@@ -31,7 +32,7 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import GameEvent
-from server.decide import admins, lifecycle, notices, play, resolution, votes
+from server.decide import admins, fork, lifecycle, notices, play, resolution, votes
 from server.decide.errors import DomainError
 from server.decide.resolution import RewindPlan, plan_rewind
 
@@ -82,5 +83,7 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return admins.remove_admin(state, command)
         case RecordPrivateRead():
             return admins.record_private_read(state, command)
+        case ForkGame():
+            return fork.fork_game(state, command)
         case RewindTurn():
             raise TypeError("a rewind is planned with plan_rewind, not decided")

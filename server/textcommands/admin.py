@@ -4,7 +4,7 @@ name a player check first, so that a non-admin learns that, not whether the name
 from projections.game import GameState, Player
 from projections.views import public_game
 from schema import errors as codes
-from schema.api import CommandReply, NewGame
+from schema.api import CommandReply, ForkBody, NewGame
 from schema.commands import (
     AddAdmin,
     BanPlayer,
@@ -19,7 +19,7 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import PlayerLeft, TurnResolved
-from server.application import done, set_up
+from server.application import done, fork, set_up
 from server.decide.acting import check_text, require_admin
 from server.decide.errors import Conflict, InvalidCommand, NotFound
 from server.textcommands import announcements
@@ -203,6 +203,14 @@ async def resolve(ctx: Context, request: Request) -> CommandReply:
     return answer(reply, done(executed))
 
 
+async def fork_here(ctx: Context, request: Request) -> CommandReply:
+    assert request.number is not None  # parsed as a number
+    body = ForkBody(turn=request.number)
+    executed = await fork(ctx.found, ctx.who, ctx.game_id, body, ctx.address)
+    game = public_game(executed.state, executed.position)
+    return answer(announcements.forked(game), game)
+
+
 HANDLERS: dict[str, Handler] = {
     "setup": setup,
     "advanced_setup": setup,
@@ -220,4 +228,5 @@ HANDLERS: dict[str, Handler] = {
     "kill_room": kill_room,
     "rewind": rewind,
     "resolve": resolve,
+    "fork": fork_here,
 }

@@ -39,6 +39,15 @@ def created(game: PublicGame) -> str:
     )
 
 
+def forked(game: PublicGame) -> str:
+    assert game.forked_from is not None  # a fork's view says where it came from
+    source = game.forked_from
+    return (
+        f"**{clip(game.name, 80)}** (game {game.id}) is forked from game {source.game} at the "
+        f"start of turn {source.turn}: a sandbox where you play every seat."
+    )
+
+
 def started(game: PublicGame, now: datetime) -> str:
     names = ", ".join(p.name for p in game.players)
     lines = [

@@ -98,6 +98,11 @@ COMMANDS: dict[str, Spec] = {
     "kill_room": Spec("/kill_room", "delete the game for good", admin=True),
     "rewind": Spec("/rewind [reason]", "undo the last resolution", "optional_text", admin=True),
     "resolve": Spec("/resolve", "resolve the current turn now", admin=True),
+    "fork": Spec(
+        "/fork <turn>",
+        "a sandbox copy of the game from the start of a turn (admins; anyone once it ends)",
+        "number",
+    ),
 }
 
 

@@ -187,7 +187,11 @@ async def test_every_answer_event_and_message_of_real_games_fits_the_published_c
         assert await confused.wait_closed() == 4422
     killed = await _admins_game(server)
     sandbox = await _sandbox_and_commands(server)
-    await _everything_else(api, [game.game_id, sandbox], [game.admin, game.player("Bob")])
+    fork = await api.call(
+        "POST", f"/v1/games/{game.game_id}/fork", game.admin, {"turn": 2}, expect=201
+    )
+    games = [game.game_id, sandbox, fork["id"]]
+    await _everything_else(api, games, [game.admin, game.player("Bob")])
 
     answers = [e for e in recorder.exchanges if e.path.startswith("/v1/")]
     errors = [error for exchange in answers for error in answer_errors(rest, exchange)]

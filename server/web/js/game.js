@@ -133,6 +133,13 @@ async function render() {
   const winner = game.winner ? game.players.find((p) => p.id === game.winner) : null;
   $("phase").textContent =
     phaseText(game) + (winner ? `, won by ${winner.name}` : "") + (game.settings.sandbox ? " (sandbox game)" : "");
+  const source = game.forked_from;
+  $("forked-from").hidden = !source;
+  if (source) {
+    const link = $("forked-from-link");
+    link.textContent = `game ${source.game}, turn ${source.turn}`;
+    link.href = `/games/${encodeURIComponent(source.game)}?turn=${source.turn}`;
+  }
 
   const last = currentTurn();
   const shown = showing();

@@ -153,3 +153,23 @@ async def test_kill_room(schema_url: str) -> None:
         for person in (ann, bob):
             assert (await person.refused("/help")).reply == "this game was killed by an admin"
         assert (await ann.refused("/start")).reply == "this game was killed by an admin"
+
+
+async def test_fork_makes_a_sandbox_from_the_start_of_a_turn(schema_url: str) -> None:
+    async with table(schema_url) as t:
+        ann, bob, _ = await seated(t)
+        t.clock.advance(60)
+        await ann.ok("/resolve")
+        assert (await bob.refused("/fork 1")).reply.startswith("only an admin may fork")
+        assert (await ann.refused("/fork 3")).reply == ("turn 3 cannot be forked: turns 1 to 2 can")
+        forked = await ann.ok("/fork 2")
+        assert forked.result is not None
+        fork_id = forked.result["id"]
+        assert forked.reply == (
+            f"**Skirmish Society (fork, turn 2)** (game {fork_id}) is forked from game "
+            f"{ann.game} at the start of turn 2: a sandbox where you play every seat."
+        )
+        assert forked.result["forked_from"] == {"game": ann.game, "turn": 2}
+        helped = (await ann.ok("/help")).result
+        assert helped is not None
+        assert forked.result["board"] == helped["board"]

@@ -25,8 +25,8 @@ RULEBOOK_COMMANDS = {
     "broadcasting", "ban", "unban", "resolution_time", "local_time", "fast_mode", "kill_room",
     "rewind",
 }  # fmt: skip
-# This server's own: resolve now, and the list of admins (the rulebook's admin role).
-SERVER_COMMANDS = {"resolve", "add_admin", "remove_admin"}
+# This server's own: resolve now, the list of admins (the rulebook's admin role), forks.
+SERVER_COMMANDS = {"resolve", "add_admin", "remove_admin", "fork"}
 
 
 def request(text: str) -> Request:

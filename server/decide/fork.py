@@ -1,0 +1,74 @@
+"""Forking a game at the start of one of its turns (docs/rules.md, "Forks")."""
+
+from projections.game import GameState
+from rules.prng import commitment
+from schema import errors as codes
+from schema.commands import Actor, ForkGame
+from schema.game_events import ForkedPlayer, GameEvent, GameForked
+from server.decide.acting import existing, require_phase
+from server.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
+from server.decide.lifecycle import MIN_SECRET_BYTES, check_settings
+
+
+def check_fork(source: GameState, actor: Actor, turn: int, *, sandbox: bool) -> None:
+    """May `actor` fork `source` at the start of `turn`: an admin, or anyone for a sandbox
+    of a finished game (a real fork seats the source's players, which is theirs to ask);
+    a turn it has played (a finished game's last turn at most, or the current one)."""
+    existing(source)
+    require_phase(source, "running", "paused", "finished")
+    finished = source.phase == "finished"
+    if not source.is_admin(actor) and not (finished and sandbox):
+        raise NotAllowed(
+            codes.ADMIN_ONLY,
+            "only an admin may fork a game being played, or make a real fork; anyone may "
+            "make a sandbox of a finished game",
+        )
+    last = source.turn - 1 if finished else source.turn
+    if not 1 <= turn <= last:
+        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} cannot be forked: turns 1 to {last} can")
+
+
+def forked_players(source: GameState, admin: str, *, sandbox: bool) -> tuple[ForkedPlayer, ...]:
+    """The source's seats as the fork takes them: the same accounts hold them in a real
+    fork; in a sandbox its admin holds every one."""
+    return tuple(
+        ForkedPlayer(
+            id=p.id,
+            name=p.name,
+            accounts=(admin,) if sandbox else p.accounts,
+            color=p.color,
+            pattern=p.pattern,
+            status=p.status,
+            vp=p.vp,
+            has_joined_forces=p.has_joined_forces,
+        )
+        for p in source.players.values()
+    )
+
+
+def fork_game(state: GameState, command: ForkGame) -> list[GameEvent]:
+    if state.phase != "new":
+        raise Conflict(codes.GAME_EXISTS, f"game {command.game_id} already exists")
+    if len(command.secret) < MIN_SECRET_BYTES:
+        raise InvalidCommand(
+            codes.SECRET_TOO_SHORT, f"a game's secret is at least {MIN_SECRET_BYTES} random bytes"
+        )
+    settings = check_settings(command.settings)
+    return [
+        GameForked(
+            game_id=command.game_id,
+            source_game=command.source_game,
+            turn=command.turn,
+            position=command.position,
+            settings=settings,
+            admin=command.actor.account,
+            map=command.map,
+            board=command.board,
+            players=list(command.players),
+            effect=command.effect,
+            vote=command.vote,
+            at=command.now,
+            secret=command.secret.hex(),
+            commitment=commitment(command.secret),
+        )
+    ]
