@@ -18,9 +18,10 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from client import ActingUser, Gone, NotFound, SkirmishClient
-from discord_bot.herald_posts import Outgoing, Sink, Undeliverable, nonce, split
+from discord_bot.herald_posts import Outgoing, Sink, Undeliverable, nonce
 from discord_bot.herald_state import Cursor, GameRecord, Member, Records
 from discord_bot.herald_story import Story, game_event
+from discord_bot.messages import split
 from schema.game_events import PlayerNotified
 from schema.live import EventMessage
 from server.textcommands.text import safe

@@ -8,8 +8,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Protocol
 
-# Discord refuses a message longer than this.
-DISCORD_LIMIT = 2000
 # Discord keeps a nonce of at most 25 characters.
 NONCE_LENGTH = 25
 MAP_FILE = "map.png"
@@ -43,24 +41,3 @@ def nonce(game: str, key: str) -> str:
     """The nonce of the message `key` names in `game`: short (Discord keeps 25
     characters), and the same wherever and whenever the message is sent."""
     return hashlib.sha256(f"{game}\n{key}".encode()).hexdigest()[:NONCE_LENGTH]
-
-
-def split(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
-    """The text in parts of at most `limit` characters, cut between lines; a line longer
-    than a whole part is cut where it must. Blank parts are left out."""
-    parts: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
-        joined = f"{current}\n{line}" if current else line
-        if len(joined) > limit:
-            parts.append(current)
-            joined = line
-        current = joined
-    parts.append(current)
-    return [part for part in parts if part.strip()]

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from discord_bot.herald_posts import DISCORD_LIMIT, Outgoing
+from discord_bot.herald_posts import Outgoing
 from discord_bot.herald_state import Records
+from discord_bot.messages import LIMIT
 from tests.api.game import NAMES, ORDERS
 from tests.api.support import Server, serving, until
 from tests.discord_bot.herald_game import CHANNEL, DiscordGame, RecordingSink, png_size
@@ -114,7 +115,7 @@ async def test_a_whole_game_is_posted_in_the_channel_and_each_player_gets_their_
     assert "New vote: " in second.text
     assert "Vote: MOBILIZE won (MOBILIZE 4" in third.text
     assert fourth.text.split("Standings:")[0].rstrip().endswith("Ann wins the game!")
-    assert all(len(m.text) <= DISCORD_LIMIT for m in sink.sent)
+    assert all(len(m.text) <= LIMIT for m in sink.sent)
 
     # Each player their own notices, nobody else's: Bob asked for none.
     assert sink.direct("Bob") == []

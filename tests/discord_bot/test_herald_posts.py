@@ -6,29 +6,30 @@ import pytest
 
 from client import SkirmishClient
 from discord_bot.herald import Herald
-from discord_bot.herald_posts import DISCORD_LIMIT, NONCE_LENGTH, nonce, split
+from discord_bot.herald_posts import NONCE_LENGTH, nonce
 from discord_bot.herald_state import Cursor, GameRecord, Member, Records, data_directory
+from discord_bot.messages import LIMIT, split
 from tests.discord_bot.herald_game import RecordingSink
 
 
 def test_a_text_within_the_limit_is_one_part() -> None:
     assert split("Turn 1 has resolved.\nAnn: ✓ EA B") == ["Turn 1 has resolved.\nAnn: ✓ EA B"]
-    assert split("x" * DISCORD_LIMIT) == ["x" * DISCORD_LIMIT]
+    assert split("x" * LIMIT) == ["x" * LIMIT]
 
 
 def test_a_long_text_is_cut_between_lines_and_loses_nothing() -> None:
     lines = [f"{i}. Player {i}: {i} VP, {i} terr., {i} armies" + "." * 30 for i in range(200)]
     parts = split("\n".join(lines))
     assert len(parts) > 1
-    assert all(len(part) <= DISCORD_LIMIT for part in parts)
+    assert all(len(part) <= LIMIT for part in parts)
     # Every part ends and starts on a whole line, and together they are the text.
     assert [line for part in parts for line in part.split("\n")] == lines
 
 
 def test_a_line_longer_than_a_message_is_cut_where_it_must() -> None:
-    text = "short\n" + "y" * (DISCORD_LIMIT * 2 + 5) + "\nend"
+    text = "short\n" + "y" * (LIMIT * 2 + 5) + "\nend"
     parts = split(text)
-    assert parts == ["short", "y" * DISCORD_LIMIT, "y" * DISCORD_LIMIT, "yyyyy\nend"]
+    assert parts == ["short", "y" * LIMIT, "y" * LIMIT, "yyyyy\nend"]
 
 
 def test_blank_parts_are_left_out() -> None:

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from client import SkirmishClient
-from discord_bot.messages import LIMIT, split
+from discord_bot.messages import LIMIT, reply_parts, split
 from schema.api import CommandReply
 from tests.discord_bot.harness import FakeDiscord
 from tests.discord_bot.webhook import DEFERRED
@@ -23,7 +23,7 @@ def test_a_long_reply_is_split_between_lines() -> None:
 def test_a_line_longer_than_a_message_is_cut() -> None:
     messages = split("short\n" + "x" * (LIMIT + 10) + "\nend")
     assert messages == ["short", "x" * LIMIT, "x" * 10 + "\nend"]
-    assert split("") == ["(no reply)"]
+    assert reply_parts("") == ["(no reply)"]
 
 
 async def test_a_long_reply_arrives_in_several_messages(
