@@ -28,6 +28,7 @@ from projections.game import GameState, fold
 from projections.leading import Connect, lead
 from projections.loading import game_of, state_until, stream_of
 from projections.rows import turn_writes, write_game
+from projections.states import GameStates, Loaded
 from schema.game_events import GameEvent, TurnRewound, game_codec
 
 # v2: with read_members (schema/sql/0007_read_members.sql), rebuilt from the log.
@@ -50,8 +51,12 @@ class ReadModelRunner:
         *,
         lock_connection: Connect | None = None,
         retry_seconds: float = 30.0,
+        states: GameStates | None = None,
     ) -> None:
         self._store = store
+        # The states this process's GameService folded: a game it has just resolved need
+        # not be loaded again to be written.
+        self._states = states or GameStates(size=0)
         self._pool = pool
         # The lock is held for as long as the runner leads; give it a connection of its own
         # (server.database.dedicated_connections) so that the pool is never short of one.
@@ -184,6 +189,8 @@ class ReadModelRunner:
     def _committed(self, writes: "_Writes") -> None:
         """Remember what was written; say once when a game fails, and when it recovers."""
         self._games.update(writes.written)
+        for game_id, (state, position) in writes.written.items():
+            self._states.offer(game_id, Loaded(state, position))
         for game_id, error in writes.failed.items():
             self._games.pop(game_id, None)
             if game_id not in writes.failing:
@@ -204,12 +211,17 @@ class ReadModelRunner:
     ) -> Written:
         """The game's rows moved on by its events in this batch."""
         written = before = self._games.get(game_id)
+        last = events[-1]
+        known = self._states.at(game_id, last.version, last.position)
         for recorded in events:
             event = game_codec.decode_recorded(recorded)
-            state = await self._fold_in(game_id, recorded, event, written)
+            if known is None:
+                state = await self._fold_in(game_id, recorded, event, written)
+                written = (state, recorded.position)
             for sql, args in turn_writes(game_id, event):
                 await connection.execute(sql, *args)
-            written = (state, recorded.position)
+        if known is not None:
+            written = (known, last.position)
         assert written is not None
         await write_game(
             connection, game_id, *written, before=None if before is None else before[0]

@@ -117,7 +117,7 @@ def create_app(
                 sender = WebhookSender(
                     pool, the_clock, allow_private=settings.webhook_allow_private
                 )
-                runner = ReadModelRunner(store, pool, lock_connection=own)
+                runner = ReadModelRunner(store, pool, lock_connection=own, states=games.states)
                 background = [
                     asyncio.create_task(runner.follow(), name="the read models"),
                     asyncio.create_task(found.scheduler.run_forever(), name="the scheduler"),

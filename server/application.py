@@ -10,6 +10,7 @@ from projections import queries
 from projections.game import GameState
 from projections.loading import state_until, stream_of
 from projections.schedule import utc_offset_for
+from projections.states import Loaded
 from schema import errors as codes
 from schema.api import Done, ForkBody, NewGame, TurnView
 from schema.bounds import MAX_SEED
@@ -19,7 +20,7 @@ from server.accounts import Identity
 from server.decide.acting import existing, require_admin
 from server.decide.errors import DomainError, InvalidCommand, NotFound
 from server.decide.fork import check_fork, forked_players
-from server.handlers import Executed, Loaded
+from server.handlers import Executed
 from server.services import Services
 
 

@@ -6,7 +6,6 @@ import random
 import time
 import uuid
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable
 
 import msgspec
@@ -14,6 +13,7 @@ import msgspec
 from eventstore.base import ConcurrencyError, EventStore, RecordedEvent, Snapshot
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
 from projections.loading import stream_of
+from projections.states import GameStates, Loaded
 from schema import errors as codes
 from schema.commands import GameCommand, RewindTurn
 from schema.game_events import GameEvent, TurnResolved, game_codec
@@ -29,12 +29,6 @@ class Busy(DomainError):
         super().__init__(codes.BUSY, message)
 
 
-class Loaded(msgspec.Struct, frozen=True):
-    state: GameState
-    # The global position of the game's last event (0 for none).
-    position: int
-
-
 class Executed(msgspec.Struct, frozen=True):
     events: list[GameEvent]
     state: GameState
@@ -42,22 +36,22 @@ class Executed(msgspec.Struct, frozen=True):
 
 
 class GameService:
-    """Runs commands against games. One per process; it caches the states it folded."""
+    """Runs commands against games. One per process; it keeps the states it folded in
+    `states`, which the process's read-model runner shares."""
 
     def __init__(
         self,
         store: EventStore,
         *,
         attempts: int = 100,
-        cached_games: int = 1000,
+        states: GameStates | None = None,
         on_resolved: Callable[[float], None] | None = None,
     ) -> None:
         self.store = store
+        self.states = states or GameStates()
         # Told how many seconds each resolution took (server/metrics.py).
         self._on_resolved = on_resolved
         self._attempts = attempts
-        self._cache: OrderedDict[str, Loaded] = OrderedDict()
-        self._cached_games = cached_games
         # One lock per game being written to; a lock nobody holds or waits for is dropped.
         self._writing: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
@@ -65,14 +59,14 @@ class GameService:
 
     async def load(self, game_id: str) -> Loaded:
         stream = stream_of(game_id)
-        cached = self._cache.get(game_id)
+        cached = self.states.latest(game_id)
         if cached is not None:
             events = await self._read_after_position(stream, cached.position)
             if _continues(cached.state.version, events):
-                return self._remember(game_id, _folded(cached, events))
+                return self.states.remember(game_id, _folded(cached, events))
         loaded = await self._load_from_snapshot(stream)
         events = await self.store.read_stream(stream, after_version=loaded.state.version)
-        return self._remember(game_id, _folded(loaded, events))
+        return self.states.remember(game_id, _folded(loaded, events))
 
     async def execute(self, game_id: str, command: GameCommand) -> Executed:
         # A duration for the metrics, not a time of the game: not the injected clock.
@@ -121,7 +115,7 @@ class GameService:
                 continue
             first = loaded.state.version + 1
             state = fold(loaded.state, enumerate(events, start=first))
-            self._remember(game_id, Loaded(state, result.position))
+            self.states.remember(game_id, Loaded(state, result.position))
             if any(isinstance(e, TurnResolved) for e in events):
                 await self._snapshot(game_id, state, result.position)
             return Executed(events, state, result.position)
@@ -152,7 +146,7 @@ class GameService:
                     await _spread(attempt)
                     continue
                 finally:
-                    self._cache.pop(game_id, None)
+                    self.states.forget(game_id)
                 reloaded = await self.load(game_id)
                 return Executed([plan.rewound], reloaded.state, reloaded.position)
         raise Busy("the game is too busy to rewind right now; try again")
@@ -203,13 +197,6 @@ class GameService:
                 data=_encoder.encode(state),
             )
         )
-
-    def _remember(self, game_id: str, loaded: Loaded) -> Loaded:
-        self._cache[game_id] = loaded
-        self._cache.move_to_end(game_id)
-        while len(self._cache) > self._cached_games:
-            self._cache.popitem(last=False)
-        return loaded
 
 
 async def _spread(attempt: int) -> None:

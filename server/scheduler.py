@@ -36,6 +36,18 @@ SELECT (SELECT count(*) FROM read_games WHERE next_resolution_at <= $1 OR next_r
      > (SELECT count(*) FROM (SELECT 1 FROM read_games
                               WHERE next_resolution_at <= $1 OR next_reminder_at <= $1
                               FOR SHARE SKIP LOCKED) AS free)"""
+# Claims due games, the most overdue first, skipping those another scheduler holds.
+_CLAIM = """
+SELECT game_id, turn, next_resolution_at <= $1 AS resolution_due
+FROM read_games WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1)
+  AND game_id <> ALL($2::text[])
+ORDER BY least(next_resolution_at, next_reminder_at) LIMIT $3
+FOR UPDATE SKIP LOCKED"""
+_CLEAR_DUE = """
+UPDATE read_games SET next_reminder_at = NULL,
+  next_resolution_at = CASE WHEN done.resolution THEN NULL ELSE next_resolution_at END
+FROM unnest($1::text[], $2::boolean[]) AS done(game_id, resolution)
+WHERE read_games.game_id = done.game_id"""
 _NEXT_DUE = """
 SELECT min(least(next_resolution_at, next_reminder_at)),
        bool_or(phase = 'running' AND next_resolution_at IS NULL)
@@ -57,16 +69,20 @@ class Scheduler:
         pool: asyncpg.Pool,
         clock: Clock,
         *,
-        # Games claimed per transaction. Kept small: a claim keeps its games locked, and the
-        # gap-safe log held back, until the whole batch is resolved, so that a large one
-        # leaves other processes nothing to share and the read models idle meanwhile.
-        batch: int = 5,
+        # Games claimed per transaction, and carried out at once. A claim keeps its games
+        # locked, and the gap-safe log held back, until the whole batch is done, so that a
+        # large one leaves other processes nothing to share and the read models idle
+        # meanwhile; a small one leaves too few round trips to overlap.
+        batch: int = 32,
+        # The longest a game's command may take before it is given up (it stays due).
+        deadline_seconds: float = 20.0,
         poll_seconds: float = 1.0,
     ) -> None:
         self._games = games
         self._pool = pool
         self._clock = clock
         self._batch = batch
+        self._deadline = deadline_seconds
         self._poll = poll_seconds
         self._wake = asyncio.Event()
 
@@ -96,55 +112,59 @@ class Scheduler:
         failed: list[str] = []
         while True:
             async with self._pool.acquire() as connection, connection.transaction():
-                rows = await connection.fetch(
-                    "SELECT game_id, turn, next_resolution_at <= $1 AS resolution_due "
-                    "FROM read_games WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1) "
-                    "AND game_id <> ALL($2::text[]) "
-                    "ORDER BY least(next_resolution_at, next_reminder_at) LIMIT $3 "
-                    "FOR UPDATE SKIP LOCKED",
-                    now,
-                    failed,
-                    self._batch,
-                )
+                rows = await connection.fetch(_CLAIM, now, failed, self._batch)
                 if not rows:
                     tick.failed = len(failed)
                     return tick
-                for game_id, turn, resolution_due in rows:
-                    command: GameCommand
-                    if resolution_due:
-                        command = ResolveTurn(actor=Actor(ACTOR, operator=True), now=now, turn=turn)
-                    else:
-                        command = RemindPlayers(
-                            actor=Actor(ACTOR, operator=True), now=now, turn=turn
-                        )
-                    if not await self._execute(game_id, command):
-                        failed.append(game_id)
-                        continue
-                    tick.resolved += resolution_due
-                    tick.reminded += not resolution_due
+                # The claimed games at once, so that their round trips overlap and the
+                # store combines their appends; the claim is one statement, and so is
+                # clearing what was done.
+                done = await asyncio.gather(
+                    *(self._carry_out(game_id, turn, due, now) for game_id, turn, due in rows)
+                )
+                cleared = [row for row, ok in zip(rows, done, strict=True) if ok]
+                failed += [row[0] for row, ok in zip(rows, done, strict=True) if not ok]
+                tick.resolved += sum(due for _, _, due in cleared)
+                tick.reminded += sum(not due for _, _, due in cleared)
+                if cleared:
                     # Until the read model catches up with what was just appended, nobody
-                    # should take this game for due again.
+                    # should take these games for due again.
                     await connection.execute(
-                        "UPDATE read_games SET next_reminder_at = NULL, next_resolution_at = "
-                        "CASE WHEN $2 THEN NULL ELSE next_resolution_at END WHERE game_id = $1",
-                        game_id,
-                        resolution_due,
+                        _CLEAR_DUE, [row[0] for row in cleared], [row[2] for row in cleared]
                     )
+
+    async def _carry_out(
+        self, game_id: str, turn: int, resolution_due: bool, now: datetime
+    ) -> bool:
+        actor = Actor(ACTOR, operator=True)
+        command: GameCommand
+        if resolution_due:
+            command = ResolveTurn(actor=actor, now=now, turn=turn)
+        else:
+            command = RemindPlayers(actor=actor, now=now, turn=turn)
+        return await self._execute(game_id, command)
 
     async def _execute(self, game_id: str, command: GameCommand) -> bool:
         """True when the command is done with: carried out, or refused because someone
         else already did it (the turn moved on, the game paused)."""
+        name = type(command).__name__
         try:
-            await self._games.execute(game_id, command)
+            # A game that cannot be carried out in time must not keep the whole claim,
+            # and the gap-safe log, waiting: it stays due and is tried again.
+            async with asyncio.timeout(self._deadline):
+                await self._games.execute(game_id, command)
         except Busy as busy:
             # Not done, and nothing appended that would make the read model show it due
             # again: it must stay due.
-            _log.warning("scheduler: %s for %s failed: %s", type(command).__name__, game_id, busy)
+            _log.warning("scheduler: %s for %s failed: %s", name, game_id, busy)
             return False
         except DomainError as refused:
-            _log.info("scheduler: %s for %s refused: %s", type(command).__name__, game_id, refused)
+            _log.info("scheduler: %s for %s refused: %s", name, game_id, refused)
+        except TimeoutError:
+            _log.warning("scheduler: %s for %s took over %g s", name, game_id, self._deadline)
+            return False
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            _log.warning("scheduler: %s for %s failed: %s", type(command).__name__, game_id, error)
+            _log.warning("scheduler: %s for %s failed: %s", name, game_id, error)
             return False
         return True
 

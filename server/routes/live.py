@@ -11,6 +11,7 @@ from fastapi.responses import Response
 
 from eventstore.base import EventStore
 from projections.loading import stream_of
+from projections.states import Loaded
 from schema import errors as codes
 from schema.game_events import game_codec
 from schema.live import ErrorMessage, LiveQuery, PingMessage, TokenMessage
@@ -21,7 +22,6 @@ from server.decide.acting import existing
 from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.feed import viewer_of
-from server.handlers import Loaded
 from server.identity import identify
 from server.live import Client, GameFeed, Joined, messages_for
 from server.services import Services, services
