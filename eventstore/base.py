@@ -37,6 +37,14 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
     causation_id: UUID | None = None
 
 
+class NewSnapshot(msgspec.Struct, frozen=True):
+    """A snapshot to save with an append: a projection's state folded up to the append's
+    last event, whose version and position the store fills in."""
+
+    name: str
+    data: bytes
+
+
 class Checkpoint(msgspec.Struct, frozen=True, order=True, gc=False):
     """A place in the global log. Its order is the log's order: by transaction, then position."""
 
@@ -154,8 +162,15 @@ def check_name(kind: str, value: str) -> None:
         raise InvalidRequestError(f"{kind} must be printable: {value!r}")
 
 
-def check_append(stream_id: str, events: Sequence[NewEvent], expected_version: int | None) -> None:
+def check_append(
+    stream_id: str,
+    events: Sequence[NewEvent],
+    expected_version: int | None,
+    snapshot: NewSnapshot | None = None,
+) -> None:
     check_name("stream id", stream_id)
+    if snapshot is not None:
+        check_name("snapshot name", snapshot.name)
     if expected_version is not None and expected_version < 0:
         raise InvalidRequestError(f"expected version must be >= 0, not {expected_version}")
     if not events:
@@ -202,11 +217,19 @@ class EventStore(abc.ABC):
 
     @abc.abstractmethod
     async def append(
-        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        *,
+        snapshot: NewSnapshot | None = None,
     ) -> AppendResult:
         """Append atomically. `expected_version` is the stream's version before the append
         (0 for a new or fully truncated stream), or None to append wherever the stream is.
-        Raises ConcurrencyError when the stream moved; re-sending the same events is a no-op."""
+        Raises ConcurrencyError when the stream moved; re-sending the same events is a no-op.
+        `snapshot`, the state folded up to the last of `events`, is saved with them, in
+        the same transaction (as `save_snapshot` would, at their last version and
+        position); not when they were recorded already."""
 
     @abc.abstractmethod
     async def read_stream(

@@ -18,17 +18,20 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from eventstore.base import MAX_APPEND_BYTES, AppendResult, EventStoreError, NewEvent
+from eventstore.base import MAX_APPEND_BYTES, AppendResult, EventStoreError, NewEvent, NewSnapshot
 
 
 class AppendRequest(msgspec.Struct, frozen=True):
     stream_id: str
     events: tuple[NewEvent, ...]
     expected_version: int | None
+    # Saved with the events, at the version and position of the last of them.
+    snapshot: NewSnapshot | None = None
 
     @property
     def size(self) -> int:
-        return sum(len(event.data) for event in self.events)
+        snapshot = 0 if self.snapshot is None else len(self.snapshot.data)
+        return snapshot + sum(len(event.data) for event in self.events)
 
 
 Outcome = AppendResult | EventStoreError

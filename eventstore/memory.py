@@ -16,6 +16,7 @@ from eventstore.base import (
     EventStore,
     InvalidRequestError,
     NewEvent,
+    NewSnapshot,
     RecordedEvent,
     Snapshot,
     StreamInfo,
@@ -38,11 +39,26 @@ class MemoryEventStore(EventStore):
         self._last_truncation = 0
 
     async def append(
-        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        *,
+        snapshot: NewSnapshot | None = None,
     ) -> AppendResult:
-        check_append(stream_id, events, expected_version)
+        check_append(stream_id, events, expected_version, snapshot)
         result = self._append(stream_id, events, expected_version)
         if not result.already_recorded:
+            if snapshot is not None:
+                await self.save_snapshot(
+                    Snapshot(
+                        stream_id=stream_id,
+                        name=snapshot.name,
+                        version=result.version,
+                        position=result.position,
+                        data=snapshot.data,
+                    )
+                )
             self._wakeups.wake([stream_id])
         return result
 

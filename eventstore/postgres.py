@@ -23,6 +23,7 @@ from eventstore.base import (
     EventStoreError,
     InvalidRequestError,
     NewEvent,
+    NewSnapshot,
     RecordedEvent,
     Snapshot,
     StoreUnavailableError,
@@ -84,12 +85,17 @@ class PostgresEventStore(EventStore):
         return cls(pool, channel=channel_for_schema(schema), **options)
 
     async def append(
-        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        *,
+        snapshot: NewSnapshot | None = None,
     ) -> AppendResult:
-        check_append(stream_id, events, expected_version)
+        check_append(stream_id, events, expected_version, snapshot)
         started = time.perf_counter()
         result = await self._combiner.append(
-            AppendRequest(stream_id, tuple(events), expected_version)
+            AppendRequest(stream_id, tuple(events), expected_version, snapshot)
         )
         if self._observe_append is not None:
             self._observe_append(time.perf_counter() - started)

@@ -63,8 +63,11 @@ async def append_chain(connection: Any, requests: list[AppendRequest]) -> list[O
     kind = "anywhere" if expected is None else "new" if expected == 0 else "at"
     if kind == "at":
         args.append(expected)
+    snapshot = _last_snapshot(requests)
+    if snapshot is not None:
+        args.extend(snapshot)
     try:
-        rows = await connection.fetch(sql.APPEND[(kind, many)], *args)
+        rows = await connection.fetch(sql.APPEND[(kind, many, snapshot is not None)], *args)
     except asyncpg.UniqueViolationError:
         rows = []
     if not rows:
@@ -88,6 +91,18 @@ async def append_chain(connection: Any, requests: list[AppendRequest]) -> list[O
     return results
 
 
+def _last_snapshot(requests: list[AppendRequest]) -> tuple[str, bytes, int] | None:
+    """The last snapshot of chained requests (the others are older states), with the
+    number of the event in the chain it was folded up to."""
+    found = None
+    events = 0
+    for request in requests:
+        events += len(request.events)
+        if request.snapshot is not None:
+            found = (request.snapshot.name, request.snapshot.data, events)
+    return found
+
+
 async def _refused(connection: Any, request: AppendRequest) -> Outcome:
     """Why nothing was appended: a re-send (fine), a partial re-send, or a conflict."""
     stream_id, events = request.stream_id, request.events
@@ -109,13 +124,17 @@ async def _refused(connection: Any, request: AppendRequest) -> Outcome:
     return ConcurrencyError(stream_id, request.expected_version, actual or 0)
 
 
-_CALL_BATCH = "SELECT * FROM append_batch($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
-
-
 async def append_batch(connection: Any, requests: list[AppendRequest]) -> list[Outcome]:
     events = [event for request in requests for event in request.events]
+    snapshots = [(n, r.snapshot) for n, r in enumerate(requests, start=1) if r.snapshot]
+    with_snapshots: list[Any] = [
+        [n for n, _ in snapshots],
+        [requests[n - 1].stream_id for n, _ in snapshots],
+        [snapshot.name for _, snapshot in snapshots],
+        [snapshot.data for _, snapshot in snapshots],
+    ]
     rows = await connection.fetch(
-        _CALL_BATCH,
+        sql.APPEND_BATCH_WITH_SNAPSHOTS if snapshots else sql.APPEND_BATCH,
         [request.stream_id for request in requests],
         [request.expected_version for request in requests],
         [len(request.events) for request in requests],
@@ -127,6 +146,7 @@ async def append_batch(connection: Any, requests: list[AppendRequest]) -> list[O
         [event.actor for event in events],
         [event.correlation_id for event in events],
         [event.causation_id for event in events],
+        *(with_snapshots if snapshots else ()),
     )
     return [_judged(request, *row) for request, row in zip(requests, rows, strict=True)]
 

@@ -43,20 +43,62 @@ FROM head, unnest($3::uuid[], $4::text[], $5::bytea[], $6::timestamptz[], $7::te
                           causation_id, n)"""
 
 
-def _append(head: str, insert: str) -> str:
-    return f"WITH head AS ({head}){insert}\nRETURNING version, position, transaction_id"
+_SAVE_SNAPSHOT_ON_CONFLICT = """
+ON CONFLICT (stream_id, name, version)
+DO UPDATE SET position = EXCLUDED.position, data = EXCLUDED.data"""
 
 
-# Keyed by (kind of expected version, several events?).
+def _append(head: str, insert: str, snapshot_parameter: int | None) -> str:
+    """With `snapshot_parameter` n, $n is a snapshot's name, $n+1 its data, and $n+2 the
+    number of the event (1 for the first of the append) it was folded up to."""
+    returning = "\nRETURNING version, position, transaction_id"
+    if snapshot_parameter is None:
+        return f"WITH head AS ({head}){insert}{returning}"
+    n = snapshot_parameter
+    return f"""WITH head AS ({head}),
+appended AS ({insert}{returning}),
+snapshot AS (
+    INSERT INTO snapshots (stream_id, name, version, position, data)
+    SELECT $1, ${n}::text, a.version, a.position, ${n + 1}::bytea FROM appended AS a, head
+    WHERE a.version = head.base + ${n + 2}::bigint{_SAVE_SNAPSHOT_ON_CONFLICT})
+SELECT version, position, transaction_id FROM appended"""
+
+
+# Keyed by (kind of expected version, several events?, a snapshot with them?). The expected
+# version, when there is one, is $10; a snapshot's parameters follow the others.
 APPEND = {
-    (kind, many): _append(head, _INSERT_MANY if many else _INSERT_ONE)
+    (kind, many, snapshot): _append(
+        head,
+        _INSERT_MANY if many else _INSERT_ONE,
+        (11 if kind == "at" else 10) if snapshot else None,
+    )
     for kind, head in (
         ("new", _HEAD_FOR_NEW_STREAM),
         ("anywhere", _HEAD_ANYWHERE),
         ("at", _HEAD_AT_VERSION),
     )
     for many in (False, True)
+    for snapshot in (False, True)
 }
+
+_BATCH_ARGUMENTS = ", ".join(f"${n}" for n in range(1, 12))
+APPEND_BATCH = f"SELECT * FROM append_batch({_BATCH_ARGUMENTS})"
+# The same, and the snapshots of the requests that are appended ($12: their requests'
+# numbers, from 1; $13, $14, $15: their streams, names and data), in the same statement.
+APPEND_BATCH_WITH_SNAPSHOTS = f"""
+WITH judged AS (
+    SELECT * FROM append_batch({_BATCH_ARGUMENTS})
+    WITH ORDINALITY AS j(verdict, version, position, transaction_id, clashes, n)
+),
+snapshot AS (
+    INSERT INTO snapshots (stream_id, name, version, position, data)
+    SELECT q.stream_id, q.name, j.version, j.position, q.data
+    FROM judged AS j
+    JOIN unnest($12::bigint[], $13::text[], $14::text[], $15::bytea[])
+         AS q(n, stream_id, name, data) ON q.n = j.n
+    WHERE j.verdict = 'appended'{_SAVE_SNAPSHOT_ON_CONFLICT}
+)
+SELECT verdict, version, position, transaction_id, clashes FROM judged ORDER BY n"""
 
 FIND_RECORDED = """
 SELECT event_id, version, position, transaction_id FROM events
@@ -116,10 +158,9 @@ READ_ARCHIVED_EVENTS = f"""
 SELECT truncation_id, {COLUMNS} FROM archived_events WHERE stream_id = $1
 ORDER BY truncation_id, version"""
 
-SAVE_SNAPSHOT = """
+SAVE_SNAPSHOT = f"""
 INSERT INTO snapshots (stream_id, name, version, position, data) VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (stream_id, name, version)
-DO UPDATE SET position = EXCLUDED.position, data = EXCLUDED.data"""
+{_SAVE_SNAPSHOT_ON_CONFLICT}"""
 
 # A snapshot counts only while the event it was folded up to is still in the stream.
 LOAD_SNAPSHOT = """

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from eventstore.base import ConcurrencyError, EventStore, RecordedEvent, Snapshot
+from eventstore.base import ConcurrencyError, EventStore, NewSnapshot, RecordedEvent
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
 from projections.loading import stream_of
 from projections.states import GameStates, Loaded
@@ -102,9 +102,14 @@ class GameService:
                 )
                 for e in events
             ]
+            state = fold(loaded.state, enumerate(events, start=loaded.state.version + 1))
+            # Each resolution leaves a snapshot, written with its events in one round trip.
+            snapshot = None
+            if any(isinstance(e, TurnResolved) for e in events):
+                snapshot = NewSnapshot(SNAPSHOT_NAME, _encoder.encode(state))
             try:
                 result = await self.store.append(
-                    stream_of(game_id), new, expected_version=loaded.state.version
+                    stream_of(game_id), new, loaded.state.version, snapshot=snapshot
                 )
             except ConcurrencyError:
                 # The cached state stays: the next load reads on from it, and reloads from
@@ -113,11 +118,7 @@ class GameService:
                 # which under contention cost more than all the rest.
                 await _spread(attempt)
                 continue
-            first = loaded.state.version + 1
-            state = fold(loaded.state, enumerate(events, start=first))
             self.states.remember(game_id, Loaded(state, result.position))
-            if any(isinstance(e, TurnResolved) for e in events):
-                await self._snapshot(game_id, state, result.position)
             return Executed(events, state, result.position)
         raise Busy("the game is too busy right now; try again")
 
@@ -186,17 +187,6 @@ class GameService:
             if state is not None:
                 return Loaded(state, snapshot.position)
         return Loaded(GameState(), 0)
-
-    async def _snapshot(self, game_id: str, state: GameState, position: int) -> None:
-        await self.store.save_snapshot(
-            Snapshot(
-                stream_id=stream_of(game_id),
-                name=SNAPSHOT_NAME,
-                version=state.version,
-                position=position,
-                data=_encoder.encode(state),
-            )
-        )
 
 
 async def _spread(attempt: int) -> None:

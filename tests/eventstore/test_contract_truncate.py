@@ -1,14 +1,17 @@
 """The store contract, part 2: truncation, the archive and snapshots."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
 
 from eventstore.base import (
+    AppendResult,
     ConcurrencyError,
     DuplicateEventError,
     EventStore,
     InvalidRequestError,
+    NewSnapshot,
     Snapshot,
 )
 from tests.support import FIXED_TIME, new_event, numbered, visible_log
@@ -186,3 +189,64 @@ async def test_snapshots_of_truncated_events_are_not_used(store: EventStore) -> 
 async def test_a_snapshot_needs_a_positive_version(store: EventStore) -> None:
     with pytest.raises(InvalidRequestError):
         await store.save_snapshot(_snapshot(0, 0))
+
+
+@pytest.mark.parametrize(("existing", "expected", "count"), [(0, 0, 1), (2, 2, 3), (2, None, 2)])
+async def test_a_snapshot_given_with_an_append_is_saved_at_its_last_event(
+    store: EventStore, existing: int, expected: int | None, count: int
+) -> None:
+    if existing:
+        await store.append("g", numbered(existing), expected_version=0)
+    result = await store.append(
+        "g", numbered(count), expected, snapshot=NewSnapshot("game", b"folded")
+    )
+    loaded = await store.load_snapshot("g", "game")
+    assert loaded == _snapshot(existing + count, result.position, b"folded")
+
+
+async def test_a_snapshot_goes_only_with_events_that_are_appended(store: EventStore) -> None:
+    events = numbered(2)
+    await store.append("g", events, 0, snapshot=NewSnapshot("game", b"first"))
+    with pytest.raises(ConcurrencyError):
+        await store.append("g", numbered(1), 0, snapshot=NewSnapshot("game", b"refused"))
+    # A re-send is recognised, and its snapshot is not written again.
+    again = await store.append("g", events, 0, snapshot=NewSnapshot("game", b"re-sent"))
+    assert again.already_recorded
+    loaded = await store.load_snapshot("g", "game")
+    assert loaded is not None
+    assert loaded.data == b"first"
+
+
+async def test_appends_to_many_streams_at_once_each_save_their_own_snapshot(
+    store: EventStore,
+) -> None:
+    streams = [f"g{n}" for n in range(8)]
+    for stream in streams[:4]:
+        await store.append(stream, numbered(1), expected_version=0)
+    # Together, so that a store that combines appends writes them in one batch; one of
+    # them expects the wrong version and must save nothing.
+    outcomes = await asyncio.gather(
+        *(
+            store.append(
+                stream,
+                numbered(2),
+                expected_version=5 if n == 1 else 1 if n < 4 else 0,
+                snapshot=NewSnapshot("game", stream.encode()),
+            )
+            for n, stream in enumerate(streams)
+        ),
+        return_exceptions=True,
+    )
+    assert isinstance(outcomes[1], ConcurrencyError)
+    assert await store.load_snapshot("g1", "game") is None
+    for n, (stream, outcome) in enumerate(zip(streams, outcomes, strict=True)):
+        if n == 1:
+            continue
+        assert isinstance(outcome, AppendResult)
+        loaded = await store.load_snapshot(stream, "game")
+        assert loaded is not None
+        assert (loaded.version, loaded.position, loaded.data) == (
+            outcome.version,
+            outcome.position,
+            stream.encode(),
+        )

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 
-from eventstore.base import AppendResult, ConcurrencyError, RecordedEvent
+from eventstore.base import AppendResult, ConcurrencyError, NewSnapshot, RecordedEvent
 from eventstore.batching import AppendRequest
 from eventstore.postgres import PostgresEventStore
 from eventstore.postgres_append import append_chain
@@ -217,3 +217,24 @@ async def test_a_subscription_survives_losing_its_database_connections(
 
         stream = await writer.read_stream("game")
     assert received == stream
+
+
+async def test_chained_appends_save_the_snapshot_of_the_last_that_has_one(
+    pool: asyncpg.Pool, postgres_store: PostgresEventStore
+) -> None:
+    requests = [
+        AppendRequest("game", (new_event(),), 0, NewSnapshot("state", b"one")),
+        AppendRequest("game", (new_event(), new_event()), 1, NewSnapshot("state", b"three")),
+        AppendRequest("game", (new_event(),), 3),
+    ]
+    async with pool.acquire() as connection:
+        outcomes = await append_chain(connection, requests)
+    assert [outcome.version for outcome in outcomes if isinstance(outcome, AppendResult)] == [
+        1,
+        3,
+        4,
+    ]
+    [_, _, third, _] = await postgres_store.read_stream("game")
+    loaded = await postgres_store.load_snapshot("game", "state")
+    assert loaded is not None
+    assert (loaded.version, loaded.position, loaded.data) == (3, third.position, b"three")
