@@ -1,6 +1,6 @@
-""""Fork here" on a game's page, in headless Chromium against a real server: the page asks
-for an account's token (kept by the tab alone), forks the turn shown, says why the API
-refused, and lands on the fork, which says where it came from."""
+"""A game page's "Fork here", in headless Chromium against a real server: the page asks for
+an account's token (kept by the tab alone), forks the turn shown, says why the API refused,
+and lands on the fork, which says where it came from."""
 
 import re
 from typing import TYPE_CHECKING
