@@ -5,7 +5,7 @@ and lands on the fork, which says where it came from."""
 import re
 from typing import TYPE_CHECKING
 
-from tests.browser.support import Server, first_move
+from tests.browser.support import UNLABELLED_CONTROLS, Server, first_move
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -33,6 +33,7 @@ async def test_an_admin_forks_a_running_game_at_a_turn_of_its_history(
     await expect(token).to_have_attribute("type", "password")
     button = page.get_by_role("button", name="Fork at turn 2")
     await expect(page.locator("#fork-about")).to_contain_text("only its admins may fork it")
+    assert await page.evaluate(UNLABELLED_CONTROLS) == []
 
     # A token the server does not know: its words, and the tab forgets it.
     expected_errors.append(REFUSED.format("401 (Unauthorized)"))
