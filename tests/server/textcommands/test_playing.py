@@ -58,6 +58,7 @@ async def test_submit_valid_and_invalid_orders_and_list_them(schema_url: str) ->
         text = f"{mine[0]} H, XX H, {theirs[0]} H"
         sent = await ann.ok(f"/submit {text}")
         assert sent.result is not None
+        assert ann.game is not None
         # The receipt, to keep; its nonce only in the result, which the caller alone gets.
         receipt, nonce = sent.result["receipt"], sent.result["nonce"]
         assert verify(receipt, ann.game, 1, "p1", text, nonce)
