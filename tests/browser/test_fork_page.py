@@ -26,6 +26,12 @@ async def test_an_admin_forks_a_running_game_at_a_turn_of_its_history(
     await server.resolve()
     await server.resolve()
     source = server.game_id
+    # Every request the page makes: the token goes in the fork's header, never an address.
+    requests: list[tuple[str, str, str | None]] = []
+    page.on(
+        "request",
+        lambda r: requests.append((r.method, r.url, r.headers.get("authorization"))),
+    )
     await page.goto(f"{server.base}/games/{source}?turn=2")
     await expect(page.locator("#map")).to_have_attribute("data-turn", "2")
     await page.get_by_text("Fork here").click()
@@ -73,6 +79,9 @@ async def test_an_admin_forks_a_running_game_at_a_turn_of_its_history(
     await expect(arrow).to_have_count(0)  # a fork begins with no turn of its own resolved
     forked = await server.call("GET", f"/v1/games/{fork_id}")
     assert forked["forked_from"] == {"game": source, "turn": 2}
+    assert not [url for _, url, _ in requests if ann.token in url]
+    carried = [(method, url) for method, url, auth in requests if auth == f"Bearer {ann.token}"]
+    assert carried == [("POST", f"{server.base}/v1/games/{source}/fork")]
     # The tab keeps the token for the next page, nothing else does.
     assert await page.evaluate(STORED) == [ann.token, 0]
     await expect(page.get_by_label("Your account's token")).to_have_value(ann.token)
