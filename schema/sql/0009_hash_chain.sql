@@ -84,7 +84,7 @@ ALTER TABLE archived_events ALTER COLUMN hash SET NOT NULL;
 -- the rows its statement inserted before (an append of several events chains within
 -- itself), and the stream's head row lock, taken by every append first, orders the
 -- appends of one stream. Citus: the lookup stays within the row's stream, so it is
--- colocated (docs/eventstore.md, "Towards Citus").
+-- colocated (docs/eventstore.md, "Scaling out with Citus").
 CREATE FUNCTION chain_event() RETURNS trigger
 LANGUAGE plpgsql
 AS $$
