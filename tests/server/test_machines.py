@@ -148,6 +148,10 @@ async def test_two_machines_share_games_resolutions_and_leadership(
         assert await resolutions(apis[survivor]) == counted[survivor] + GAMES
 
     assert "Traceback" not in "".join(logs[survivor])
+    # Each machine's workers shared their metrics in its own temporary directory, which a
+    # clean stop removes and a kill leaves behind.
+    assert not list((tmp_path / survivor / "tmp").iterdir())
+    assert [p.name[:17] for p in (tmp_path / leading / "tmp").iterdir()] == ["skirmish-metrics-"]
 
 
 async def _led_by(pool: asyncpg.Pool, survivor: str) -> bool:
