@@ -43,6 +43,7 @@ from server.routes import (
     me,
     metrics,
     play,
+    verify,
     web,
 )
 from server.routes import clock as clock_routes
@@ -171,6 +172,7 @@ def create_app(
         admins,
         play,
         history,
+        verify,
         map_image,
         live,
         adjudicate,

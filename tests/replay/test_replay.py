@@ -15,10 +15,10 @@ import pytest
 from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
 from schema.game_events import GameEvent, TurnResolved, game_codec
+from schema.verification import TurnDifference
 from server.handlers import GameService
 from server.replay import (
     DeclaredChange,
-    TurnDifference,
     describe,
     load_declared,
     replay_game,
