@@ -151,6 +151,18 @@ def _watch(start: _Starter, running: list[BaseProcess], ready: Connection, share
     restarts = Restarts()
     # Places whose worker died, and when to start the next.
     waiting: dict[int, float] = {}
+
+    def replace(place: int, now: float) -> int:
+        """Start a worker in the place; the pid of the one that died there."""
+        dead = running[place].pid
+        assert dead is not None  # it was started
+        running[place], born[place] = start(), now
+        # One of the first start that died before it served: its replacement is awaited.
+        if dead in starting:
+            starting.remove(dead)
+            starting.add(running[place].pid)
+        return dead
+
     while True:
         soonest = min(waiting.values(), default=None)
         timeout = None if soonest is None else max(0.0, soonest - time.monotonic())
@@ -166,8 +178,7 @@ def _watch(start: _Starter, running: list[BaseProcess], ready: Connection, share
         for place, due in list(waiting.items()):
             if due <= now:
                 del waiting[place]
-                dead = running[place].pid
-                running[place], born[place] = start(), now
+                dead = replace(place, now)
                 logger.warning(
                     "started worker %d in the place of worker %d", running[place].pid, dead
                 )
@@ -195,7 +206,7 @@ def _watch(start: _Starter, running: list[BaseProcess], ready: Connection, share
                 )
                 return 1
             if delay == 0:
-                running[place], born[place] = start(), now
+                replace(place, now)
                 logger.warning(
                     "worker %d exited (status %s); started worker %d in its place",
                     process.pid,

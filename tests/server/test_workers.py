@@ -233,6 +233,35 @@ async def test_workers_that_cannot_start_stop_the_server_with_a_message() -> Non
     assert b"a worker could not start (above); stopping the server" in output
 
 
+async def test_a_worker_killed_before_it_serves_is_awaited_in_its_replacement(
+    schema_url: str,
+) -> None:
+    process = await asyncio.create_subprocess_exec(
+        str(SKIRMISH),
+        *("serve", "--port", "0", "--workers", "2"),
+        env=environment(schema_url),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert process.stdout is not None
+    said: list[str] = []
+    try:
+        # Killed as soon as it runs, long before it could serve.
+        await until(lambda: len(children(process.pid)) == 2, what="two workers")
+        killed = min(children(process.pid))
+        os.kill(killed, signal.SIGKILL)
+        async with asyncio.timeout(60):
+            while not said or "Uvicorn running on" not in said[-1]:
+                said.append((await process.stdout.readline()).decode())
+                assert said[-1], "".join(said)
+    finally:
+        process.terminate()
+        await process.communicate()
+    announced = workers_in(said)
+    assert len(announced) == 2
+    assert killed not in announced
+
+
 def test_a_fake_clock_is_one_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--fake-clock", "--workers", "2"]) == 2
     assert "--fake-clock runs one process" in capsys.readouterr().err
