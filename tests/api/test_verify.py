@@ -7,15 +7,21 @@ from tests.api.game import ScriptedGame
 from tests.api.support import Json, Server
 
 
-async def test_anyone_verifies_a_played_game_and_sees_a_row_changed_by_hand(
-    server: Server,
-) -> None:
+async def _played(server: Server) -> ScriptedGame:
+    """A game with two turns resolved."""
     game = ScriptedGame(server)
     await game.create()
     await game.join_and_start()
     for turn in (1, 2):
         await game.submit(turn)
         await game.resolve()
+    return game
+
+
+async def test_anyone_verifies_a_played_game_and_sees_a_row_changed_by_hand(
+    server: Server,
+) -> None:
+    game = await _played(server)
     path = f"/v1/games/{game.game_id}/verify"
     store = server.app.state.services.store
     stream = await store.read_stream(stream_of(game.game_id))
@@ -42,12 +48,7 @@ async def test_verifying_a_game_that_does_not_exist_is_a_404(server: Server) -> 
 
 
 async def test_a_fork_and_its_source_both_verify(server: Server) -> None:
-    game = ScriptedGame(server)
-    await game.create()
-    await game.join_and_start()
-    for turn in (1, 2):
-        await game.submit(turn)
-        await game.resolve()
+    game = await _played(server)
     fork: Json = await server.api.call(
         "POST", f"/v1/games/{game.game_id}/fork", game.admin, {"turn": 2}, expect=201
     )

@@ -8,6 +8,7 @@ import re
 import select
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -166,6 +167,21 @@ def processes_of(data_dir: Path) -> list[int]:
 
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"
+
+
+async def run_skirmish(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`skirmish ARGS` against `database_url`, in a thread; its output captured."""
+    return await asyncio.to_thread(
+        subprocess.run,
+        [str(SKIRMISH), *args],
+        env={**os.environ, "DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 # GET /v1/health of a server whose read models are whole and current, every loop running.
 HEALTHY = {
     "status": "ok",

@@ -2,12 +2,6 @@
 service verifies, and a row changed, reordered or removed by hand is found, as is a history
 rewritten with a consistent chain whose resolutions no longer follow from the rules."""
 
-import asyncio
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import asyncpg
 import msgspec
 import pytest
@@ -18,9 +12,9 @@ from projections.loading import stream_of
 from schema.game_events import TurnResolved, game_codec
 from server.handlers import GameService
 from server.verify import describe, verify_stored
+from tests.server.running import run_skirmish
 from tests.server.scripted import ScriptedGame
 
-SKIRMISH = Path(sys.executable).parent / "skirmish"
 STREAM = stream_of("g1")
 
 
@@ -183,23 +177,13 @@ async def test_skirmish_verify_exits_1_for_a_game_that_differs_and_0_for_one_tha
     await other.play_turn()
     await pool.execute("DELETE FROM events WHERE stream_id = $1 AND version = 2", STREAM)
 
-    def verify(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [str(SKIRMISH), "verify", *args],
-            env={**os.environ, "DATABASE_URL": schema_url},
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-
-    done = await asyncio.to_thread(verify)
+    done = await run_skirmish(schema_url, "verify")
     assert done.returncode == 1, done.stderr
     assert "game g1: " in done.stdout
     assert "DIFFERS\n  the hash chain breaks at version 2" in done.stdout
     assert "game g2: " in done.stdout
     assert "verified 2 games: 1 differ" in done.stderr
-    one = await asyncio.to_thread(verify, "--game", "g2")
+    one = await run_skirmish(schema_url, "verify", "--game", "g2")
     assert one.returncode == 0, one.stderr
     assert one.stdout.startswith("game g2: ")
     assert ": ok, head " in one.stdout
