@@ -33,6 +33,9 @@ from projections.lag import Lag, read_model_lag
 
 # prometheus_client's own variable: where the processes of one server write their figures.
 SHARED_DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
+# Read once, at import, as prometheus_client reads it to choose where values live: set in
+# the workers of `skirmish serve --workers N` only.
+_SHARED = os.environ.get(SHARED_DIRECTORY)
 # How often a worker writes its gauges (sockets, pool) for the others' scrapes.
 GAUGE_SECONDS = 1.0
 # A scrape waits this long for the database before it answers without its figures.
@@ -111,8 +114,7 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         registry = self.registry
-        # Set in the workers of `skirmish serve --workers N` only.
-        self.shared = os.environ.get(SHARED_DIRECTORY)
+        self.shared = _SHARED
         self.requests = Counter(
             "skirmish_http_requests",
             "HTTP requests answered, by method, route template and status",
