@@ -125,6 +125,10 @@ def create_app(
                     asyncio.create_task(webhooks.enqueue_forever(), name="the webhook enqueuer"),
                     asyncio.create_task(sender.send_forever(), name="the webhook sender"),
                 ]
+                if measured.shared is not None:
+                    background.append(
+                        asyncio.create_task(measured.share_gauges(), name="the shared gauges")
+                    )
                 # For /v1/health, which says when one is not running.
                 app.state.background = background
                 try:

@@ -196,15 +196,23 @@ STOP_SECONDS = 10.0
 
 @contextlib.asynccontextmanager
 async def serve_subprocess(
-    *options: str, environment: Mapping[str, str], log: list[str] | None = None
+    *options: str,
+    environment: Mapping[str, str],
+    log: list[str] | None = None,
+    cwd: Path | None = None,
+    killable: bool = False,
 ) -> AsyncIterator[str]:
-    """`skirmish serve --port 0 OPTIONS` in a subprocess; yields its base URL once uvicorn
-    listens. On the way out it is stopped with SIGTERM, and must have exited cleanly within
-    STOP_SECONDS: status 0 and no traceback in its log. Its whole log ends up in `log`."""
+    """`skirmish serve --port 0 OPTIONS` in a subprocess (in `cwd` if given); yields its
+    base URL once uvicorn listens. On the way out it is stopped with SIGTERM, and must have
+    exited cleanly within STOP_SECONDS: status 0 and no traceback in its log. Its whole log
+    ends up in `log`. `killable`: it runs in a process group of its own, which the test may
+    kill whole (os.killpg), as a machine that dies; then its status is SIGKILL's."""
     process = await asyncio.create_subprocess_exec(
         str(SKIRMISH),
         *("serve", "--port", "0", *options),
         env=dict(environment),
+        cwd=cwd,
+        start_new_session=killable,
         # Its log, and uvicorn's access log (on standard output), in one.
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
@@ -235,6 +243,6 @@ async def serve_subprocess(
         took = time.monotonic() - stopping
         if draining is not None:
             log.append((await draining).decode())
-    assert status == 0, "".join(log)
+    assert status == 0 or (killable and status == -signal.SIGKILL), "".join(log)
     assert "Traceback" not in "".join(log), "".join(log)
     assert took < STOP_SECONDS, f"stopping took {took:.1f} s:\n{''.join(log)}"
