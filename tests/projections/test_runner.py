@@ -12,6 +12,7 @@ import pytest
 
 from eventstore.postgres import PostgresEventStore
 from projections import failures
+from projections.loading import state_until
 from projections.runner import ReadModelRunner
 from schema.commands import Actor, SubmitOrders
 from server.handlers import GameService
@@ -40,11 +41,13 @@ async def _following(runner: ReadModelRunner) -> AsyncIterator[None]:
             await task
 
 
+@pytest.mark.parametrize("shared", [False, True], ids=["alone", "sharing-states"])
 async def test_live_read_models_equal_a_rebuild_also_after_rewinds(
-    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool, shared: bool
 ) -> None:
-    runner = ReadModelRunner(postgres_store, pool)
     service = GameService(postgres_store)
+    # Sharing, the runner writes most games from the states the service has just folded.
+    runner = ReadModelRunner(postgres_store, pool, states=service.states if shared else None)
     first, second = ScriptedGame(service, "g1"), ScriptedGame(service, "g2", players=3)
     async with _following(runner):
         await first.set_up()
@@ -81,6 +84,36 @@ async def test_live_read_models_equal_a_rebuild_also_after_rewinds(
         ("g2", 1, True),
         ("g2", 2, False),
     ]
+
+
+async def test_a_runner_sharing_states_never_writes_one_that_a_rewind_elsewhere_replaced(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    here = GameService(postgres_store)
+    runner = ReadModelRunner(postgres_store, pool, states=here.states)
+    game = ScriptedGame(here)
+    await game.set_up()
+    await game.play_turn()
+    kept = here.states.latest("g1")
+    assert kept is not None
+    await runner.catch_up()
+    # Another process rewinds the turn and plays it again: its marker shifts every later
+    # version by one, so the event now at the kept state's version is another one.
+    game.service = GameService(postgres_store)
+    await game.rewind()
+    await game.play_turn()
+    assert here.states.latest("g1") == kept
+    events = await visible_log(postgres_store, await pool.fetchval("SELECT count(*) FROM events"))
+    applied = await runner.checkpoint()
+    later = [e for e in events if e.checkpoint > applied]
+    # A batch that ends at the kept state's version, then the rest.
+    split = next(i for i, e in enumerate(later, start=1) if e.version == kept.state.version)
+    await runner.apply(later[:split])
+    now = await state_until(postgres_store, "g1", kept.state.version)
+    assert now.turn != kept.state.turn
+    assert await pool.fetchval("SELECT turn FROM read_games WHERE game_id = 'g1'") == now.turn
+    await runner.apply(later[split:])
+    await _equal_to_a_rebuild(postgres_store, pool)
 
 
 async def test_the_public_view_never_holds_pending_orders(

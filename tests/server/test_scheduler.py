@@ -171,3 +171,26 @@ async def test_two_schedulers_racing_resolve_each_turn_once(world: World) -> Non
     await world.advance(seconds=0)
     for n in range(20):
         assert [r.turn for r in await world.resolutions(f"g{n}")] == [1]
+
+
+async def test_a_game_past_its_deadline_stays_due_and_holds_up_none_of_its_claim(
+    world: World,
+) -> None:
+    for n in range(12):
+        await world.new_game(f"g{n}", fast_mode=True)
+    await read_models_caught_up(world.pool, world.store)
+    world.clock.set(START + timedelta(minutes=15))
+    scheduler = Scheduler(world.games, world.pool, world.clock, batch=5, deadline_seconds=0.2)
+    # Another command to g3 that never ends keeps the scheduler's waiting for its turn.
+    async with world.games._lock_of("g3"):
+        tick = await scheduler.run_due()
+    assert (tick.resolved, tick.failed) == (11, 1)
+    assert await world.resolutions("g3") == []
+    due = await world.pool.fetchval(
+        "SELECT next_resolution_at FROM read_games WHERE game_id = 'g3'"
+    )
+    assert due == START + timedelta(minutes=15)
+    assert (await scheduler.run_due()).resolved == 1
+    await world.advance(seconds=0)
+    for n in range(12):
+        assert [r.turn for r in await world.resolutions(f"g{n}")] == [1]
