@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ADMIN, SECRET, BuiltGame, append_games, count_events, save_snapshots
 from benchmarks._table import print_table
-from eventstore.base import Snapshot
+from eventstore.base import RecordedEvent, Snapshot
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
 from schema.commands import Actor, RewindTurn
@@ -45,6 +45,11 @@ class SnapshotBlindStore(PostgresEventStore):
         self, stream_id: str, name: str, *, at_or_below: int | None = None
     ) -> Snapshot | None:
         return None
+
+    async def read_from_snapshot(
+        self, stream_id: str, name: str
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        return None, await self.read_stream(stream_id)
 
 
 def _option(options: list[str], name: str, default: int) -> int:

@@ -337,6 +337,16 @@ class EventStore(abc.ABC):
     ) -> Snapshot | None:
         """The latest snapshot still valid for the stream as it is now."""
 
+    async def read_from_snapshot(
+        self, stream_id: str, name: str
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        """The latest snapshot still valid (as `load_snapshot`) and every event after it (or
+        the whole stream without one): what loading a projection's state takes. A store may
+        read both at once."""
+        snapshot = await self.load_snapshot(stream_id, name)
+        after = 0 if snapshot is None else snapshot.version
+        return snapshot, await self.read_stream(stream_id, after_version=after)
+
     @abc.abstractmethod
     async def list_streams(self, *, after: str = "", limit: int = 100) -> list[StreamInfo]:
         """Streams in id order, after `after`."""

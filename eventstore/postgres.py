@@ -274,6 +274,22 @@ class PostgresEventStore(EventStore):
         )
         return None if row is None else Snapshot(**dict(row))
 
+    async def read_from_snapshot(
+        self, stream_id: str, name: str
+    ) -> tuple[Snapshot | None, list[RecordedEvent]]:
+        check_name("stream id", stream_id)
+        check_name("snapshot name", name)
+        # One round trip rather than two: loading a game is most of a cold resolution's.
+        rows = await retrying(lambda: self._pool.fetch(sql.READ_FROM_SNAPSHOT, stream_id, name))
+        snapshot = None
+        if rows and rows[0][0]:
+            _, version, position, *_ = rows[0]
+            snapshot = Snapshot(
+                stream_id=stream_id, name=name, version=version, position=position, data=rows[0][6]
+            )
+            rows = rows[1:]
+        return snapshot, [RecordedEvent(stream_id, *row[1:]) for row in rows]
+
     async def list_streams(self, *, after: str = "", limit: int = 100) -> list[StreamInfo]:
         rows = await retrying(lambda: self._pool.fetch(sql.LIST_STREAMS, after, limit))
         return [StreamInfo(*row) for row in rows]

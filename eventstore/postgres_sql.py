@@ -4,10 +4,11 @@ Every statement names its stream, except the global read; all are unqualified, s
 the connection's current schema.
 """
 
-COLUMNS = (
-    "stream_id, version, position, transaction_id, event_id, type, data, "
+COLUMNS_AFTER_STREAM = (
+    "version, position, transaction_id, event_id, type, data, "
     "occurred_at, actor, correlation_id, causation_id, hash"
 )
+COLUMNS = f"stream_id, {COLUMNS_AFTER_STREAM}"
 
 # --- A lone append: one statement, one round trip, its own transaction. -------------------
 # The head row moves by $2 events under its row lock, and events are inserted only if it
@@ -170,3 +171,23 @@ JOIN events e ON e.stream_id = s.stream_id AND e.version = s.version AND e.posit
 WHERE s.stream_id = $1 AND s.name = $2 AND ($3::bigint IS NULL OR s.version <= $3)
 ORDER BY s.version DESC
 LIMIT 1"""
+
+# The latest valid snapshot (as above), as a first row whose `data` is the snapshot's and
+# whose event columns are empty, then the stream's events after it, in one statement.
+READ_FROM_SNAPSHOT = f"""
+WITH snapshot AS (
+    SELECT s.version, s.position, s.data
+    FROM snapshots s
+    JOIN events e
+      ON e.stream_id = s.stream_id AND e.version = s.version AND e.position = s.position
+    WHERE s.stream_id = $1 AND s.name = $2
+    ORDER BY s.version DESC
+    LIMIT 1
+)
+SELECT true AS snapshot, version, position, NULL::xid8, NULL::uuid, NULL::text, data,
+       NULL::timestamptz, NULL::text, NULL::uuid, NULL::uuid, NULL::bytea
+FROM snapshot
+UNION ALL
+SELECT false, {COLUMNS_AFTER_STREAM} FROM events
+WHERE stream_id = $1 AND version > coalesce((SELECT version FROM snapshot), 0)
+ORDER BY 2"""

@@ -64,8 +64,15 @@ class GameService:
             events = await self._read_after_position(stream, cached.position)
             if _continues(cached.state.version, events):
                 return self.states.remember(game_id, _folded(cached, events))
-        loaded = await self._load_from_snapshot(stream)
-        events = await self.store.read_stream(stream, after_version=loaded.state.version)
+        snapshot, events = await self.store.read_from_snapshot(stream, SNAPSHOT_NAME)
+        loaded = Loaded(GameState(), 0)
+        if snapshot is not None:
+            state = decode_snapshot(snapshot.data, snapshot.version)
+            if state is None:
+                # Of an older shape: fold the whole stream instead.
+                events = await self.store.read_stream(stream)
+            else:
+                loaded = Loaded(state, snapshot.position)
         return self.states.remember(game_id, _folded(loaded, events))
 
     async def execute(self, game_id: str, command: GameCommand) -> Executed:
@@ -179,14 +186,6 @@ class GameService:
             if len(batch) < _PAGE:
                 return events
             position = batch[-1].position
-
-    async def _load_from_snapshot(self, stream: str) -> Loaded:
-        snapshot = await self.store.load_snapshot(stream, SNAPSHOT_NAME)
-        if snapshot is not None:
-            state = decode_snapshot(snapshot.data, snapshot.version)
-            if state is not None:
-                return Loaded(state, snapshot.position)
-        return Loaded(GameState(), 0)
 
 
 async def _spread(attempt: int) -> None:

@@ -250,3 +250,21 @@ async def test_appends_to_many_streams_at_once_each_save_their_own_snapshot(
             outcome.position,
             stream.encode(),
         )
+
+
+async def test_a_state_is_read_from_its_latest_valid_snapshot_and_the_events_after_it(
+    store: EventStore,
+) -> None:
+    assert await store.read_from_snapshot("g", "game") == (None, [])
+    await store.append("g", numbered(3), expected_version=0)
+    assert await store.read_from_snapshot("g", "game") == (None, await store.read_stream("g"))
+    events = await store.read_stream("g")
+    await store.save_snapshot(_snapshot(2, events[1].position, b"two"))
+    assert await store.read_from_snapshot("g", "game") == (
+        _snapshot(2, events[1].position, b"two"),
+        events[2:],
+    )
+    # Truncated below it, the snapshot no longer counts: the whole stream instead.
+    await store.truncate("g", 1, truncated_by="a", reason="r", truncated_at=LATER)
+    await store.append("g", numbered(2, start=7), expected_version=1)
+    assert await store.read_from_snapshot("g", "game") == (None, await store.read_stream("g"))

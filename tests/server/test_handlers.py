@@ -4,6 +4,7 @@ import asyncio
 from typing import Any, cast
 
 import pytest
+from msgspec.structs import replace
 
 from eventstore.base import EventStore, Truncation
 from projections.game import SNAPSHOT_NAME
@@ -92,6 +93,19 @@ async def test_a_snapshot_is_taken_at_every_resolution(store: EventStore) -> Non
     # After a rewind the snapshot of the undone resolution is no longer used.
     await game.rewind()
     assert await store.load_snapshot(stream_of("g1"), SNAPSHOT_NAME) is None
+
+
+async def test_a_snapshot_of_an_older_shape_is_passed_over_for_the_whole_stream(
+    store: EventStore,
+) -> None:
+    game = ScriptedGame(GameService(store))
+    await game.set_up()
+    resolved = await game.play_turn()
+    snapshot = await store.load_snapshot(stream_of("g1"), SNAPSHOT_NAME)
+    assert snapshot is not None
+    await store.save_snapshot(replace(snapshot, data=b'{"an": "older shape"}'))
+    reloaded = await GameService(store).load("g1")
+    assert reloaded.state == resolved.state
 
 
 async def test_twenty_concurrent_submitters_lose_nothing(store: EventStore) -> None:
