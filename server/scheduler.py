@@ -73,7 +73,9 @@ class Scheduler:
         # locked, and the gap-safe log held back, until the whole batch is done, so that a
         # large one leaves other processes nothing to share and the read models idle
         # meanwhile; a small one leaves too few round trips to overlap.
-        batch: int = 32,
+        batch: int = 16,
+        # Claims under way at once, each a transaction on a connection of the pool.
+        claims: int = 2,
         # The longest a game's command may take before it is given up (it stays due).
         deadline_seconds: float = 20.0,
         poll_seconds: float = 1.0,
@@ -82,6 +84,7 @@ class Scheduler:
         self._pool = pool
         self._clock = clock
         self._batch = batch
+        self._claims = claims
         self._deadline = deadline_seconds
         self._poll = poll_seconds
         self._wake = asyncio.Event()
@@ -110,12 +113,20 @@ class Scheduler:
         now = self._clock.now()
         tick = Tick()
         failed: list[str] = []
+        # Several claims under way at once: one claim's games wait for its slowest before
+        # the next claim, and small claims leave other processes their share.
+        await asyncio.gather(
+            *(self._claim_until_none(now, tick, failed) for _ in range(self._claims))
+        )
+        tick.failed = len(failed)
+        return tick
+
+    async def _claim_until_none(self, now: datetime, tick: Tick, failed: list[str]) -> None:
         while True:
             async with self._pool.acquire() as connection, connection.transaction():
                 rows = await connection.fetch(_CLAIM, now, failed, self._batch)
                 if not rows:
-                    tick.failed = len(failed)
-                    return tick
+                    return
                 # The claimed games at once, so that their round trips overlap and the
                 # store combines their appends; the claim is one statement, and so is
                 # clearing what was done.
