@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import httpx
 
-from benchmarks._api_server import Http, call, new_game
+from benchmarks._api_server import BARE, Http, call, new_game
 from benchmarks._websocket import RawWebsocket, upgrade_request
 from client import ApiError, SkirmishClient
 
@@ -23,8 +23,10 @@ async def submissions(
 ) -> list[object]:
     """CLIENTS clients, each on a keep-alive connection of its own, PUT orders into `games`
     new games of `players` for `seconds`, as fast as the answers come back, `through` raw
-    HTTP, httpx alone or the client (client/): the table's row (what, clients, requests, per
-    second, p50 and p99 ms, refusals, and this process's CPU per request in microseconds)."""
+    HTTP, httpx alone or the client (client/), or "bare": the benchmark server's bare
+    endpoint instead, which appends the body to a stream per game (BARE): the table's row
+    (what, clients, requests, per second, p50 and p99 ms, refusals, and this process's CPU
+    per request in microseconds)."""
     setup = await Http.open(port)
     seats: list[tuple[str, str, str]] = []
     for _ in range(games):
@@ -33,7 +35,12 @@ async def submissions(
     setup.close()
     latencies: list[float] = []
     errors = 0
-    submitter = {"raw": _raw, "httpx": _through_httpx, "client": _through_client}[through]
+    submitter = {
+        "raw": _raw,
+        "bare": _bare,
+        "httpx": _through_httpx,
+        "client": _through_client,
+    }[through]
 
     async def client(index: int, submit: Submit, deadline: float) -> None:
         nonlocal errors
@@ -57,6 +64,8 @@ async def submissions(
         elapsed = time.perf_counter() - started
         cpu = time.process_time() - cpu
     label = f"{games} game{'s' if games > 1 else ''} of {players} players"
+    if through == "bare":
+        label = f"bare append, {games} streams"
     return [
         label,
         CLIENTS,
@@ -79,6 +88,21 @@ async def _raw(port: int) -> AsyncIterator[Submit]:
     async def submit(game_id: str, token: str, order: str) -> bool:
         path = f"/v1/games/{game_id}/orders"
         status, _ = await http.call("PUT", path, {"orders": order}, token=token)
+        return status == 200
+
+    try:
+        yield submit
+    finally:
+        http.close()
+
+
+@contextlib.asynccontextmanager
+async def _bare(port: int) -> AsyncIterator[Submit]:
+    http = await Http.open(port)
+
+    async def submit(game_id: str, token: str, order: str) -> bool:
+        path = BARE.format(stream=game_id)
+        status, _ = await http.call("POST", path, {"orders": order})
         return status == 200
 
     try:
