@@ -3,10 +3,17 @@
 One `GameFeed` per game and process follows the game's stream (woken by LISTEN/NOTIFY, so
 every server process sees every append) and fans each event out to its clients. A client
 registers with the feed and notes the position the feed has dispatched up to, with no await
-in between: catch-up covers everything up to that position, the live queue everything after
-it, so nothing is missed or sent twice. Each client's queue is bounded; a client that falls
-that far behind is dropped, and reconnects with `after` to catch up. A client far behind
-starts from a snapshot of the public game instead, encoded once per position for everyone.
+in between: catch-up covers everything up to that position, the live messages everything
+after it, so nothing is missed or sent twice.
+
+The feed keeps its clients grouped by how they see the game (a spectator, a player's seats):
+each group's share of a dispatch is encoded and framed once, and written to each caught-up
+socket of the group in one write, straight from the feed (server/frames.py), with no task
+woken per socket. A player's own events are in their group's share alone. What a socket
+cannot take at once waits in its client's backlog, which its handler sends through ASGI;
+the backlog is bounded, and a client that falls that far behind is dropped and reconnects
+with `after` to catch up. A client far behind starts from a snapshot of the public game
+instead, encoded once per position for everyone.
 """
 
 import asyncio
@@ -71,8 +78,8 @@ class Client:
         self.wake = asyncio.Event()
         self.left = False
         self.too_slow = False
-        # Called when the client falls too far behind: its sender may be stuck writing to a
-        # socket that nobody reads, so waiting for it to reach the end of the queue is no use.
+        # Called when the client falls too far behind: its handler may be stuck writing to a
+        # socket that nobody reads, so waiting for it to reach the end of the backlog is no use.
         self.on_drop = on_drop
 
     def leave(self) -> None:
@@ -284,7 +291,7 @@ class LiveHub:
     async def join(self, game_id: str, client: Client, after: int) -> tuple[GameFeed, Joined]:
         """Register the client with the game's feed; what the catch-up must cover is
         (after, the returned position]. Nothing awaits between registering and reading the
-        position, so the live queue starts exactly where the catch-up ends."""
+        position, so the live messages start exactly where the catch-up ends."""
         feed = await self._feed(game_id)
         feed.add(client)
         joined = Joined(feed.state, feed.position)

@@ -163,7 +163,7 @@ async def _catch_up(
     else:
         await _replay(websocket, found.store, feed, client, after, covered)
     # At the position the catch-up covered, not the feed's own, which may have moved on: the
-    # events in between are in the client's queue, and a client that reconnects from this
+    # events in between are in the client's backlog, and a client that reconnects from this
     # message's position must still receive them.
     await _send(websocket, _encode(feed.current_standings(covered)))
     client.delivered = max(client.delivered, covered)
