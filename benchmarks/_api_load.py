@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import itertools
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import httpx
@@ -34,7 +35,7 @@ async def submissions(
         seats += [(game_id, token, order) for token, order in orders]
     setup.close()
     latencies: list[float] = []
-    errors = 0
+    refused: Counter[int] = Counter()
     submitter = {
         "raw": _raw,
         "bare": _bare,
@@ -43,16 +44,16 @@ async def submissions(
     }[through]
 
     async def client(index: int, submit: Submit, deadline: float) -> None:
-        nonlocal errors
         # Each client plays its share of the seats in turn: with more seats than clients, no
         # player meets the quota of 100 submissions a turn.
         mine = itertools.cycle(seats[index % len(seats) :: CLIENTS])
         while time.perf_counter() < deadline:
             game_id, token, order = next(mine)
             started = time.perf_counter()
-            accepted = await submit(game_id, token, order)
+            status = await submit(game_id, token, order)
             latencies.append(time.perf_counter() - started)
-            errors += not accepted
+            if status != 200:
+                refused[status] += 1
 
     async with contextlib.AsyncExitStack() as clients:
         # Set up before the clock starts: what is measured is the calls.
@@ -73,22 +74,31 @@ async def submissions(
         len(latencies) / elapsed,
         percentile(latencies, 50) * 1000,
         percentile(latencies, 99) * 1000,
-        errors,
+        _refusals(refused),
         cpu / len(latencies) * 1e6,
     ]
 
 
-Submit = Callable[[str, str, str], Awaitable[bool]]
+# Submits one player's orders; the answer's status.
+Submit = Callable[[str, str, str], Awaitable[int]]
+
+
+def _refusals(refused: Counter[int]) -> int | str:
+    """How many were refused (0), and with which statuses."""
+    if not refused:
+        return 0
+    statuses = ", ".join(f"{status}: {n}" for status, n in sorted(refused.items()))
+    return f"{refused.total()} ({statuses})"
 
 
 @contextlib.asynccontextmanager
 async def _raw(port: int) -> AsyncIterator[Submit]:
     http = await Http.open(port)
 
-    async def submit(game_id: str, token: str, order: str) -> bool:
+    async def submit(game_id: str, token: str, order: str) -> int:
         path = f"/v1/games/{game_id}/orders"
         status, _ = await http.call("PUT", path, {"orders": order}, token=token)
-        return status == 200
+        return status
 
     try:
         yield submit
@@ -100,10 +110,10 @@ async def _raw(port: int) -> AsyncIterator[Submit]:
 async def _bare(port: int) -> AsyncIterator[Submit]:
     http = await Http.open(port)
 
-    async def submit(game_id: str, token: str, order: str) -> bool:
+    async def submit(game_id: str, token: str, order: str) -> int:
         path = BARE.format(stream=game_id)
         status, _ = await http.call("POST", path, {"orders": order})
-        return status == 200
+        return status
 
     try:
         yield submit
@@ -115,12 +125,12 @@ async def _bare(port: int) -> AsyncIterator[Submit]:
 async def _through_httpx(port: int) -> AsyncIterator[Submit]:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
 
-        async def submit(game_id: str, token: str, order: str) -> bool:
+        async def submit(game_id: str, token: str, order: str) -> int:
             path = f"/v1/games/{game_id}/orders"
             headers = {"Authorization": f"Bearer {token}"}
             answer = await http.put(path, json={"orders": order}, headers=headers)
             answer.json()
-            return answer.status_code == 200
+            return answer.status_code
 
         yield submit
 
@@ -130,13 +140,13 @@ async def _through_client(port: int) -> AsyncIterator[Submit]:
     async with SkirmishClient(f"http://127.0.0.1:{port}") as anyone:
         players: dict[str, SkirmishClient] = {}
 
-        async def submit(game_id: str, token: str, order: str) -> bool:
+        async def submit(game_id: str, token: str, order: str) -> int:
             player = players.get(token) or players.setdefault(token, anyone.using(token))
             try:
                 await player.submit_orders(game_id, order)
-            except ApiError:
-                return False
-            return True
+            except ApiError as error:
+                return error.status
+            return 200
 
         yield submit
 
