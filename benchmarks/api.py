@@ -21,7 +21,7 @@ directory), so that their memory and CPU can be read from /proc.
    growth of the server's resident memory per connection. The clients speak just enough
    of the websocket protocol (no compression offered, pongs for pings) to be cheap: on a
    two-core machine the clients share the CPU with the server and the database.
-3. Neighbours: order submissions (as in 1, over twenty games, so that no player meets the
+3. Neighbours: order submissions (as in 1, over forty games, so that no player meets the
    quota of 100 submissions a turn) while an admin resolves
    another game once a second: first alone; then while a third game's webhook is a tarpit
    (a loopback receiver that answers one byte every 2 s and never finishes, in a process
@@ -53,7 +53,7 @@ ROUNDS = 5
 NEIGHBOURS = 2000
 NEIGHBOUR_SECONDS = 25.0
 # Enough players that none meets the quota of 100 submissions a turn in NEIGHBOUR_SECONDS.
-NEIGHBOUR_GAMES = 20
+NEIGHBOUR_GAMES = 40
 
 
 def main(argv: Sequence[str]) -> None:
