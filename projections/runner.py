@@ -27,13 +27,16 @@ from projections import failures
 from projections.game import GameState, fold
 from projections.leading import Connect, lead
 from projections.loading import game_of, state_until, stream_of
-from projections.rows import turn_writes, write_game
+from projections.rows import GameRows
+from projections.rows import write as write_rows
 from schema.game_events import GameEvent, TurnRewound, game_codec
 
 # v2: with read_members (schema/sql/0007_read_members.sql), rebuilt from the log.
 NAME = "read_models.v2"
 _LOCK_KEY = 0x5EAD_0001
 _BATCH = 1000
+# A catch-up's batches are larger: each costs some ten round trips, whatever its size.
+_CATCH_UP_BATCH = 5000
 # How soon to look again when committed events are held back by an older transaction.
 _HELD_BACK_SECONDS = 0.005
 _log = logging.getLogger(__name__)
@@ -81,21 +84,32 @@ class ReadModelRunner:
 
     async def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         """Apply every event committed by now; return how many were read. Commits that the
-        gap-safe log still holds back (an older transaction is open) are waited for."""
+        gap-safe log still holds back (an older transaction is open) are waited for. The
+        next batch is read while one is applied, so that the database's work on the read
+        overlaps the runner's on the fold."""
         done = 0
         after = await self.checkpoint()
+        batch = await self._store.read_all(after=after, limit=_CATCH_UP_BATCH)
         while True:
-            batch = await self._store.read_all(after=after, limit=_BATCH)
             if not batch:
                 if await self.caught_up():
                     return done
                 await asyncio.sleep(_HELD_BACK_SECONDS)
+                batch = await self._store.read_all(after=after, limit=_CATCH_UP_BATCH)
                 continue
-            await self.apply(batch)
             after = batch[-1].checkpoint
+            ahead = asyncio.create_task(self._store.read_all(after=after, limit=_CATCH_UP_BATCH))
+            try:
+                await self.apply(batch)
+            except BaseException:
+                ahead.cancel()
+                with contextlib.suppress(BaseException):
+                    await ahead
+                raise
             done += len(batch)
             if progress is not None:
                 progress(done)
+            batch = await ahead
 
     async def follow(self) -> None:
         """Run for ever: take the lock, then catch up and follow the log live. When the
@@ -148,16 +162,22 @@ class ReadModelRunner:
                 games.setdefault(game_id, []).append(recorded)
         async with self._pool.acquire() as connection, connection.transaction():
             writes = _Writes(connection, await failures.failing_among(connection, list(games)))
-            # In game order, as the scheduler's claims lock them.
+            folded: list[GameRows] = []
             for game_id in sorted(games):
                 events = games[game_id]
                 last = events[-1]
                 if game_id in writes.failing:
                     # Its rows missed events: write them afresh, up to here.
                     write = partial(self._rewrite, connection, game_id, last.version)
-                else:
-                    write = partial(self._write, connection, game_id, events)
-                await writes.write(game_id, last.version, last.position, write)
+                    await writes.write(game_id, last.version, last.position, write)
+                    continue
+                try:
+                    folded.append(await self._fold(game_id, events))
+                except UNREACHABLE:
+                    raise
+                except Exception as error:
+                    await writes.failed_at(game_id, last.version, last.position, error)
+            await writes.write_all(folded)
             checkpoint = batch[-1].checkpoint
             await connection.execute(
                 "INSERT INTO projection_checkpoints (name, transaction_id, position) "
@@ -199,26 +219,23 @@ class ReadModelRunner:
         for game_id in writes.failing & writes.written.keys():
             _log.info("the read models of game %s are written again", game_id)
 
-    async def _write(
-        self, connection: Connection, game_id: str, events: list[RecordedEvent]
-    ) -> Written:
-        """The game's rows moved on by its events in this batch."""
-        written = before = self._games.get(game_id)
-        for recorded in events:
-            event = game_codec.decode_recorded(recorded)
-            state = await self._fold_in(game_id, recorded, event, written)
-            for sql, args in turn_writes(game_id, event):
-                await connection.execute(sql, *args)
-            written = (state, recorded.position)
-        assert written is not None
-        await write_game(
-            connection, game_id, *written, before=None if before is None else before[0]
-        )
-        return written
+    async def _fold(self, game_id: str, events: list[RecordedEvent]) -> GameRows:
+        """The game's rows moved on by its events in this batch, in memory."""
+        cached = self._games.get(game_id)
+        state = None if cached is None else cached[0]
+        rows = GameRows(game_id, before=state)
+        for recorded, event in zip(events, game_codec.decode_all(events), strict=True):
+            state = await self._fold_in(game_id, recorded, event, state)
+            rows.add(event)
+        assert state is not None  # there is at least one event
+        rows.state, rows.position = state, events[-1].position
+        return rows
 
     async def _rewrite(self, connection: Connection, game_id: str, version: int) -> Written:
-        """The game's rows written afresh from its stream, up to `version`."""
-        await connection.execute("DELETE FROM read_turns WHERE game_id = $1", game_id)
+        """The game's rows written afresh from its stream, up to `version`, a page at a
+        time."""
+        rows = GameRows(game_id, before=None)
+        rows.truncate(0)
         stream = stream_of(game_id)
         state, position = GameState(), 0
         while state.version < version:
@@ -226,24 +243,23 @@ class ReadModelRunner:
             page = await self._store.read_stream(stream, after_version=state.version, limit=limit)
             if not page:
                 break  # truncated since: its `turn_rewound` is on its way
-            for recorded in page:
-                event = game_codec.decode_recorded(recorded)
+            for recorded, event in zip(page, game_codec.decode_all(page), strict=True):
                 state = fold(state, [(recorded.version, event)])
-                for sql, args in turn_writes(game_id, event):
-                    await connection.execute(sql, *args)
+                rows.add(event)
                 position = recorded.position
-        await write_game(connection, game_id, state, position)
+            await write_rows(connection, [rows])
+            rows = GameRows(game_id, before=None)
+        rows.state, rows.position = state, position
+        await write_rows(connection, [rows])
         return state, position
 
     async def _fold_in(
-        self, game_id: str, recorded: RecordedEvent, event: GameEvent, cached: Written | None
+        self, game_id: str, recorded: RecordedEvent, event: GameEvent, state: GameState | None
     ) -> GameState:
         if isinstance(event, TurnRewound):
             return await state_until(self._store, game_id, recorded.version)
-        if cached is None or cached[0].version != recorded.version - 1:
+        if state is None or state.version != recorded.version - 1:
             state = await state_until(self._store, game_id, recorded.version - 1)
-        else:
-            state = cached[0]
         return fold(state, [(recorded.version, event)])
 
 
@@ -269,8 +285,36 @@ class _Writes:
         except UNREACHABLE:
             raise
         except Exception as error:
-            self.failed[game_id] = error
-            await failures.record(self.connection, game_id, version, position, error)
+            await self.failed_at(game_id, version, position, error)
             return
         if game_id in self.failing:
             await failures.clear(self.connection, game_id)
+
+    async def write_all(self, games: list[GameRows]) -> None:
+        """The rows of games folded in memory, all at once under one savepoint; if the
+        database refuses any of them, game by game, so that only that game fails."""
+        try:
+            async with self.connection.transaction():
+                await write_rows(self.connection, games)
+        except UNREACHABLE:
+            raise
+        except Exception:
+            for rows in games:
+                assert rows.state is not None
+                write = partial(_written, self.connection, rows)
+                await self.write(rows.game_id, rows.state.version, rows.position, write)
+            return
+        for rows in games:
+            assert rows.state is not None
+            self.written[rows.game_id] = (rows.state, rows.position)
+
+    async def failed_at(self, game_id: str, version: int, position: int, error: Exception) -> None:
+        """Record that the game's rows could not be written up to (version, position)."""
+        self.failed[game_id] = error
+        await failures.record(self.connection, game_id, version, position, error)
+
+
+async def _written(connection: Connection, rows: GameRows) -> Written:
+    await write_rows(connection, [rows])
+    assert rows.state is not None
+    return rows.state, rows.position
