@@ -5,17 +5,20 @@ transaction, so every event is applied exactly once, whatever crashes. One runne
 a time, across every server process, under an advisory lock. A `turn_rewound` event makes
 the runner reload that game from the store, since a fold cannot run backwards.
 
-One game's failure never holds up the others: each game's writes go under a savepoint, and
-a game whose events cannot be folded or whose rows the database refuses is recorded as
-failing (projections/failures.py) while the checkpoint moves on. Nothing is skipped for it:
-on its next event, and every `retry_seconds`, its rows are written afresh from its stream
-up to the last event the runner has passed, until that succeeds.
+A batch is folded in memory, game by game, and its rows written for all its games at once
+(projections/rows.py), with a few statements whatever its size. One game's failure never
+holds up the others (projections/writes.py): a game whose events cannot be folded or whose
+rows the database refuses is recorded as failing (projections/failures.py) while the
+checkpoint moves on. Nothing is skipped for it: on its next event, and every
+`retry_seconds`, its rows are written afresh from its stream up to the last event the
+runner has passed, until that succeeds. While the runner is behind, it says in the log how
+its catch-up goes (projections/lag.py).
 """
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import partial
 
 import asyncpg
@@ -25,24 +28,23 @@ from eventstore.migrations import Connection
 from eventstore.outages import UNREACHABLE, Backoff
 from projections import failures
 from projections.game import GameState, fold
+from projections.lag import NAME, CatchUpProgress, checkpoint
 from projections.leading import Connect, lead
 from projections.loading import game_of, state_until, stream_of
 from projections.rows import GameRows
 from projections.rows import write as write_rows
+from projections.writes import Writes, Written
 from schema.game_events import GameEvent, TurnRewound, game_codec
 
-# v2: with read_members (schema/sql/0007_read_members.sql), rebuilt from the log.
-NAME = "read_models.v2"
 _LOCK_KEY = 0x5EAD_0001
+# As many as the store reads at once for a subscription: a batch this long says that the
+# runner is behind.
 _BATCH = 1000
 # A catch-up's batches are larger: each costs some ten round trips, whatever its size.
 _CATCH_UP_BATCH = 5000
 # How soon to look again when committed events are held back by an older transaction.
 _HELD_BACK_SECONDS = 0.005
 _log = logging.getLogger(__name__)
-
-# A game's state as written, and the position of its last event.
-Written = tuple[GameState, int]
 
 
 class ReadModelRunner:
@@ -62,12 +64,10 @@ class ReadModelRunner:
         self._retry_seconds = retry_seconds
         self._games: dict[str, Written] = {}
         self._backoff = Backoff("read models", _log)
+        self._progress = CatchUpProgress(pool)
 
     async def checkpoint(self) -> Checkpoint:
-        row = await self._pool.fetchrow(
-            "SELECT transaction_id, position FROM projection_checkpoints WHERE name = $1", NAME
-        )
-        return Checkpoint.START if row is None else Checkpoint(row[0], row[1])
+        return await checkpoint(self._pool)
 
     async def caught_up(self) -> bool:
         """True when every event committed so far is applied. Not the same as an empty
@@ -109,6 +109,7 @@ class ReadModelRunner:
             done += len(batch)
             if progress is not None:
                 progress(done)
+            await self._progress.applied(len(batch), len(batch) == _CATCH_UP_BATCH, after)
             batch = await ahead
 
     async def follow(self) -> None:
@@ -141,6 +142,8 @@ class ReadModelRunner:
                 if batch:
                     await self.apply(batch)
                     self._backoff.succeeded()
+                    after = batch[-1].checkpoint
+                    await self._progress.applied(len(batch), len(batch) >= _BATCH, after)
 
     async def reset(self) -> None:
         """Forget every read model, so that the next catch-up rebuilds them from the log."""
@@ -161,7 +164,7 @@ class ReadModelRunner:
             if game_id is not None:
                 games.setdefault(game_id, []).append(recorded)
         async with self._pool.acquire() as connection, connection.transaction():
-            writes = _Writes(connection, await failures.failing_among(connection, list(games)))
+            writes = Writes(connection, await failures.failing_among(connection, list(games)))
             folded: list[GameRows] = []
             for game_id in sorted(games):
                 events = games[game_id]
@@ -194,14 +197,14 @@ class ReadModelRunner:
         it that the runner has passed."""
         async with self._pool.acquire() as connection, connection.transaction():
             listed = await failures.listed(connection, limit=None)
-            writes = _Writes(connection, {failure.game_id for failure in listed})
+            writes = Writes(connection, {failure.game_id for failure in listed})
             for failure in listed:
                 game_id, version = failure.game_id, failure.version
                 write = partial(self._rewrite, connection, game_id, version)
                 await writes.write(game_id, version, failure.position, write)
         self._committed(writes)
 
-    def _committed(self, writes: "_Writes") -> None:
+    def _committed(self, writes: Writes) -> None:
         """Remember what was written; say once when a game fails, and when it recovers."""
         self._games.update(writes.written)
         for game_id, error in writes.failed.items():
@@ -261,60 +264,3 @@ class ReadModelRunner:
         if state is None or state.version != recorded.version - 1:
             state = await state_until(self._store, game_id, recorded.version - 1)
         return fold(state, [(recorded.version, event)])
-
-
-class _Writes:
-    """The games of one transaction: those written, those that failed, and those that were
-    failing before it."""
-
-    def __init__(self, connection: Connection, failing: set[str]) -> None:
-        self.connection = connection
-        self.failing = failing
-        self.written: dict[str, Written] = {}
-        self.failed: dict[str, Exception] = {}
-
-    async def write(
-        self, game_id: str, version: int, position: int, write: Callable[[], Awaitable[Written]]
-    ) -> None:
-        """One game's writes, up to its event at (version, position), under a savepoint: if
-        they fail they are undone and the failure is recorded instead. A lost database is
-        no game's failure: it ends the whole transaction."""
-        try:
-            async with self.connection.transaction():
-                self.written[game_id] = await write()
-        except UNREACHABLE:
-            raise
-        except Exception as error:
-            await self.failed_at(game_id, version, position, error)
-            return
-        if game_id in self.failing:
-            await failures.clear(self.connection, game_id)
-
-    async def write_all(self, games: list[GameRows]) -> None:
-        """The rows of games folded in memory, all at once under one savepoint; if the
-        database refuses any of them, game by game, so that only that game fails."""
-        try:
-            async with self.connection.transaction():
-                await write_rows(self.connection, games)
-        except UNREACHABLE:
-            raise
-        except Exception:
-            for rows in games:
-                assert rows.state is not None
-                write = partial(_written, self.connection, rows)
-                await self.write(rows.game_id, rows.state.version, rows.position, write)
-            return
-        for rows in games:
-            assert rows.state is not None
-            self.written[rows.game_id] = (rows.state, rows.position)
-
-    async def failed_at(self, game_id: str, version: int, position: int, error: Exception) -> None:
-        """Record that the game's rows could not be written up to (version, position)."""
-        self.failed[game_id] = error
-        await failures.record(self.connection, game_id, version, position, error)
-
-
-async def _written(connection: Connection, rows: GameRows) -> Written:
-    await write_rows(connection, [rows])
-    assert rows.state is not None
-    return rows.state, rows.position
