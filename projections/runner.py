@@ -34,7 +34,7 @@ from projections.loading import game_of, state_until, stream_of
 from projections.rows import GameRows
 from projections.rows import write as write_rows
 from projections.writes import Writes, Written
-from schema.game_events import GameEvent, TurnRewound, game_codec
+from schema.game_events import TurnRewound, game_codec
 
 _LOCK_KEY = 0x5EAD_0001
 # As many as the store reads at once for a subscription: a batch this long says that the
@@ -228,7 +228,13 @@ class ReadModelRunner:
         state = None if cached is None else cached[0]
         rows = GameRows(game_id, before=state)
         for recorded, event in zip(events, game_codec.decode_all(events), strict=True):
-            state = await self._fold_in(game_id, recorded, event, state)
+            if isinstance(event, TurnRewound):
+                # A fold cannot run backwards: the game as its stream holds it now.
+                state = await state_until(self._store, game_id, recorded.version)
+            else:
+                if state is None or state.version != recorded.version - 1:
+                    state = await state_until(self._store, game_id, recorded.version - 1)
+                state = fold(state, ((recorded.version, event),))
             rows.add(event)
         assert state is not None  # there is at least one event
         rows.state, rows.position = state, events[-1].position
@@ -255,12 +261,3 @@ class ReadModelRunner:
         rows.state, rows.position = state, position
         await write_rows(connection, [rows])
         return state, position
-
-    async def _fold_in(
-        self, game_id: str, recorded: RecordedEvent, event: GameEvent, state: GameState | None
-    ) -> GameState:
-        if isinstance(event, TurnRewound):
-            return await state_until(self._store, game_id, recorded.version)
-        if state is None or state.version != recorded.version - 1:
-            state = await state_until(self._store, game_id, recorded.version - 1)
-        return fold(state, [(recorded.version, event)])
