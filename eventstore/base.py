@@ -66,6 +66,9 @@ class RecordedEvent(msgspec.Struct, frozen=True, gc=False):
     actor: str
     correlation_id: UUID
     causation_id: UUID | None
+    # The hash chain's link (eventstore/chain.py): SHA-256 of the previous event's hash and
+    # of this event's content.
+    hash: bytes
 
     @property
     def checkpoint(self) -> Checkpoint:

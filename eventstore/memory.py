@@ -8,6 +8,7 @@ import bisect
 from collections.abc import Sequence
 from datetime import datetime
 
+from eventstore import chain
 from eventstore.base import (
     AppendResult,
     Checkpoint,
@@ -59,13 +60,15 @@ class MemoryEventStore(EventStore):
         if expected_version is not None and expected_version != len(stream):
             raise ConcurrencyError(stream_id, expected_version, len(stream))
         self._last_transaction += 1
-        new = []
-        for offset, event in enumerate(events, start=1):
+        new: list[RecordedEvent] = []
+        previous = stream[-1].hash if stream else chain.GENESIS
+        for version, event in enumerate(events, start=len(stream) + 1):
             self._last_position += 1
+            previous = chain.link(previous, stream_id, version, event)
             new.append(
                 RecordedEvent(
                     stream_id,
-                    len(stream) + offset,
+                    version,
                     self._last_position,
                     self._last_transaction,
                     event.event_id,
@@ -75,6 +78,7 @@ class MemoryEventStore(EventStore):
                     event.actor,
                     event.correlation_id,
                     event.causation_id,
+                    previous,
                 )
             )
         self._streams[stream_id] = [*stream, *new]

@@ -6,7 +6,7 @@ the connection's current schema.
 
 COLUMNS = (
     "stream_id, version, position, transaction_id, event_id, type, data, "
-    "occurred_at, actor, correlation_id, causation_id"
+    "occurred_at, actor, correlation_id, causation_id, hash"
 )
 
 # --- A lone append: one statement, one round trip, its own transaction. -------------------

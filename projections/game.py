@@ -408,7 +408,12 @@ def _forked(event: GameForked) -> GameState:
         earliest_resolution=earliest_resolution(event.at, event.settings),
         vote=event.vote,
         effect=event.effect,
-        forked_from=ForkedFrom(game=event.source_game, turn=event.turn),
+        forked_from=ForkedFrom(
+            game=event.source_game,
+            turn=event.turn,
+            position=event.position,
+            chain_hash=event.chain_hash,
+        ),
     )
 
 

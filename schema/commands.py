@@ -148,6 +148,8 @@ class ForkGame(Command, frozen=True, kw_only=True):
     source_game: str
     turn: int
     position: int
+    # The hash chain (hex) of the source's event at `position`.
+    chain_hash: str
     settings: Settings
     map: GameMap
     board: RecordedPosition

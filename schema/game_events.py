@@ -270,6 +270,10 @@ class ForkedPlayer(msgspec.Struct, frozen=True):
 class ForkedFrom(msgspec.Struct, frozen=True):
     game: str
     turn: int
+    # Where in the source's log, and its hash chain there (GameForked's); null in states
+    # folded before they were kept.
+    position: int | None = None
+    chain_hash: str | None = None
 
 
 class GameForked(Event, frozen=True, tag="game_forked.v1"):
@@ -291,7 +295,9 @@ class GameForked(Event, frozen=True, tag="game_forked.v1"):
     at: datetime
     secret: str
     commitment: str
-    # The source's hash chain at `position`, once games have one (issue 16); null until then.
+    # The hash (hex) of the source's event at `position` (eventstore/chain.py): the source's
+    # history the fork came from, which `GET /verify` of the source shows is still there.
+    # Null only in forks recorded before games had a hash chain.
     chain_hash: str | None = None
 
 

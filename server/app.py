@@ -43,6 +43,7 @@ from server.routes import (
     me,
     metrics,
     play,
+    verify,
     web,
 )
 from server.routes import clock as clock_routes
@@ -124,6 +125,10 @@ def create_app(
                     asyncio.create_task(webhooks.enqueue_forever(), name="the webhook enqueuer"),
                     asyncio.create_task(sender.send_forever(), name="the webhook sender"),
                 ]
+                if measured.shared is not None:
+                    background.append(
+                        asyncio.create_task(measured.share_gauges(), name="the shared gauges")
+                    )
                 # For /v1/health, which says when one is not running.
                 app.state.background = background
                 try:
@@ -167,6 +172,7 @@ def create_app(
         admins,
         play,
         history,
+        verify,
         map_image,
         live,
         adjudicate,

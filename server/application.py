@@ -6,6 +6,7 @@ import secrets
 
 from msgspec.structs import replace
 
+from eventstore.base import RecordedEvent
 from projections import queries
 from projections.game import GameState
 from projections.loading import state_until, stream_of
@@ -101,7 +102,7 @@ async def fork(
     "Forks"); `who`, calling from `address`, becomes its admin."""
     source = (await readable(found, source_id)).state
     check_fork(source, who.actor, body.turn, sandbox=body.sandbox)
-    then, position = await _start_of(found, source, body.turn)
+    then, last = await _start_of(found, source, body.turn)
     assert then.map is not None  # a turn that began had its map drawn
     found.throttle.game_created(who, address)
     name = body.name or f"{source.settings.name[:40]} (fork, turn {body.turn})"
@@ -112,7 +113,8 @@ async def fork(
         game_id=game_id,
         source_game=source_id,
         turn=body.turn,
-        position=position,
+        position=last.position,
+        chain_hash=last.hash.hex(),
         settings=replace(then.settings, name=name, sandbox=body.sandbox),
         map=then.map,
         board=then.board,
@@ -124,9 +126,11 @@ async def fork(
     return await found.games.execute(game_id, command)
 
 
-async def _start_of(found: Services, source: GameState, turn: int) -> tuple[GameState, int]:
+async def _start_of(
+    found: Services, source: GameState, turn: int
+) -> tuple[GameState, RecordedEvent]:
     """The source game as it stood when `turn` began (just after the resolution before it,
-    or its start), and the global position of the last event that state folds in."""
+    or its start), and the last event that state folds in."""
     store = found.games.store
     if turn > 1:
         version = source.resolved_versions[turn - 2]
@@ -139,4 +143,4 @@ async def _start_of(found: Services, source: GameState, turn: int) -> tuple[Game
         )
     state = await state_until(store, source.game_id, version)
     (last,) = await store.read_stream(stream_of(source.game_id), after_version=version - 1, limit=1)
-    return state, last.position
+    return state, last

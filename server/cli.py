@@ -62,6 +62,30 @@ def _replay(args: argparse.Namespace) -> int:
     return _with_database(args, replay)
 
 
+def _verify(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from server.verify import KeptMoving, describe, verify_all
+
+    async def verify(database_url: str) -> int:
+        games = differing = 0
+        async for found in verify_all(database_url, args.game):
+            print(describe(found))
+            games += 1
+            differing += not found.ok
+        print(f"verified {games:,} games: {differing:,} differ", file=sys.stderr)
+        return 1 if differing else 0
+
+    def run(database_url: str) -> int:
+        try:
+            return asyncio.run(verify(database_url))
+        except KeptMoving as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+
+    return _with_database(args, run)
+
+
 def _with_database(args: argparse.Namespace, use: Callable[[str], int]) -> int:
     """Run `use` with DATABASE_URL, or else the embedded PostgreSQL of --data-dir (started
     for it and stopped after); exit 2 on bad settings, 1 if the database will not start."""
@@ -227,6 +251,20 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--game", default=None, help="replay only this game (its id)")
     replay.add_argument("--data-dir", type=Path, default=None, help="as for serve")
     replay.set_defaults(run=_replay)
+
+    verify = commands.add_parser(
+        "verify",
+        help="recompute every game's hash chain and replay its resolutions",
+        description=(
+            "Recompute the hash chain of every game in the store (or of --game), its archive "
+            "included, and replay its resolutions through the rules engine: print what first "
+            "differs, if anything; exit 0 when every game verifies, 1 otherwise, 2 when a "
+            "game kept moving while it was read. DATABASE_URL as for serve."
+        ),
+    )
+    verify.add_argument("--game", default=None, help="verify only this game (its id)")
+    verify.add_argument("--data-dir", type=Path, default=None, help="as for serve")
+    verify.set_defaults(run=_verify)
 
     adjudicate = commands.add_parser(
         "adjudicate",

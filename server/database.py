@@ -207,7 +207,7 @@ async def create_pool(
         max_size=max_size,
         timeout=5.0,
         reset=_keep_session,
-        server_settings={"application_name": application_name},
+        server_settings=_named(url, application_name),
     )
     return pool
 
@@ -221,7 +221,7 @@ def dedicated_connections(
     @contextlib.asynccontextmanager
     async def connect() -> AsyncIterator[asyncpg.Connection]:
         connection = await asyncpg.connect(
-            url, timeout=5.0, server_settings={"application_name": application_name}
+            url, timeout=5.0, server_settings=_named(url, application_name)
         )
         try:
             yield connection
@@ -230,6 +230,14 @@ def dedicated_connections(
             await connection.close(timeout=_CLOSE_SECONDS)
 
     return connect
+
+
+def _named(url: str, default: str) -> dict[str, str]:
+    """The connections' application_name: the URL's, when it names one (each machine its
+    own, so that pg_stat_activity tells whose connections and locks are whose:
+    docs/operations.md, "Beyond one machine"), else `default`."""
+    named = dict(parse_qsl(urlsplit(url).query)).get("application_name")
+    return {"application_name": named or default}
 
 
 async def _keep_session(connection: asyncpg.Connection) -> None:

@@ -5,9 +5,16 @@ several apps in one process keep their figures apart. What the hot paths feed (r
 resolutions, appends) is counted as it happens, through small hooks; everything else is read
 when scraped: the process's sockets and pool from memory, the read models' lag and the
 webhook outbox from the database, within a timeout, and left out when the database does not
-answer (`skirmish_database_up` says so)."""
+answer (`skirmish_database_up` says so).
+
+Under `skirmish serve --workers N` the workers share their figures through prometheus_client's
+multi-process mode: the parent makes a directory for them (SHARED_DIRECTORY, in the
+environment before any worker starts, since prometheus_client reads it at import) and every
+scrape, whichever worker answers it, adds up the counters and histograms of every worker
+that ever ran, and the gauges of those alive (the parent forgets a dead worker's)."""
 
 import asyncio
+import os
 import time
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -16,6 +23,7 @@ import asyncpg
 import msgspec
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -23,6 +31,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from eventstore.outages import UNREACHABLE
 from projections.lag import Lag, read_model_lag
 
+# prometheus_client's own variable: where the processes of one server write their figures.
+SHARED_DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
+# Read once, at import, as prometheus_client reads it to choose where values live: set in
+# the workers of `skirmish serve --workers N` only.
+_SHARED = os.environ.get(SHARED_DIRECTORY)
+# How often a worker writes its gauges (sockets, pool) for the others' scrapes.
+GAUGE_SECONDS = 1.0
 # A scrape waits this long for the database before it answers without its figures.
 DATABASE_SECONDS = 2.0
 # The label of requests that no route matched: their paths are never labels (hostile
@@ -99,6 +114,7 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         registry = self.registry
+        self.shared = _SHARED
         self.requests = Counter(
             "skirmish_http_requests",
             "HTTP requests answered, by method, route template and status",
@@ -113,7 +129,7 @@ class Metrics:
         )
         self.resolution_seconds = Histogram(
             "skirmish_resolution_seconds",
-            "turns resolved by this process, and how long each took (loading to appending)",
+            "turns resolved by this server, and how long each took (loading to appending)",
             buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
             registry=registry,
         )
@@ -123,39 +139,70 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
             registry=registry,
         )
+        # Of the processes alive, summed (the mode matters only when shared).
         self.open_sockets = Gauge(
-            "skirmish_open_sockets", "websockets this process holds open", registry=registry
+            "skirmish_open_sockets",
+            "websockets the server holds open",
+            registry=registry,
+            multiprocess_mode="livesum",
         )
         self.pool_size = Gauge(
-            "skirmish_pool_connections", "database connections the pool holds", registry=registry
+            "skirmish_pool_connections",
+            "database connections the pools hold",
+            registry=registry,
+            multiprocess_mode="livesum",
         )
         self.pool_idle = Gauge(
             "skirmish_pool_idle_connections",
-            "of the pool's connections, those not lent out",
+            "of the pools' connections, those not lent out",
             registry=registry,
+            multiprocess_mode="livesum",
         )
         self.pool_max = Gauge(
-            "skirmish_pool_max_connections", "the most the pool may hold", registry=registry
+            "skirmish_pool_max_connections",
+            "the most the pools may hold",
+            registry=registry,
+            multiprocess_mode="livesum",
         )
+        self._gauges: list[tuple[Gauge, Callable[[], int]]] = []
         self._database = _FromDatabase()
         registry.register(self._database)
 
     def watch(self, pool: asyncpg.Pool, open_sockets: Callable[[], int]) -> None:
-        """Read the pool and the sockets at every scrape (nothing on their paths)."""
-        self.pool_size.set_function(pool.get_size)
-        self.pool_idle.set_function(pool.get_idle_size)
-        self.pool_max.set_function(pool.get_max_size)
-        self.open_sockets.set_function(open_sockets)
+        """Read the pool and the sockets when scraped (nothing on their paths), and, when
+        shared, every GAUGE_SECONDS for the other workers' scrapes (`share_gauges`)."""
+        self._gauges = [
+            (self.pool_size, pool.get_size),
+            (self.pool_idle, pool.get_idle_size),
+            (self.pool_max, pool.get_max_size),
+            (self.open_sockets, open_sockets),
+        ]
+
+    def _read_gauges(self) -> None:
+        for gauge, read in self._gauges:
+            gauge.set(read())
+
+    async def share_gauges(self) -> None:
+        """A worker's loop: its gauges written where the others' scrapes read them."""
+        while True:
+            self._read_gauges()
+            await asyncio.sleep(GAUGE_SECONDS)
 
     async def scrape(self, pool: asyncpg.Pool, now: datetime) -> bytes:
-        """The text exposition of everything; the database's figures only if it answered
-        within DATABASE_SECONDS."""
+        """The text exposition of everything (of every worker, when shared); the database's
+        figures only if it answered within DATABASE_SECONDS."""
         try:
             async with asyncio.timeout(DATABASE_SECONDS):
                 self._database.figures = await database_figures(pool, now)
         except _UNANSWERED:
             self._database.figures = None
-        return generate_latest(self.registry)
+        self._read_gauges()
+        if self.shared is None:
+            return generate_latest(self.registry)
+        every_worker = CollectorRegistry()
+        MultiProcessCollector(every_worker, self.shared)  # type: ignore[no-untyped-call]
+        every_worker.register(self._database)
+        return generate_latest(every_worker)
 
 
 class RequestMetrics:

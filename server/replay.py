@@ -17,6 +17,7 @@ import msgspec
 from projections.game import GameState, fold
 from schema.commands import Actor, ResolveTurn
 from schema.game_events import GameEvent, TurnResolved
+from schema.verification import FieldChange, TurnDifference
 from server.decide.errors import DomainError
 from server.decide.resolution import resolve_turn
 
@@ -24,24 +25,6 @@ from server.decide.resolution import resolve_turn
 REPLAYER = Actor("replay", operator=True)
 _FIELDS = TurnResolved.__struct_fields__
 _to_builtins = msgspec.to_builtins
-
-
-class FieldChange(msgspec.Struct, frozen=True):
-    """One field of a turn's outcome: as recorded, and as the engine decides it now (JSON
-    values). `field` is a dotted path: `vp.p2` for one player's entry of a mapping."""
-
-    field: str
-    recorded: object
-    now: object
-
-
-class TurnDifference(msgspec.Struct, frozen=True):
-    """A resolved turn whose outcome differs now; `error` if it can no longer be resolved."""
-
-    game_id: str
-    turn: int
-    changes: list[FieldChange]
-    error: str | None = None
 
 
 class DeclaredChange(msgspec.Struct, frozen=True):

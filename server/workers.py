@@ -6,12 +6,14 @@ pool, live feeds, scheduler and background leaders, as when several `skirmish se
 on one database (the advisory locks and LISTEN/NOTIFY make them agree). The kernel hands
 each new connection to whichever worker accepts it first.
 
-A worker that dies is started again, at most RESTARTS times in RESTART_WINDOW seconds for
-all of them together; past that, or if a worker of the first start cannot start at all
-(the database unreachable, a migration that fails), the whole server stops with a message
-and status 1. SIGTERM or Ctrl-C to the parent stops every worker at once (SIGTERM each, so
-that each shuts down gracefully within server.serve's bound), kills any still there after
-STOP_SECONDS, and returns, so that the caller stops the embedded PostgreSQL last.
+A worker that dies is started again: at once if it had served a while, else after a delay
+that grows with each such quick death in a row (Restarts); after too many in a row, or if a
+worker of the first start cannot start at all (the database unreachable, a migration that
+fails), the whole server stops with a message and status 1. The workers share their metrics
+through a directory the parent makes and removes (server/metrics.py). SIGTERM or Ctrl-C to
+the parent stops every worker at once (SIGTERM each, so that each shuts down gracefully
+within server.serve's bound), kills any still there after STOP_SECONDS, and returns, so that
+the caller stops the embedded PostgreSQL last.
 """
 
 import logging
@@ -19,20 +21,29 @@ import multiprocessing
 import os
 import signal
 import socket
+import tempfile
 import threading
 import time
-from collections import deque
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
+from prometheus_client.multiprocess import mark_process_dead
+
 from server.logs import configure
+from server.metrics import SHARED_DIRECTORY
 from server.serve import Stop, run_server, stop_on_signals
 from server.settings import Settings
 
 logger = logging.getLogger("skirmish.serve")
 
-RESTARTS = 5
-RESTART_WINDOW = 60.0
+# A worker that dies within STEADY_SECONDS of its start died at once: its place waits
+# FIRST_DELAY before the next start, doubling with each such death in a row up to MAX_DELAY;
+# the GIVE_UP-th in a row stops the server (after about two minutes of trying). A worker
+# that served longer is replaced at once, and its place counts afresh.
+STEADY_SECONDS = 60.0
+FIRST_DELAY = 0.5
+MAX_DELAY = 30.0
+GIVE_UP = 10
 # A worker shuts down within 8 s (uvicorn's 2 s, then at most 4 times 1.5 s of the
 # application's): SIGTERM still ends the whole server within 10 s with the database's stop.
 STOP_SECONDS = 8.5
@@ -69,14 +80,45 @@ def supervise(settings: Settings, host: str, port: int, workers: int) -> int:
         return 1
     # Each worker sends its pid down this pipe once it serves.
     ready, announce = _spawn.Pipe(duplex=False)
-    with listening, ready, announce:
+    # Fresh for each start, so no figure of an earlier run is counted; inherited by the
+    # workers through the environment (read when they import prometheus_client).
+    shared = tempfile.TemporaryDirectory(prefix="skirmish-metrics-")
+    previous = os.environ.get(SHARED_DIRECTORY)
+    os.environ[SHARED_DIRECTORY] = shared.name
+    with listening, ready, announce, shared:
         start = _Starter(settings, host, listening, announce)
         running: list[BaseProcess] = []
         try:
             running.extend(start() for _ in range(workers))
-            return _watch(start, running, ready)
+            return _watch(start, running, ready, shared.name)
         finally:
             _stop(running)
+            if previous is None:
+                del os.environ[SHARED_DIRECTORY]
+            else:
+                os.environ[SHARED_DIRECTORY] = previous
+
+
+class Restarts:
+    """How long each place waits before its worker is started again, from how long the one
+    that died had lived; None: give up."""
+
+    def __init__(self) -> None:
+        # Per place: its workers that died at once, in a row.
+        self._quick: dict[int, int] = {}
+
+    def delay(self, place: int, lived: float) -> float | None:
+        if lived >= STEADY_SECONDS:
+            self._quick[place] = 0
+            return 0.0
+        quick = self._quick.get(place, 0) + 1
+        self._quick[place] = quick
+        if quick >= GIVE_UP:
+            return None
+        return min(MAX_DELAY, FIRST_DELAY * 2.0 ** (quick - 1))
+
+    def in_a_row(self, place: int) -> int:
+        return self._quick.get(place, 0)
 
 
 class _Starter:
@@ -100,48 +142,87 @@ class _Starter:
         return process
 
 
-def _watch(start: _Starter, running: list[BaseProcess], ready: Connection) -> int:
-    """Start workers again as they die, within the bound; the status to stop with. Says
+def _watch(start: _Starter, running: list[BaseProcess], ready: Connection, shared: str) -> int:
+    """Start workers again as they die, within the bounds; the status to stop with. Says
     where the server runs once every worker of the first start serves."""
     first = {process.pid for process in running}
     starting = set(first)
-    restarts: deque[float] = deque()
+    born = [time.monotonic()] * len(running)
+    restarts = Restarts()
+    # Places whose worker died, and when to start the next.
+    waiting: dict[int, float] = {}
+
+    def replace(place: int, now: float) -> int:
+        """Start a worker in the place; the pid of the one that died there."""
+        dead = running[place].pid
+        assert dead is not None  # it was started
+        running[place], born[place] = start(), now
+        # One of the first start that died before it served: its replacement is awaited.
+        if dead in starting:
+            starting.remove(dead)
+            starting.add(running[place].pid)
+        return dead
+
     while True:
-        if ready in wait([ready, *(process.sentinel for process in running)]):
+        soonest = min(waiting.values(), default=None)
+        timeout = None if soonest is None else max(0.0, soonest - time.monotonic())
+        watched = [p.sentinel for place, p in enumerate(running) if place not in waiting]
+        if ready in wait([ready, *watched], timeout):
             pid = ready.recv()
             if pid in starting:
                 starting.remove(pid)
                 if not starting:
                     _say_running(start, running)
             continue
-        for slot, process in enumerate(running):
-            if process.is_alive():
+        now = time.monotonic()
+        for place, due in list(waiting.items()):
+            if due <= now:
+                del waiting[place]
+                dead = replace(place, now)
+                logger.warning(
+                    "started worker %d in the place of worker %d", running[place].pid, dead
+                )
+        for place, process in enumerate(running):
+            if place in waiting or process.is_alive():
                 continue
             process.join()
             status = process.exitcode
             if process.pid in first and status == NOT_STARTED:
                 logger.error("a worker could not start (above); stopping the server")
                 return 1
-            now = time.monotonic()
-            while restarts and restarts[0] < now - RESTART_WINDOW:
-                restarts.popleft()
-            if len(restarts) >= RESTARTS:
+            # Its gauges go from the sums; its counts stay.
+            mark_process_dead(process.pid, shared)  # type: ignore[no-untyped-call]
+            lived = now - born[place]
+            delay = restarts.delay(place, lived)
+            if delay is None:
                 logger.error(
-                    "worker %d exited (status %s), and workers were started again %d times "
-                    "in the last %g s; stopping the server",
+                    "worker %d exited (status %s) %.1f s after it started, the %dth in a row "
+                    "to die within %g s; stopping the server",
                     process.pid,
                     status,
-                    RESTARTS,
-                    RESTART_WINDOW,
+                    lived,
+                    GIVE_UP,
+                    STEADY_SECONDS,
                 )
                 return 1
-            restarts.append(now)
-            running[slot] = start()
+            if delay == 0:
+                replace(place, now)
+                logger.warning(
+                    "worker %d exited (status %s); started worker %d in its place",
+                    process.pid,
+                    status,
+                    running[place].pid,
+                )
+                continue
+            waiting[place] = now + delay
             logger.warning(
-                "worker %d exited (status %s); started worker %d in its place",
+                "worker %d exited (status %s) %.1f s after it started, %d in a row; starting "
+                "another in its place in %g s",
                 process.pid,
                 status,
-                running[slot].pid,
+                lived,
+                restarts.in_a_row(place),
+                delay,
             )
 
 

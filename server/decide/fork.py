@@ -60,6 +60,7 @@ def fork_game(state: GameState, command: ForkGame) -> list[GameEvent]:
             source_game=command.source_game,
             turn=command.turn,
             position=command.position,
+            chain_hash=command.chain_hash,
             settings=settings,
             admin=command.actor.account,
             map=command.map,

@@ -1,7 +1,8 @@
 """The web pages, served by the server itself: a game's live map (`/games/{game}`, with
 `?turn=n` for a turn of its history), the sandbox (`/sandbox`), and their static files
 (`/static/...`, from `server/web/`). The pages are plain ES modules with no build step; they
-read the public API and make no request anywhere else."""
+call the public API (the game page's "Fork here" with a token the reader types in) and make
+no request anywhere else, which the Content-Security-Policy below holds them to."""
 
 import hashlib
 from functools import cache

@@ -49,10 +49,20 @@ def order_line(order: RecordedOrder) -> str:
     return f"{INVALID} {text}: {order.reason or 'not an order'}"
 
 
+RECEIPT_NOTE = (
+    "Keep the receipt: when the turn resolves, the event feed reveals this submission with it, "
+    "for you to check that it was resolved as sent. Until then only you can see its nonce, in "
+    "your own event feed."
+)
+
+
 def submitted(accepted: OrdersAccepted) -> str:
+    """The orders as checked, and the submission's receipt (docs/rules.md, "Receipts"),
+    second, so that a long reply cut to Discord's limit keeps it. Never the nonce: the
+    receipt is all a player keeps, and a chat front end may post a reply anywhere."""
     orders = accepted.orders
     valid = sum(o.valid for o in orders)
-    lines = [f"Orders for turn {accepted.turn}:"]
+    lines = [f"Orders for turn {accepted.turn}:", f"Receipt: {accepted.receipt}"]
     lines += [order_line(o) for o in orders]
     if not orders:
         lines.append("(no orders in that text)")
@@ -60,6 +70,7 @@ def submitted(accepted: OrdersAccepted) -> str:
     if valid < len(orders):
         summary += " Invalid orders are ignored: those armies keep their last valid order."
     lines.append(summary)
+    lines.append(RECEIPT_NOTE)
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 import httpx
 import msgspec
 from fastapi import FastAPI
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -39,6 +40,8 @@ PAST_THE_LOCK = 120.0
 WAIT_SECONDS = 15.0
 
 Json = dict[str, Any]
+# A scrape of GET /metrics: each sample's value by its name and labels.
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
 async def until(
@@ -279,6 +282,19 @@ def delivered(messages: list[Json]) -> list[tuple[str, int, str | None]]:
         for m in messages
         if m["type"] in ("event", "resolved", "rewound")
     ]
+
+
+def metric_samples(text: str) -> Samples:
+    """Prometheus' text format read."""
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return samples.get((name, frozenset(labels.items())), 0.0)
 
 
 @dataclass

@@ -5,6 +5,7 @@ from typing import Any
 
 import msgspec
 
+from projections.loading import stream_of
 from tests.api.game import ORDERS, ScriptedGame
 from tests.api.support import Account, Json, Server
 
@@ -34,7 +35,15 @@ async def _assert_begins_at(server: Server, source: ScriptedGame, fork: Json, tu
     assert fork["phase"] == "running"
     assert fork["board"] == began["start_board"]
     assert fork["effect"] == began["effect"]
-    assert fork["forked_from"] == {"game": source.game_id, "turn": turn}
+    origin = fork["forked_from"]
+    assert (origin["game"], origin["turn"]) == (source.game_id, turn)
+    # The source's event at `position` is the last one the fork's state folds in (the start,
+    # or the resolution before turn n), and its hash is the one recorded.
+    store = server.app.state.services.store
+    events = await store.read_stream(stream_of(source.game_id))
+    (last,) = [e for e in events if e.position == origin["position"]]
+    assert origin["chain_hash"] == last.hash.hex()
+    assert last.type == ("game_started.v1" if turn == 1 else "turn_resolved.v1")
     settings = msgspec.to_builtins((await source.state()).settings)
     del settings["name"], settings["sandbox"]
     assert {k: v for k, v in fork["settings"].items() if k in settings} == settings

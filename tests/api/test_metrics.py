@@ -6,14 +6,9 @@ import asyncio
 import secrets
 from datetime import timedelta
 
-from prometheus_client.parser import text_string_to_metric_families
-from prometheus_client.samples import Sample
-
 from tests.api.game import ORDERS, ScriptedGame
-from tests.api.support import OPERATOR_TOKEN, Server, serving
+from tests.api.support import OPERATOR_TOKEN, Samples, Server, metric_samples, serving, value
 from tests.server.running import CuttableLink
-
-Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
 async def scrape(server: Server) -> Samples:
@@ -22,16 +17,7 @@ async def scrape(server: Server) -> Samples:
     )
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("text/plain")
-    samples: list[Sample] = [
-        sample
-        for family in text_string_to_metric_families(response.text)
-        for sample in family.samples
-    ]
-    return {(s.name, frozenset(s.labels.items())): s.value for s in samples}
-
-
-def value(samples: Samples, name: str, **labels: str) -> float:
-    return samples.get((name, frozenset(labels.items())), 0.0)
+    return metric_samples(response.text)
 
 
 async def test_metrics_count_requests_by_route_and_resolutions_for_the_operator_only(

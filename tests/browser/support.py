@@ -95,7 +95,11 @@ class Server:
         return response.json() if response.content else None
 
     async def new_game(
-        self, names: tuple[str, ...] = ("Ann", "Bob", "Cy"), seed: int = 7, votes: bool = False
+        self,
+        names: tuple[str, ...] = ("Ann", "Bob", "Cy"),
+        seed: int = 7,
+        votes: bool = False,
+        vp_target: int = 10,
     ) -> Json:
         """A running game: fast mode, the first player is the admin; with `votes`, a vote on
         every turn from the first."""
@@ -107,6 +111,7 @@ class Server:
             "name": "Browser game",
             "fast_mode": True,
             "seed": seed,
+            "vp_target": vp_target,
             **({"votes": "every_turn", "vote_start_turn": 1} if votes else {"votes": "disabled"}),
         }
         game = await self.call("POST", "/v1/games", admin, body)

@@ -54,10 +54,11 @@ async def test_the_example_plays_a_game_from_another_origin(
 
     async def listed() -> bool:
         games = (await server.client.get("/v1/games")).json()["games"]
-        return any(game["id"] == server.game_id for game in games)
+        return any(g["id"] == server.game_id and g["phase"] == "running" for g in games)
 
-    # The list is a read model, a few milliseconds behind the game (docs/api.md).
-    await until(listed, what="the game in the list")
+    # The list is a read model, a few milliseconds behind the game (docs/api.md): the page
+    # reads it once, so only once it has the game started.
+    await until(listed, what="the game in the list, started")
     await page.goto(f"{site}/front-end.html?api={server.base}")
     assert await page.evaluate(UNLABELLED_CONTROLS) == []
 

@@ -5,6 +5,7 @@ import discord
 
 from client import SkirmishClient
 from discord_bot.admin import NOT_ADMIN
+from schema.game_events import OrdersSubmitted
 from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Server
 from tests.discord_bot.conftest import Bots
 from tests.discord_bot.harness import FakeDiscord
@@ -53,7 +54,7 @@ async def test_a_game_from_setup_to_a_rewind_with_a_restart(server: Server, bots
         assert in_public.ephemeral
         assert "send /submit to me by DM" in in_public.text
         submitted = await fake.run(bob, "submit", dm=True, orders=f"{bobs[0]} H, XX H")
-        assert submitted.text.startswith("Orders for turn 1:"), submitted.text
+        assert submitted.text.startswith("Orders for turn 1:\nReceipt: "), submitted.text
         listed = await fake.run(bob, "list", dm=True)
         assert f"✓ {bobs[0]} H" in listed.text
         assert "XX H" in listed.text
@@ -77,7 +78,9 @@ async def test_a_game_from_setup_to_a_rewind_with_a_restart(server: Server, bots
         assert "no longer banned" in (await fake.run(ann, "unban", player=bob)).text
         # The ban voided what Bob sent this turn: he sends it again.
         assert "(none yet)" in (await fake.run(bob, "list", dm=True)).text
-        await fake.run(bob, "submit", dm=True, orders=f"{bobs[0]} H")
+        again = await fake.run(bob, "submit", dm=True, orders=f"{bobs[0]} H")
+        # The receipt is Bob's to keep, in his DM; its nonce is in no message.
+        kept = again.text.split("\n")[1].removeprefix("Receipt: ")
 
         async with SkirmishClient(server.base, OPERATOR_TOKEN) as operator:
             await operator.move_clock(advance_seconds=15 * 60)
@@ -90,6 +93,13 @@ async def test_a_game_from_setup_to_a_rewind_with_a_restart(server: Server, bots
         assert "**Friday Night**" in helped.text
         assert "Turn 2" in helped.text
         assert "Turn 2" in (await fake.run(dee, "help")).text
+        # Turn 1 resolved: the feed shows everyone the submission that receipt stands for.
+        async with SkirmishClient(server.base) as anyone:
+            feed = [e.data async for e in anyone.all_events(game)]
+        (bobs_last,) = [d for d in feed if isinstance(d, OrdersSubmitted) and d.receipt == kept]
+        assert (bobs_last.player_id, bobs_last.text) == ("p2", f"{bobs[0]} H")
+        assert bobs_last.nonce is not None
+        assert bobs_last.nonce not in again.text
         assert (await fake.run(bob, "rewind")).text == "only an admin of this game can do that"
         rewound = await fake.run(ann, "rewind", reason="Bob's cat")
         assert "back at turn 1" in rewound.text, rewound.text

@@ -6,7 +6,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from eventstore import chain
 from eventstore.migrations import Migration, MigrationError, load_migrations, migrate
+from eventstore.postgres import PostgresEventStore
+from tests.support import migrated_pool, numbered
 
 
 async def test_migrating_applies_every_migration_in_the_current_schema(schema_url: str) -> None:
@@ -81,3 +84,50 @@ def test_migration_files_must_be_numbered_without_gaps(tmp_path: Path) -> None:
     (tmp_path / "3_bad.sql").write_text("SELECT 1;")
     with pytest.raises(MigrationError, match="NNNN"):
         load_migrations(tmp_path)
+
+
+async def test_the_hash_chain_migration_chains_the_events_stored_before_it(
+    schema_url: str,
+) -> None:
+    before_chain = [m for m in load_migrations() if m.version < 9]
+    connection = await asyncpg.connect(schema_url)
+    try:
+        await migrate(connection, before_chain)
+        # Stream g: four events, truncated after 2, then two more (versions 3 and 4 again).
+        await connection.execute("INSERT INTO streams VALUES ('g', 4)")
+        for version in (1, 2, 3, 4):
+            await _insert_by_hand(connection, version)
+        truncation = await connection.fetchval(
+            "INSERT INTO truncations (stream_id, after_version, truncated_by, reason, "
+            "truncated_at) VALUES ('g', 2, 'a', 'r', now()) RETURNING truncation_id"
+        )
+        await connection.execute(
+            "WITH moved AS (DELETE FROM events WHERE version > 2 RETURNING *) "
+            "INSERT INTO archived_events SELECT stream_id, $1, version, position, "
+            "transaction_id, event_id, type, data, occurred_at, actor, correlation_id, "
+            "causation_id FROM moved",
+            truncation,
+        )
+        for version in (3, 4):
+            await _insert_by_hand(connection, version)
+        await migrate(connection)
+    finally:
+        await connection.close()
+
+    async with migrated_pool(schema_url) as pool, await PostgresEventStore.open(pool) as store:
+        await store.append("g", numbered(1), expected_version=4)
+        stream, archive = await store.read_stream("g"), await store.read_archive("g")
+
+    assert [len(t.events) for t in archive] == [2]
+    assert chain.first_break(5, stream, archive) is None
+    assert archive[0].events[0].hash == chain.link(stream[1].hash, "g", 3, archive[0].events[0])
+
+
+async def _insert_by_hand(connection: asyncpg.Connection, version: int) -> None:
+    await connection.execute(
+        "INSERT INTO events (stream_id, version, event_id, type, data, occurred_at, actor, "
+        "correlation_id) VALUES ('g', $1, gen_random_uuid(), 'thing_happened.v1', $2, now(), "
+        "'p1', gen_random_uuid())",
+        version,
+        b'{"n":%d}' % version,
+    )

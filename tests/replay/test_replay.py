@@ -2,9 +2,6 @@
 rule is caught with a diff naming the turn, and `skirmish replay` does the same over the
 store, against real PostgreSQL."""
 
-import asyncio
-import os
-import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -15,10 +12,10 @@ import pytest
 from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
 from schema.game_events import GameEvent, TurnResolved, game_codec
+from schema.verification import TurnDifference
 from server.handlers import GameService
 from server.replay import (
     DeclaredChange,
-    TurnDifference,
     describe,
     load_declared,
     replay_game,
@@ -26,6 +23,7 @@ from server.replay import (
 )
 from server.replay_store import replay_store
 from tests.replay.record import BEGAN, CORPUS, GAMES, decode, encode, play
+from tests.server.running import run_skirmish
 from tests.server.scripted import ScriptedGame
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"
@@ -128,24 +126,14 @@ async def test_skirmish_replay_exits_1_with_the_diff_of_a_turn_that_differs(
     await append(postgres_store, "clean", games["bots-3p-normal-normal"])
     await append(postgres_store, "tampered", tampered(games["bots-4p-normal-same_day"], 3))
 
-    def replay(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [str(SKIRMISH), "replay", *args],
-            env={**os.environ, "DATABASE_URL": schema_url},
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-
-    done = await asyncio.to_thread(replay)
+    done = await run_skirmish(schema_url, "replay")
     assert done.returncode == 1, done.stderr
     assert done.stdout.startswith("game tampered, turn 3:\n  vp.")
     # The tampered VP carries into the next turn, which differs too (from the recorded VP).
     assert "\ngame tampered, turn 4:\n" in done.stdout
     assert "clean" not in done.stdout
     assert "turns of 2 games: 2 differ" in done.stderr
-    one = await asyncio.to_thread(replay, "--game", "clean")
+    one = await run_skirmish(schema_url, "replay", "--game", "clean")
     assert one.returncode == 0, one.stderr
     assert one.stdout == ""
     assert "turns of 1 games: 0 differ" in one.stderr

@@ -99,7 +99,18 @@ def test_a_batch_with_one_bad_event_raises_as_decoding_it_alone_would(
 
 def _recorded(type_: str, data: bytes, *, version: int) -> RecordedEvent:
     return RecordedEvent(
-        "g", version, version, 1, uuid.uuid4(), type_, data, FIXED_TIME, "p1", uuid.uuid4(), None
+        "g",
+        version,
+        version,
+        1,
+        uuid.uuid4(),
+        type_,
+        data,
+        FIXED_TIME,
+        "p1",
+        uuid.uuid4(),
+        None,
+        b"",
     )
 
 

@@ -8,6 +8,7 @@ import re
 import select
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -166,6 +167,21 @@ def processes_of(data_dir: Path) -> list[int]:
 
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"
+
+
+async def run_skirmish(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`skirmish ARGS` against `database_url`, in a thread; its output captured."""
+    return await asyncio.to_thread(
+        subprocess.run,
+        [str(SKIRMISH), *args],
+        env={**os.environ, "DATABASE_URL": database_url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 # GET /v1/health of a server whose read models are whole and current, every loop running.
 HEALTHY = {
     "status": "ok",
@@ -180,15 +196,23 @@ STOP_SECONDS = 10.0
 
 @contextlib.asynccontextmanager
 async def serve_subprocess(
-    *options: str, environment: Mapping[str, str], log: list[str] | None = None
+    *options: str,
+    environment: Mapping[str, str],
+    log: list[str] | None = None,
+    cwd: Path | None = None,
+    killable: bool = False,
 ) -> AsyncIterator[str]:
-    """`skirmish serve --port 0 OPTIONS` in a subprocess; yields its base URL once uvicorn
-    listens. On the way out it is stopped with SIGTERM, and must have exited cleanly within
-    STOP_SECONDS: status 0 and no traceback in its log. Its whole log ends up in `log`."""
+    """`skirmish serve --port 0 OPTIONS` in a subprocess (in `cwd` if given); yields its
+    base URL once uvicorn listens. On the way out it is stopped with SIGTERM, and must have
+    exited cleanly within STOP_SECONDS: status 0 and no traceback in its log. Its whole log
+    ends up in `log`. `killable`: it runs in a process group of its own, which the test may
+    kill whole (os.killpg), as a machine that dies; then its status is SIGKILL's."""
     process = await asyncio.create_subprocess_exec(
         str(SKIRMISH),
         *("serve", "--port", "0", *options),
         env=dict(environment),
+        cwd=cwd,
+        start_new_session=killable,
         # Its log, and uvicorn's access log (on standard output), in one.
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
@@ -219,6 +243,6 @@ async def serve_subprocess(
         took = time.monotonic() - stopping
         if draining is not None:
             log.append((await draining).decode())
-    assert status == 0, "".join(log)
+    assert status == 0 or (killable and status == -signal.SIGKILL), "".join(log)
     assert "Traceback" not in "".join(log), "".join(log)
     assert took < STOP_SECONDS, f"stopping took {took:.1f} s:\n{''.join(log)}"

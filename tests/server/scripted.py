@@ -1,9 +1,15 @@
 """A scripted game played through the GameService: the same moves every time."""
 
+import asyncio
+import uuid
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 
 from msgspec.structs import replace
 
+from eventstore.base import EventStore, NewEvent
+from projections.game import GameState, fold
+from projections.loading import stream_of
 from schema.commands import (
     Actor,
     CreateGame,
@@ -14,7 +20,8 @@ from schema.commands import (
     StartGame,
     SubmitOrders,
 )
-from schema.game_events import Settings
+from schema.game_events import Settings, game_codec
+from server.decide import decide
 from server.handlers import Executed, GameService
 
 ADMIN = "acct-admin"
@@ -85,3 +92,33 @@ def _verb(player_id: str, turn: int) -> str:
     if player_id != "p1":
         return "H"
     return "B" if turn == 1 else "F"
+
+
+async def decided_games(
+    store: EventStore, started: Mapping[str, datetime], *, players: int
+) -> None:
+    """Fast-mode games that began at the given times (game id: start), each decided by the
+    pure decider and appended in one go: so that a test can have games fall due on a real
+    clock, or on a fake one, when it likes."""
+
+    async def create(n: int, game_id: str, at: datetime) -> None:
+        settings = Settings(name=game_id, fast_mode=True, votes="disabled")
+        commands: list[GameCommand] = [
+            CreateGame(actor=Actor(ADMIN), now=at, game_id=game_id, settings=settings, seed=n),
+            *(JoinGame(actor=Actor(f"acct-{i}"), now=at, name=f"P{i}") for i in range(players)),
+            StartGame(actor=Actor(ADMIN), now=at, secret=SECRET),
+        ]
+        state, events = GameState(), list[NewEvent]()
+        for command in commands:
+            decided = decide(state, command)
+            state = fold(state, enumerate(decided, start=state.version + 1))
+            correlation = uuid.uuid4()
+            events += [
+                game_codec.new_event(
+                    e, occurred_at=at, actor=command.actor.account, correlation_id=correlation
+                )
+                for e in decided
+            ]
+        await store.append(stream_of(game_id), events, expected_version=0)
+
+    await asyncio.gather(*(create(n, g, at) for n, (g, at) in enumerate(started.items())))

@@ -10,7 +10,6 @@ import os
 import re
 import signal
 import sys
-import uuid
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Sequence
 from contextlib import asynccontextmanager
@@ -21,15 +20,11 @@ from pathlib import Path
 import asyncpg
 import httpx
 
-from eventstore.base import NewEvent
 from eventstore.postgres import PostgresEventStore
-from projections.game import GameState, fold
 from projections.loading import stream_of
 from projections.runner import ReadModelRunner
-from schema.commands import Actor, CreateGame, GameCommand, JoinGame, StartGame
-from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
-from server.decide import decide
-from tests.server.scripted import SECRET
+from schema.game_events import PlayerNotified, TurnResolved, game_codec
+from tests.server.scripted import decided_games
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"
 TOKEN = "operator-token-for-the-process-test"
@@ -42,7 +37,6 @@ KILLED_DURING = 2
 KILLED_AFTER = GAMES // 4
 PERIOD = timedelta(minutes=15)
 SPREAD = 5
-ADMIN = "acct-admin"
 
 
 @dataclass
@@ -56,32 +50,6 @@ def starts(base: datetime) -> dict[str, datetime]:
     """When each game starts: every SPREAD seconds over one minute, so that every turn falls
     due over a minute, several games at each moment."""
     return {f"g{n:03}": base + timedelta(seconds=n * SPREAD % 60) for n in range(GAMES)}
-
-
-async def create_games(store: PostgresEventStore, started: dict[str, datetime]) -> None:
-    """Each game decided by the pure decider and appended in one go."""
-
-    async def create(n: int, game_id: str, at: datetime) -> None:
-        settings = Settings(name=game_id, fast_mode=True, votes="disabled")
-        commands: list[GameCommand] = [
-            CreateGame(actor=Actor(ADMIN), now=at, game_id=game_id, settings=settings, seed=n),
-            *(JoinGame(actor=Actor(f"acct-{i}"), now=at, name=f"P{i}") for i in range(PLAYERS)),
-            StartGame(actor=Actor(ADMIN), now=at, secret=SECRET),
-        ]
-        state, events = GameState(), list[NewEvent]()
-        for command in commands:
-            decided = decide(state, command)
-            state = fold(state, enumerate(decided, start=state.version + 1))
-            correlation = uuid.uuid4()
-            events += [
-                game_codec.new_event(
-                    e, occurred_at=at, actor=command.actor.account, correlation_id=correlation
-                )
-                for e in decided
-            ]
-        await store.append(stream_of(game_id), events, expected_version=0)
-
-    await asyncio.gather(*(create(n, g, at) for n, (g, at) in enumerate(started.items())))
 
 
 @asynccontextmanager
@@ -175,7 +143,7 @@ async def test_three_servers_resolve_every_turn_exactly_once_through_a_kill(
     # In the future of the real time, where the servers' fake clocks start.
     base = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
     started = starts(base)
-    await create_games(postgres_store, started)
+    await decided_games(postgres_store, started, players=PLAYERS)
     await ReadModelRunner(postgres_store, pool).catch_up()
 
     async with serving(schema_url, tmp_path) as servers, httpx.AsyncClient(timeout=60) as client:

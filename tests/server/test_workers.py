@@ -1,91 +1,37 @@
 """`skirmish serve --workers 2` in a subprocess: two processes on one port, each a whole
-server. Which worker holds a connection is read from /proc: the process that owns the
-server's end of it."""
+server, their metrics added up; workers that die are replaced, at once or after a delay
+that grows while they keep dying at once."""
 
 import asyncio
 import contextlib
 import os
 import re
 import signal
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import TypeVar
 
 import httpx
 import pytest
 
 from server.cli import main
-from tests.api.support import OPERATOR_TOKEN, Api, Live, until
+from server.workers import GIVE_UP, MAX_DELAY, STEADY_SECONDS, Restarts
+from tests.api.support import (
+    OPERATOR_TOKEN,
+    Api,
+    Live,
+    Samples,
+    metric_samples,
+    until,
+    value,
+)
 from tests.server.running import SKIRMISH, serve_subprocess
-
-T = TypeVar("T")
-
-
-def environment(database_url: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "SKIRMISH_OPERATOR_TOKEN": OPERATOR_TOKEN,
-        "SKIRMISH_POOL_SIZE": "4",
-        "SKIRMISH_RATE_LIMITS": "off",
-    }
-
-
-def workers_in(log: list[str]) -> set[int]:
-    """The workers that the parent says serve."""
-    match = re.search(r"Uvicorn running on \S+ .*workers: ([\d ]+)", "".join(log))
-    assert match is not None, "".join(log)
-    return {int(pid) for pid in match[1].split()}
-
-
-def owner(server_port: int, client_port: int) -> int | None:
-    """The process holding the server's end of the loopback connection from
-    `client_port`, or None if it is not accepted yet."""
-    wanted = f":{server_port:04X} "
-    inode = None
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        fields = line.split()
-        local, remote = fields[1], fields[2]
-        if f"{local} ".endswith(wanted) and remote.endswith(f":{client_port:04X}"):
-            inode = fields[9]
-    if inode is None:
-        return None
-    for process in Path("/proc").iterdir():
-        if not process.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):  # it ended, or is not ours to look at
-            for descriptor in (process / "fd").iterdir():
-                if os.readlink(descriptor) == f"socket:[{inode}]":
-                    return int(process.name)
-    return None
-
-
-async def served_by(base: str, client_port: int) -> int:
-    server_port = int(base.rsplit(":", 1)[1])
-    found: list[int] = []
-
-    def accepted() -> bool:
-        pid = owner(server_port, client_port)
-        found.extend([] if pid is None else [pid])
-        return bool(found)
-
-    await until(accepted, what=f"the connection from port {client_port} to be accepted")
-    return found[0]
-
-
-async def on_each_worker(
-    workers: set[int], connect: Callable[[], Awaitable[tuple[T, int]]]
-) -> dict[int, T]:
-    """Connections made one after another until every worker holds one (the kernel gives
-    each to whichever worker accepts first); one per worker."""
-    held: dict[int, T] = {}
-    for _ in range(100):
-        connection, pid = await connect()
-        assert pid in workers
-        held.setdefault(pid, connection)
-        if held.keys() == workers:
-            return held
-    raise AssertionError(f"100 connections reached only {set(held)} of {workers}")
+from tests.server.worker_processes import (
+    alive,
+    children,
+    environment,
+    on_each_worker,
+    parent_of,
+    served_by,
+    workers_in,
+)
 
 
 async def test_two_workers_share_the_port_the_game_and_the_live_feed(schema_url: str) -> None:
@@ -144,40 +90,132 @@ async def test_two_workers_share_the_port_the_game_and_the_live_feed(schema_url:
     assert not [pid for pid in workers if alive(pid)]
 
 
-def alive(pid: int) -> bool:
-    return Path(f"/proc/{pid}").exists()
-
-
-def parent_of(pid: int) -> int:
-    # /proc/PID/stat: "pid (command) state ppid ...", the command possibly with spaces.
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
-def children(parent: int) -> set[int]:
-    """The workers of the server whose pid is `parent` (not its resource tracker)."""
-    found = set()
-    for pid in Path(f"/proc/{parent}/task/{parent}/children").read_text().split():
-        with contextlib.suppress(OSError):
-            if b"multiprocessing.spawn" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.add(int(pid))
-    return found
-
-
-async def test_a_worker_that_dies_is_replaced(schema_url: str) -> None:
+async def test_workers_that_keep_dying_at_once_are_replaced_ever_later(schema_url: str) -> None:
     log: list[str] = []
     async with serve_subprocess(
         "--workers", "2", environment=environment(schema_url), log=log
     ) as base:
         workers = workers_in(log)
-        killed = min(workers)
-        parent = parent_of(killed)
-        os.kill(killed, signal.SIGKILL)
-        await until(
-            lambda: len(children(parent) - workers) == 1, what="a worker in the killed one's place"
-        )
+        parent = parent_of(min(workers))
+        known = set(workers)
+        killed = [min(workers)]
+        for _ in range(3):
+            os.kill(killed[-1], signal.SIGKILL)
+            await until(
+                lambda: bool(children(parent) - known), what="a worker in the killed one's place"
+            )
+            (replacement,) = children(parent) - known
+            known.add(replacement)
+            killed.append(replacement)
+        # The other worker served throughout; the last replacement is left to serve too.
         async with httpx.AsyncClient(base_url=base) as client:
             assert (await client.get("/v1/health")).status_code == 200
-    assert f"worker {killed} exited (status -9); started worker" in "".join(log)
+    said = "".join(log)
+    for n, (dead, delay) in enumerate(zip(killed, ("0.5", "1", "2"), strict=False), start=1):
+        assert re.search(
+            rf"worker {dead} exited \(status -9\) [\d.]+ s after it started, {n} in a row; "
+            rf"starting another in its place in {delay} s\n",
+            said,
+        ), said
+        assert f"started worker {killed[n]} in the place of worker {dead}\n" in said
+
+
+def test_restarts_wait_longer_for_each_quick_death_in_a_row_and_give_up() -> None:
+    restarts = Restarts()
+    delays = [restarts.delay(0, lived=1.0) for _ in range(GIVE_UP)]
+    assert delays[:6] == [0.5, 1, 2, 4, 8, 16]
+    assert delays[6:-1] == [MAX_DELAY] * (GIVE_UP - 7)
+    assert delays[-1] is None
+    # Each place counts its own; one that served a while is replaced at once, and its place
+    # counts afresh.
+    other = Restarts()
+    assert [other.delay(1, lived=5.0), other.delay(1, lived=5.0)] == [0.5, 1]
+    assert other.delay(2, lived=0.0) == 0.5
+    assert other.delay(1, lived=STEADY_SECONDS) == 0
+    assert other.delay(1, lived=5.0) == 0.5
+
+
+async def ask(base: str, path: str) -> tuple[bytes, int]:
+    """GET `path` as the operator on a connection of its own: the answer's body, and the
+    worker that answered."""
+    host, port = base.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        worker = await served_by(base, writer.get_extra_info("sockname")[1])
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            f"Authorization: Bearer {OPERATOR_TOKEN}\r\n\r\n".encode()
+        )
+        head, _, body = (await reader.read()).partition(b"\r\n\r\n")
+    finally:
+        writer.close()
+        await writer.wait_closed()
+    assert head.startswith(b"HTTP/1.1 200"), head
+    return body, worker
+
+
+async def test_metrics_add_up_every_worker_whichever_answers(schema_url: str) -> None:
+    log: list[str] = []
+    async with contextlib.AsyncExitStack() as stack:
+        base = await stack.enter_async_context(
+            serve_subprocess("--workers", "2", environment=environment(schema_url), log=log)
+        )
+        workers = workers_in(log)
+        asked = 0
+
+        async def health() -> tuple[None, int]:
+            nonlocal asked
+            asked += 1
+            return None, (await ask(base, "/v1/health"))[1]
+
+        await on_each_worker(workers, health)
+
+        async def scrape() -> tuple[Samples, int]:
+            body, worker = await ask(base, "/metrics")
+            return metric_samples(body.decode()), worker
+
+        healths = {"method": "GET", "route": "/v1/health", "status": "200"}
+        for samples in (await on_each_worker(workers, scrape)).values():
+            assert value(samples, "skirmish_http_requests_total", **healths) == asked
+            assert value(samples, "skirmish_pool_max_connections") == 2 * 4
+
+        client = await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30))
+        api = Api(client, base)
+        game = (await api.new_game(await api.account("Ann"))).id
+        sockets: dict[int, int] = dict.fromkeys(workers, 0)
+
+        async def follow() -> tuple[Live, int]:
+            live = await stack.enter_async_context(Live.open(base, game))
+            worker = await served_by(base, live.connection.local_address[1])
+            sockets[worker] += 1
+            return live, worker
+
+        await on_each_worker(workers, follow)
+
+        async def scraped(name: str, expected: float) -> bool:
+            return value((await scrape())[0], name) == expected
+
+        # A worker writes its gauges every second for the others' scrapes.
+        await until(
+            lambda: scraped("skirmish_open_sockets", sum(sockets.values())),
+            what="the sockets of both workers in a scrape",
+        )
+        for samples in (await on_each_worker(workers, scrape)).values():
+            assert value(samples, "skirmish_open_sockets") == sum(sockets.values())
+
+        # A worker that dies takes its gauges with it, and leaves its counts.
+        dead = min(workers)
+        os.kill(dead, signal.SIGKILL)
+        await until(
+            lambda: scraped("skirmish_open_sockets", sockets[max(workers)]),
+            what="the dead worker's sockets gone from the sum",
+        )
+        await until(
+            lambda: scraped("skirmish_pool_max_connections", 2 * 4),
+            what="the replacement's pool in the sum, not the dead worker's",
+        )
+        samples, _ = await scrape()
+        assert value(samples, "skirmish_http_requests_total", **healths) == asked
 
 
 async def test_workers_that_cannot_start_stop_the_server_with_a_message() -> None:
@@ -193,6 +231,35 @@ async def test_workers_that_cannot_start_stop_the_server_with_a_message() -> Non
         output, _ = await process.communicate()
     assert process.returncode == 1
     assert b"a worker could not start (above); stopping the server" in output
+
+
+async def test_a_worker_killed_before_it_serves_is_awaited_in_its_replacement(
+    schema_url: str,
+) -> None:
+    process = await asyncio.create_subprocess_exec(
+        str(SKIRMISH),
+        *("serve", "--port", "0", "--workers", "2"),
+        env=environment(schema_url),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert process.stdout is not None
+    said: list[str] = []
+    try:
+        # Killed as soon as it runs, long before it could serve.
+        await until(lambda: len(children(process.pid)) == 2, what="two workers")
+        killed = min(children(process.pid))
+        os.kill(killed, signal.SIGKILL)
+        async with asyncio.timeout(60):
+            while not said or "Uvicorn running on" not in said[-1]:
+                said.append((await process.stdout.readline()).decode())
+                assert said[-1], "".join(said)
+    finally:
+        process.terminate()
+        await process.communicate()
+    announced = workers_in(said)
+    assert len(announced) == 2
+    assert killed not in announced
 
 
 def test_a_fake_clock_is_one_process(capsys: pytest.CaptureFixture[str]) -> None:

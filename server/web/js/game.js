@@ -2,6 +2,7 @@
 // history. It reads the public API, follows the game's websocket and redraws on every
 // change without reloading.
 
+import { setUpFork, showFork } from "./fork.js";
 import { describeBoard, renderMap } from "./render.js";
 import { counts, effectName, renderStandings, sortStandings } from "./sidebar.js";
 import { HttpError, announce, api, debounce, el, formatDuration } from "./util.js";
@@ -156,6 +157,7 @@ async function render() {
   link.hash = "";
   $("turn-link").href = link.href;
   $("live-button").hidden = live;
+  showFork(game, shown, Boolean(page.drawn));
   const banner = $("view-banner");
   banner.hidden = live;
   banner.textContent = live ? "" : `Turn ${shown} of ${last}, from the game's history`;
@@ -446,6 +448,7 @@ function setUp() {
   });
   setInterval(tick, 1000);
   setUpZoom($("zoom"), $("map-frame"));
+  setUpFork(base);
 }
 
 async function main() {

@@ -61,11 +61,15 @@ export class HttpError extends Error {
   }
 }
 
-// The API's JSON, or an HttpError with the API's message.
-export async function api(path, { method = "GET", body } = {}) {
+// The API's JSON, or an HttpError with the API's message. With `token`, the call acts for
+// that account (in the Authorization header, never in the address).
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     cache: "no-store",
   });

@@ -4,7 +4,7 @@ import pytest
 
 from schema import errors as codes
 from schema.commands import Actor, ForkGame
-from schema.game_events import GameForked
+from schema.game_events import ForkedFrom, GameForked
 from server.decide.fork import check_fork, forked_players
 from tests.server.decide.given import (
     ADMIN,
@@ -65,6 +65,7 @@ def test_a_fork_begins_running_with_the_sources_board_seats_and_vote(sandbox: bo
         source_game=then.game_id,
         turn=then.turn,
         position=41,
+        chain_hash="ab" * 32,
         settings=settings,
         map=then.map,
         board=then.board,
@@ -76,7 +77,7 @@ def test_a_fork_begins_running_with_the_sources_board_seats_and_vote(sandbox: bo
     fork = Game()
     (event,) = fork.run(command)
     assert isinstance(event, GameForked)
-    assert event.chain_hash is None
+    assert event.chain_hash == "ab" * 32
     state = fork.state
     assert (state.phase, state.turn, state.board, state.map) == (
         "running",
@@ -86,7 +87,7 @@ def test_a_fork_begins_running_with_the_sources_board_seats_and_vote(sandbox: bo
     )
     assert (state.vote, state.effect, state.admins) == (then.vote, then.effect, ("acct-forker",))
     assert state.forked_from is not None
-    assert state.forked_from.game == then.game_id
+    assert state.forked_from == ForkedFrom(then.game_id, then.turn, 41, "ab" * 32)
     assert {p.id: p.vp for p in state.players.values()} == {
         p.id: p.vp for p in then.players.values()
     }

@@ -169,7 +169,8 @@ async def test_fork_makes_a_sandbox_from_the_start_of_a_turn(schema_url: str) ->
             f"**Skirmish Society (fork, turn 2)** (game {fork_id}) is forked from game "
             f"{ann.game} at the start of turn 2: a sandbox where you play every seat."
         )
-        assert forked.result["forked_from"] == {"game": ann.game, "turn": 2}
+        origin = forked.result["forked_from"]
+        assert (origin["game"], origin["turn"]) == (ann.game, 2)
         helped = (await ann.ok("/help")).result
         assert helped is not None
         assert forked.result["board"] == helped["board"]

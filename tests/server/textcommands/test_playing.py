@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 from schema.receipts import verify
+from server.textcommands.replies import RECEIPT_NOTE
 from server.words import HINTS, QUOTES
 from tests.server.textcommands.bot import Person, Table, armies, neighbours, table
 
@@ -54,16 +55,24 @@ async def test_submit_valid_and_invalid_orders_and_list_them(schema_url: str) ->
     async with table(schema_url) as t:
         ann, bob, _ = await seated(t)
         mine, theirs = armies(await ann.ok("/help"), "p1"), armies(await bob.ok("/help"), "p2")
-        sent = await ann.ok(f"/submit {mine[0]} H, XX H, {theirs[0]} H")
+        text = f"{mine[0]} H, XX H, {theirs[0]} H"
+        sent = await ann.ok(f"/submit {text}")
+        assert sent.result is not None
+        assert ann.game is not None
+        # The receipt, to keep; its nonce only in the result, which the caller alone gets.
+        receipt, nonce = sent.result["receipt"], sent.result["nonce"]
+        assert verify(receipt, ann.game, 1, "p1", text, nonce)
         assert sent.reply.split("\n") == [
             "Orders for turn 1:",
+            f"Receipt: {receipt}",
             f"\u2713 {mine[0]} H",
             "\u2717 XX H: no such territory: XX",
             f"\u2717 {theirs[0]} H: not your army: {theirs[0]}",
             "1 of 3 orders valid. Invalid orders are ignored: those armies keep their last "
             "valid order.",
+            RECEIPT_NOTE,
         ]
-        assert sent.result is not None
+        assert nonce not in sent.reply
         assert sent.result["turn"] == 1
         assert [o["valid"] for o in sent.result["orders"]] == [True, False, False]
         # A newer valid order replaces the older one for the same army.
@@ -125,9 +134,14 @@ async def test_a_long_submission_is_answered_in_one_discord_message(schema_url: 
         orders = ", ".join(f"Q{i:03d} to R{i:03d}" for i in range(150))
         said = await ann.ok(f"/submit {orders}")
         lines = said.reply.split("\n")
-        assert lines[:2] == ["Orders for turn 1:", "\u2717 Q000 to R000: no such territory: Q000"]
-        assert lines[-1].startswith("... and ")
         assert said.result is not None
+        # The receipt is kept: it comes before the orders, which are cut.
+        assert lines[:3] == [
+            "Orders for turn 1:",
+            f"Receipt: {said.result['receipt']}",
+            "\u2717 Q000 to R000: no such territory: Q000",
+        ]
+        assert lines[-1].startswith("... and ")
         assert len(said.result["orders"]) == 150
 
 

@@ -6,6 +6,7 @@ from schema.game_events import RecordedOrder
 from schema.views import MyOrders, VoteView
 from server.textcommands import replies
 from server.textcommands.parse import COMMANDS, Problem
+from server.textcommands.text import DISCORD_LIMIT, fit
 
 HOLD = RecordedOrder("TR H", "TR", "hold", valid=True)
 SUPPORT = RecordedOrder("BL S CR to SL", "BL", "support", valid=True, target="SL")
@@ -45,27 +46,47 @@ def test_the_command_list_for_players_leaves_out_admin_commands() -> None:
     assert "/resolution_time <HOUR>: the local hour at which turns resolve" in everyone
 
 
+RECEIPT, NONCE = "ab" * 32, "cd" * 32
+
+
 def test_submitted_marks_each_order_and_gives_the_reason_of_invalid_ones() -> None:
-    text = replies.submitted(OrdersAccepted(3, [SUPPORT, NOWHERE, HOLD], 17, "", ""))
+    text = replies.submitted(OrdersAccepted(3, [SUPPORT, NOWHERE, HOLD], 17, RECEIPT, NONCE))
     assert text.split("\n") == [
         "Orders for turn 3:",
+        f"Receipt: {RECEIPT}",
         "\u2713 BL S CR to SL",
         "\u2717 XX H: no such territory: XX",
         "\u2713 TR H",
         "2 of 3 orders valid. Invalid orders are ignored: those armies keep their last "
         "valid order.",
+        replies.RECEIPT_NOTE,
     ]
 
 
 def test_submitted_all_valid() -> None:
-    text = replies.submitted(OrdersAccepted(1, [HOLD], 5, "", ""))
-    assert text.split("\n") == ["Orders for turn 1:", "\u2713 TR H", "1 of 1 order valid."]
+    text = replies.submitted(OrdersAccepted(1, [HOLD], 5, RECEIPT, NONCE))
+    assert text.split("\n") == [
+        "Orders for turn 1:",
+        f"Receipt: {RECEIPT}",
+        "\u2713 TR H",
+        "1 of 1 order valid.",
+        replies.RECEIPT_NOTE,
+    ]
 
 
 def test_submitted_nothing() -> None:
-    text = replies.submitted(OrdersAccepted(1, [], 5, "", ""))
+    text = replies.submitted(OrdersAccepted(1, [], 5, RECEIPT, NONCE))
     assert "(no orders in that text)" in text
-    assert text.endswith("0 of 0 orders valid.")
+    assert "0 of 0 orders valid." in text
+
+
+def test_submitted_keeps_the_receipt_when_cut_to_discords_limit_and_never_shows_the_nonce() -> None:
+    many = [RecordedOrder(f"X{n} H", None, None, valid=False, reason="x" * 90) for n in range(40)]
+    text = fit(replies.submitted(OrdersAccepted(2, many, 5, RECEIPT, NONCE)).split("\n"))
+    assert len(text) <= DISCORD_LIMIT
+    assert text.split("\n")[:2] == ["Orders for turn 2:", f"Receipt: {RECEIPT}"]
+    assert text.endswith(" more lines")
+    assert NONCE not in text
 
 
 def test_my_orders_lists_what_stands_the_idle_armies_the_invalid_and_last_turn() -> None:

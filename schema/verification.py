@@ -1,0 +1,43 @@
+"""What verifying a game's history answers (server/verify.py, server/replay.py): the
+`GET /v1/games/{game}/verify` body, and `skirmish verify` and `skirmish replay`'s findings."""
+
+from typing import Any
+
+import msgspec
+
+from eventstore.chain import ChainBreak
+
+
+class FieldChange(msgspec.Struct, frozen=True):
+    """One field of a turn's outcome: as recorded, and as the engine decides it now (JSON
+    values). `field` is a dotted path: `vp.p2` for one player's entry of a mapping."""
+
+    field: str
+    recorded: Any
+    now: Any
+
+
+class TurnDifference(msgspec.Struct, frozen=True):
+    """A resolved turn whose outcome differs now; `error` if it can no longer be resolved."""
+
+    game_id: str
+    turn: int
+    changes: list[FieldChange]
+    error: str | None = None
+
+
+class Verification(msgspec.Struct, frozen=True, kw_only=True):
+    """What verifying a game found: `ok` when its hash chain holds and every resolution
+    replays the same. `head` is the hash (hex) of its last event, which changes whenever
+    anything before it does: keep it to compare with a later verification. `differences`
+    lists the first differing turns, `turns_differing` counts them all."""
+
+    game: str
+    ok: bool
+    events: int
+    archived: int
+    head: str | None
+    chain_break: ChainBreak | None
+    turns_replayed: int
+    turns_differing: int
+    differences: list[TurnDifference]

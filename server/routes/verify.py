@@ -1,0 +1,47 @@
+"""`GET /v1/games/{game}/verify`: anyone who may read a game may check its history (its hash
+chain and its resolutions, server/verify.py), without trusting the server's admins."""
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from schema import errors as codes
+from schema.verification import Verification
+from server.api import documented, json_response
+from server.application import readable
+from server.decide.errors import DomainError
+from server.routes.games import GameId
+from server.services import services
+from server.verify import KeptMoving, verify_stored
+
+router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
+# Verifications at once in this process: each reads a whole game and replays it (up to a
+# few seconds of CPU for the longest), so more wait their turn outside, not in memory.
+MAX_AT_ONCE = 2
+_RETRY_AFTER = 5
+_running = 0
+
+
+@router.get(
+    "/verify",
+    **documented(
+        responses={200: Verification},
+        errors=(404, 410),
+        summary="Recompute the game's hash chain and replay its resolutions",
+    ),
+)
+async def get_verify(request: Request, game: GameId) -> Response:
+    global _running
+    found = services(request)
+    await readable(found, game)
+    if _running >= MAX_AT_ONCE:
+        raise DomainError(
+            codes.BUSY, "other verifications are running; try again", retry_after=_RETRY_AFTER
+        )
+    _running += 1
+    try:
+        verification = await verify_stored(found.games.store, game)
+    except KeptMoving as error:
+        raise DomainError(codes.BUSY, str(error), retry_after=_RETRY_AFTER) from None
+    finally:
+        _running -= 1
+    return json_response(verification)

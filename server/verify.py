@@ -1,0 +1,119 @@
+"""Verification of a game's history, for `skirmish verify` and `GET /v1/games/{game}/verify`:
+its hash chain recomputed (eventstore/chain.py), archive included, and every resolution
+replayed through the rules engine as it is now (server/replay.py). Pure: the stored events
+in, what differs out; `verify_stored` reads them."""
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import msgspec
+
+from eventstore.base import EventStore, RecordedEvent, Truncation
+from eventstore.chain import first_break
+from projections.loading import stream_of
+from schema.events import EventSchemaError
+from schema.game_events import GameEvent, game_codec
+from schema.verification import TurnDifference, Verification
+from server.replay import describe as describe_turn
+from server.replay import replay_game
+from server.replay_store import opened_store, stored_games
+
+# The most differing turns an answer lists (the first ones): one is enough to distrust a
+# game, and a changed rule can make every turn of a long game differ.
+MAX_LISTED = 20
+# Attempts at reading a game while it does not move.
+_READS = 5
+
+
+class KeptMoving(Exception):
+    """The game moved while it was read, every time."""
+
+
+def verify(
+    game_id: str, head_version: int, live: list[RecordedEvent], archive: list[Truncation]
+) -> Verification:
+    """Recompute the chain of the game's stream and replay its resolutions."""
+    broken = first_break(head_version, live, archive)
+    events, undecodable = _decoded(game_id, live)
+    try:
+        replayed, differences = replay_game(game_id, events)
+    # Events changed by hand may break any rule of the fold: whatever it raises is a finding.
+    except Exception as error:
+        replayed, differences = 0, [TurnDifference(game_id, 0, [], error=_unreplayable(error))]
+    if undecodable is not None:
+        differences.append(undecodable)
+    return Verification(
+        game=game_id,
+        ok=broken is None and not differences,
+        events=len(live),
+        archived=sum(len(truncation.events) for truncation in archive),
+        head=live[-1].hash.hex() if live else None,
+        chain_break=broken,
+        turns_replayed=replayed,
+        turns_differing=len(differences),
+        differences=differences[:MAX_LISTED],
+    )
+
+
+def _decoded(
+    game_id: str, live: list[RecordedEvent]
+) -> tuple[list[GameEvent], TurnDifference | None]:
+    """The events up to the first that cannot be decoded, and a difference saying which."""
+    events: list[GameEvent] = []
+    for recorded in live:
+        try:
+            events.append(game_codec.decode_recorded(recorded))
+        except (EventSchemaError, msgspec.DecodeError) as error:
+            reason = f"event {recorded.version} ({recorded.type}) cannot be read: {error}"
+            return events, TurnDifference(game_id, 0, [], error=reason)
+    return events, None
+
+
+def _unreplayable(error: Exception) -> str:
+    return f"the events cannot be replayed: {type(error).__name__}: {error}"
+
+
+async def verify_stored(store: EventStore, game_id: str) -> Verification:
+    """Verify the game as the store holds it now. The reads are not one transaction: they
+    count only if the stream's head did not move meanwhile, else they are read again (a game
+    being played moves a few times a minute at most)."""
+    stream = stream_of(game_id)
+    for _ in range(_READS):
+        head = await store.stream_version(stream)
+        live = await store.read_stream(stream)
+        archive = await store.read_archive(stream)
+        if await store.stream_version(stream) == head:
+            # Hashing and adjudicating: seconds for the longest games, off the event loop.
+            return await asyncio.to_thread(verify, game_id, head, live, archive)
+    raise KeptMoving(f"game {game_id} moved during each of {_READS} reads; try again")
+
+
+async def verify_all(database_url: str, game_id: str | None) -> AsyncIterator[Verification]:
+    """`skirmish verify`: every game of the store (or `game_id`), one after the other."""
+    async with opened_store(database_url) as store:
+        games = [game_id] if game_id is not None else [g async for g in stored_games(store)]
+        for game in games:
+            yield await verify_stored(store, game)
+
+
+def describe(verification: Verification) -> str:
+    """A verification as lines of text: a summary, then what differs."""
+    found = verification
+    summary = (
+        f"game {found.game}: {found.events:,} events, {found.archived:,} archived, "
+        f"{found.turns_replayed:,} turns replayed"
+    )
+    if found.ok:
+        return f"{summary}: ok, head {found.head}"
+    lines = [f"{summary}: DIFFERS"]
+    broken = found.chain_break
+    if broken is not None:
+        where = "" if broken.truncation_id is None else f" (truncation {broken.truncation_id})"
+        lines.append(
+            f"  the hash chain breaks at version {broken.version}{where}, "
+            f"{broken.type or 'no event'} at position {broken.position}: {broken.reason}"
+        )
+    lines.extend(describe_turn(difference) for difference in found.differences)
+    if found.turns_differing > len(found.differences):
+        lines.append(f"  ... {found.turns_differing - len(found.differences)} more turns differ")
+    return "\n".join(lines)
