@@ -158,11 +158,14 @@ class ReadModelRunner:
     async def apply(self, batch: list[RecordedEvent]) -> None:
         """Fold a batch into the read models and move the checkpoint past it, in one
         transaction; a game that fails is recorded, and the others go on."""
-        games: dict[str, list[RecordedEvent]] = {}
+        streams: dict[str, list[RecordedEvent]] = {}
         for recorded in batch:
-            game_id = game_of(recorded.stream_id)
-            if game_id is not None:
-                games.setdefault(game_id, []).append(recorded)
+            streams.setdefault(recorded.stream_id, []).append(recorded)
+        games = {
+            game_id: events
+            for stream, events in streams.items()
+            if (game_id := game_of(stream)) is not None
+        }
         async with self._pool.acquire() as connection, connection.transaction():
             writes = Writes(connection, await failures.failing_among(connection, list(games)))
             folded: list[GameRows] = []
