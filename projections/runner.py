@@ -93,6 +93,7 @@ class ReadModelRunner:
         while True:
             if not batch:
                 if await self.caught_up():
+                    await self._progress.applied(0, False, after)  # the end, if it was long
                     return done
                 await asyncio.sleep(_HELD_BACK_SECONDS)
                 batch = await self._store.read_all(after=after, limit=_CATCH_UP_BATCH)
