@@ -5,11 +5,12 @@ import asyncio
 import contextlib
 import itertools
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import httpx
 
-from benchmarks._api_server import Http, call, new_game
+from benchmarks._api_server import BARE, Http, call, new_game
 from benchmarks._websocket import RawWebsocket, upgrade_request
 from client import ApiError, SkirmishClient
 
@@ -23,8 +24,10 @@ async def submissions(
 ) -> list[object]:
     """CLIENTS clients, each on a keep-alive connection of its own, PUT orders into `games`
     new games of `players` for `seconds`, as fast as the answers come back, `through` raw
-    HTTP, httpx alone or the client (client/): the table's row (what, clients, requests, per
-    second, p50 and p99 ms, refusals, and this process's CPU per request in microseconds)."""
+    HTTP, httpx alone or the client (client/), or "bare": the benchmark server's bare
+    endpoint instead, which appends the body to a stream per game (BARE): the table's row
+    (what, clients, requests, per second, p50 and p99 ms, refusals, and this process's CPU
+    per request in microseconds)."""
     setup = await Http.open(port)
     seats: list[tuple[str, str, str]] = []
     for _ in range(games):
@@ -32,20 +35,27 @@ async def submissions(
         seats += [(game_id, token, order) for token, order in orders]
     setup.close()
     latencies: list[float] = []
-    errors = 0
-    submitter = {"raw": _raw, "httpx": _through_httpx, "client": _through_client}[through]
+    refused: Counter[int] = Counter()
+    submitter = {
+        "raw": _raw,
+        "bare": _bare,
+        "httpx": _through_httpx,
+        "client": _through_client,
+    }[through]
 
-    async def client(index: int, submit: Submit, deadline: float) -> None:
-        nonlocal errors
-        # Each client plays its share of the seats in turn: with more seats than clients, no
-        # player meets the quota of 100 submissions a turn.
-        mine = itertools.cycle(seats[index % len(seats) :: CLIENTS])
+    # Every client takes the next seat in turn, so that every player submits as often: a
+    # client of its own per seat, the fastest players met the quota of 100 submissions a
+    # turn long before the others.
+    turns = itertools.cycle(seats)
+
+    async def client(submit: Submit, deadline: float) -> None:
         while time.perf_counter() < deadline:
-            game_id, token, order = next(mine)
+            game_id, token, order = next(turns)
             started = time.perf_counter()
-            accepted = await submit(game_id, token, order)
+            status = await submit(game_id, token, order)
             latencies.append(time.perf_counter() - started)
-            errors += not accepted
+            if status != 200:
+                refused[status] += 1
 
     async with contextlib.AsyncExitStack() as clients:
         # Set up before the clock starts: what is measured is the calls.
@@ -53,10 +63,12 @@ async def submissions(
         cpu = time.process_time()
         started = time.perf_counter()
         deadline = started + seconds
-        await asyncio.gather(*(client(i, s, deadline) for i, s in enumerate(submits)))
+        await asyncio.gather(*(client(s, deadline) for s in submits))
         elapsed = time.perf_counter() - started
         cpu = time.process_time() - cpu
     label = f"{games} game{'s' if games > 1 else ''} of {players} players"
+    if through == "bare":
+        label = f"bare append, {games} streams"
     return [
         label,
         CLIENTS,
@@ -64,22 +76,46 @@ async def submissions(
         len(latencies) / elapsed,
         percentile(latencies, 50) * 1000,
         percentile(latencies, 99) * 1000,
-        errors,
+        _refusals(refused),
         cpu / len(latencies) * 1e6,
     ]
 
 
-Submit = Callable[[str, str, str], Awaitable[bool]]
+# Submits one player's orders; the answer's status.
+Submit = Callable[[str, str, str], Awaitable[int]]
+
+
+def _refusals(refused: Counter[int]) -> int | str:
+    """How many were refused (0), and with which statuses."""
+    if not refused:
+        return 0
+    statuses = ", ".join(f"{status}: {n}" for status, n in sorted(refused.items()))
+    return f"{refused.total()} ({statuses})"
 
 
 @contextlib.asynccontextmanager
 async def _raw(port: int) -> AsyncIterator[Submit]:
     http = await Http.open(port)
 
-    async def submit(game_id: str, token: str, order: str) -> bool:
+    async def submit(game_id: str, token: str, order: str) -> int:
         path = f"/v1/games/{game_id}/orders"
         status, _ = await http.call("PUT", path, {"orders": order}, token=token)
-        return status == 200
+        return status
+
+    try:
+        yield submit
+    finally:
+        http.close()
+
+
+@contextlib.asynccontextmanager
+async def _bare(port: int) -> AsyncIterator[Submit]:
+    http = await Http.open(port)
+
+    async def submit(game_id: str, token: str, order: str) -> int:
+        path = BARE.format(stream=game_id)
+        status, _ = await http.call("POST", path, {"orders": order})
+        return status
 
     try:
         yield submit
@@ -91,12 +127,12 @@ async def _raw(port: int) -> AsyncIterator[Submit]:
 async def _through_httpx(port: int) -> AsyncIterator[Submit]:
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
 
-        async def submit(game_id: str, token: str, order: str) -> bool:
+        async def submit(game_id: str, token: str, order: str) -> int:
             path = f"/v1/games/{game_id}/orders"
             headers = {"Authorization": f"Bearer {token}"}
             answer = await http.put(path, json={"orders": order}, headers=headers)
             answer.json()
-            return answer.status_code == 200
+            return answer.status_code
 
         yield submit
 
@@ -106,13 +142,13 @@ async def _through_client(port: int) -> AsyncIterator[Submit]:
     async with SkirmishClient(f"http://127.0.0.1:{port}") as anyone:
         players: dict[str, SkirmishClient] = {}
 
-        async def submit(game_id: str, token: str, order: str) -> bool:
+        async def submit(game_id: str, token: str, order: str) -> int:
             player = players.get(token) or players.setdefault(token, anyone.using(token))
             try:
                 await player.submit_orders(game_id, order)
-            except ApiError:
-                return False
-            return True
+            except ApiError as error:
+                return error.status
+            return 200
 
         yield submit
 

@@ -8,36 +8,54 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from server.workers import listen
+
 OPERATOR = "benchmark-operator-token"
+# The bare endpoint (in this server only, never in the application): one event appended to
+# a stream of the caller's choosing, its body as the event's data, nothing else. What the
+# server does for a request that writes one event, beside which to weigh order submissions.
+BARE = "/benchmark/append/{stream}"
+# A worker: the app under uvicorn on the listening socket it inherited (file descriptor
+# argv[1]), as `skirmish serve` runs each (server/workers.py: one socket that every worker
+# accepts on, so the kernel spreads the connections to one port over them).
 _SERVER = """
-import gc, sys
+import gc, socket, sys, uuid
 import uvicorn
+from fastapi import Request
+from fastapi.responses import Response
+from eventstore.base import NewEvent
 from server.app import create_app
+from server.clock import SystemClock
 from server.serve import GC_THRESHOLDS, PROTOCOLS, WEBSOCKET_OPTIONS
+app = create_app()
+clock = SystemClock()
+async def bare(request: Request, stream: str) -> Response:
+    event = NewEvent(event_id=uuid.uuid4(), type="benchmark_appended.v1",
+                     data=await request.body(), occurred_at=clock.now(), actor="benchmark",
+                     correlation_id=uuid.uuid4())
+    result = await request.app.state.services.store.append(f"bench-{stream}", [event], None)
+    return Response(f'{{"position":{result.position}}}', media_type="application/json")
+app.add_api_route(sys.argv[2], bare, methods=["POST"])
+class Announcing(uvicorn.Server):
+    async def startup(self, sockets=None):
+        await super().startup(sockets)
+        print("serving", flush=True)
 gc.set_threshold(*GC_THRESHOLDS)
-uvicorn.run(create_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning",
-            access_log=False, lifespan="on", backlog=4096, loop="uvloop", **PROTOCOLS,
-            **WEBSOCKET_OPTIONS)
+listening = socket.socket(fileno=int(sys.argv[1]))
+config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                        loop="uvloop", **PROTOCOLS, **WEBSOCKET_OPTIONS)
+Announcing(config).run(sockets=[listening])
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @contextlib.asynccontextmanager
-async def server(url: str) -> AsyncIterator[tuple[int, int]]:
-    """The server in a subprocess; yields its port and pid."""
-    port = _free_port()
+async def server(url: str, workers: int = 1) -> AsyncIterator[tuple[int, list[int]]]:
+    """The server in `workers` subprocesses on one port; yields the port and their pids."""
     environment = {
         **os.environ,
         "DATABASE_URL": url,
@@ -51,24 +69,41 @@ async def server(url: str) -> AsyncIterator[tuple[int, int]]:
         # The tarpit listens on loopback.
         "SKIRMISH_WEBHOOK_ALLOW_PRIVATE": "1",
     }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", _SERVER, str(port), env=environment
-    )
-    try:
-        async with asyncio.timeout(60):
-            while True:
-                with contextlib.suppress(OSError):
-                    connection = await Http.open(port)
-                    status, _ = await connection.call("GET", "/v1/health")
-                    connection.close()
-                    if status == 200:
-                        break
-                assert process.returncode is None, "the server did not start"
-                await asyncio.sleep(0.1)  # polling for the server to listen
-        yield port, process.pid
-    finally:
-        process.terminate()
-        await process.wait()
+    processes: list[asyncio.subprocess.Process] = []
+    with listen("127.0.0.1", 0) as listening:
+        port = listening.getsockname()[1]
+        fd = str(listening.fileno())
+        try:
+            for _ in range(workers):
+                processes.append(
+                    await asyncio.create_subprocess_exec(
+                        sys.executable,
+                        "-c",
+                        _SERVER,
+                        fd,
+                        BARE,
+                        env=environment,
+                        pass_fds=[listening.fileno()],
+                        stdout=asyncio.subprocess.PIPE,
+                    )
+                )
+            await _until_served(processes)
+            yield port, [process.pid for process in processes]
+        finally:
+            for process in processes:
+                if process.returncode is None:
+                    process.terminate()
+            for process in processes:
+                await process.wait()
+
+
+async def _until_served(processes: list[asyncio.subprocess.Process]) -> None:
+    """Until every worker says it serves: measuring while one still starts would leave the
+    others all the connections."""
+    async with asyncio.timeout(60):
+        for process in processes:
+            assert process.stdout is not None
+            assert await process.stdout.readline() == b"serving\n", "the server did not start"
 
 
 class Http:
@@ -132,16 +167,24 @@ async def new_game(http: Http, players: int) -> tuple[str, str, list[tuple[str, 
     return game_id, tokens[0], orders
 
 
-def rss(pid: int) -> int:
-    """The process's resident memory in bytes."""
+def rss(pids: list[int]) -> int:
+    """The processes' resident memory in bytes, together."""
+    return sum(_rss(pid) for pid in pids)
+
+
+def _rss(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
-def cpu_seconds(pid: int) -> float:
-    """The CPU time the process has used, user and system. Less at the mercy of whatever
-    else the machine runs than a rate or a latency."""
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time the processes have used, user and system, together. Less at the mercy
+    of whatever else the machine runs than a rate or a latency."""
+    return sum(_cpu_seconds(pid) for pid in pids)
+
+
+def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -1,14 +1,18 @@
-"""The HTTP and websocket API under load: `python -m benchmarks api [--seconds=N]
-[--spectators=1000,5000] [--rounds=N] [--neighbours=N] [--verbose]`.
+"""The HTTP and websocket API under load: `python -m benchmarks api [--workers=N]
+[--seconds=N] [--spectators=1000,5000] [--rounds=N] [--neighbours=N] [--verbose]`.
 
-The server runs as a subprocess (the app under uvicorn, as `skirmish serve` runs it, without
-its per-request access log), on DATABASE_URL in a scratch schema (or an embedded PostgreSQL
-in a temporary directory), so that its memory can be read from /proc.
+The server runs as subprocesses (the app under uvicorn, as `skirmish serve --workers N`
+runs it: N processes accepting on one port, 1 by default; without its per-request access
+log), on DATABASE_URL in a scratch schema (or an embedded PostgreSQL in a temporary
+directory), so that their memory and CPU can be read from /proc.
 
 1. Order submissions: 50 clients, each on its own keep-alive connection, PUT orders as fast
    as the answers come back, for a few seconds; requests per second and latency
    percentiles. Once spread over five 10-player games, once all on one 20-player game
-   (several clients per player), where every append contends for the same stream. Then
+   (several clients per player), where every append contends for the same stream; and, to
+   weigh them, the same clients on the benchmark server's bare endpoint, which only appends
+   one event (no token, no game: benchmarks/_api_server.py), over five streams, and the
+   five games' rate as a share of it. Then
    what the client (client/) costs: the first of these through it beside raw HTTP, and a
    spectator's catch-up through it beside a raw websocket (benchmarks/_api_client.py).
 2. Spectators: N websocket spectators of one game; an admin resolves the turn, and each
@@ -17,7 +21,7 @@ in a temporary directory), so that its memory can be read from /proc.
    growth of the server's resident memory per connection. The clients speak just enough
    of the websocket protocol (no compression offered, pongs for pings) to be cheap: on a
    two-core machine the clients share the CPU with the server and the database.
-3. Neighbours: order submissions (as in 1, over twenty games, so that no player meets the
+3. Neighbours: order submissions (as in 1, over forty games, so that no player meets the
    quota of 100 submissions a turn) while an admin resolves
    another game once a second: first alone; then while a third game's webhook is a tarpit
    (a loopback receiver that answers one byte every 2 s and never finishes, in a process
@@ -49,7 +53,7 @@ ROUNDS = 5
 NEIGHBOURS = 2000
 NEIGHBOUR_SECONDS = 25.0
 # Enough players that none meets the quota of 100 submissions a turn in NEIGHBOUR_SECONDS.
-NEIGHBOUR_GAMES = 20
+NEIGHBOUR_GAMES = 40
 
 
 def main(argv: Sequence[str]) -> None:
@@ -58,10 +62,11 @@ def main(argv: Sequence[str]) -> None:
     spectators = tuple(int(n) for n in options.get("spectators", "1000,5000").split(","))
     rounds = int(options.get("rounds", ROUNDS))
     neighbours = int(options.get("neighbours", NEIGHBOURS))
+    workers = int(options.get("workers", 1))
     _raise_file_limit(max(*spectators, neighbours) * 2 + 1000)
     verbose = "--verbose" in argv
     orders, cost, fan_out, beside = asyncio.run(
-        _run(seconds, spectators, rounds, neighbours, verbose)
+        _run(workers, seconds, spectators, rounds, neighbours, verbose)
     )
     print_table(
         [
@@ -99,6 +104,7 @@ def main(argv: Sequence[str]) -> None:
             "per second",
             "p50 ms",
             "p99 ms",
+            "refused",
             "server CPU ms per order",
             "resolutions of another game",
             "resolve p50 ms",
@@ -118,7 +124,12 @@ def _raise_file_limit(wanted: int) -> None:
 
 
 async def _run(
-    seconds: float, spectators: Sequence[int], rounds: int, neighbours: int, verbose: bool
+    workers: int,
+    seconds: float,
+    spectators: Sequence[int],
+    rounds: int,
+    neighbours: int,
+    verbose: bool,
 ) -> tuple[
     list[list[object]],
     tuple[list[list[object]], list[list[object]]],
@@ -126,32 +137,41 @@ async def _run(
     list[list[object]],
 ]:
     async with scratch_database() as url:
-        async with server(url) as (port, pid):
+        async with server(url, workers) as (port, pids):
             orders = [
                 await submissions(port, games=5, players=10, seconds=seconds),
                 await submissions(port, games=1, players=20, seconds=seconds),
+                await submissions(port, games=5, players=10, seconds=seconds, through="bare"),
             ]
+            orders.append(_share(orders[0], orders[2]))
             cost = await client_cost(port, seconds)
             fan_out = [
-                await _fan_out(port, pid, count, rounds, verbose=verbose) for count in spectators
+                await _fan_out(port, pids, count, rounds, verbose=verbose) for count in spectators
             ]
         # A server of its own: the fan-out's thousands of sockets leave the memory grown.
-        async with server(url) as (port, pid):
-            beside = await _beside_idle_spectators(port, pid, neighbours)
+        async with server(url, workers) as (port, pids):
+            beside = await _beside_idle_spectators(port, pids, neighbours)
     return orders, cost, fan_out, beside
+
+
+def _share(orders: list[object], bare: list[object]) -> list[object]:
+    """The submissions' rate as a share of the bare endpoint's."""
+    assert isinstance(orders[3], float)
+    assert isinstance(bare[3], float)
+    return ["submissions / bare", "", "", f"{orders[3] / bare[3]:.0%}", "", "", "", ""]
 
 
 # --- 2. Spectators. ----------------------------------------------------------------------
 
 
 async def _fan_out(
-    port: int, pid: int, count: int, rounds: int, *, verbose: bool = False
+    port: int, pids: list[int], count: int, rounds: int, *, verbose: bool = False
 ) -> list[object]:
     http = await Http.open(port)
     game_id, admin, _ = await new_game(http, 3)
-    before = rss(pid)
+    before = rss(pids)
     spectators = await spectate(port, http, game_id, count)
-    connected = rss(pid)
+    connected = rss(pids)
 
     http.close()
     # A fresh connection: the first may have idled past the server's keep-alive meanwhile.
@@ -175,7 +195,7 @@ async def _fan_out(
             median, slowest = statistics.median(arrivals) * 1000, max(arrivals) * 1000
             print(f"{count} spectators, round {round_}: p50 {median:.0f}, last {slowest:.0f} ms")
     gc.enable()
-    grown = max(connected, rss(pid)) - before
+    grown = max(connected, rss(pids)) - before
     for spectator in spectators:
         spectator.close()
     http.close()
@@ -205,21 +225,21 @@ asyncio.run(main(int(sys.argv[1]), sys.argv[2], int(sys.argv[3])))
 """
 
 
-async def _beside_idle_spectators(port: int, pid: int, count: int) -> list[list[object]]:
+async def _beside_idle_spectators(port: int, pids: list[int], count: int) -> list[list[object]]:
     """The same traffic alone, beside a game whose webhook is a tarpit, then beside that
     and `count` idle spectators of another game; the last row is the change from the first
     to the third (for memory, in MB)."""
-    alone = await _traffic(port, pid)
+    alone, refused_alone = await _traffic(port, pids)
     async with _tarpit_webhook(port):
-        tarpitted = await _traffic(port, pid)
+        tarpitted, refused_tarpitted = await _traffic(port, pids)
         async with _idle_spectators(port, count):
-            beside = await _traffic(port, pid)
+            beside, refused_beside = await _traffic(port, pids)
     change = [f"{(b - a) / a:+.0%}" for a, b in zip(alone[:-1], beside[:-1], strict=True)]
     return [
-        ["no other load", *alone],
-        ["a tarpit webhook", *tarpitted],
-        [f"tarpit + {count:,} idle spectators", *beside],
-        ["change (third to first)", *change, f"{beside[-1] - alone[-1]:+.0f}"],
+        ["no other load", *alone[:4], refused_alone, *alone[4:]],
+        ["a tarpit webhook", *tarpitted[:4], refused_tarpitted, *tarpitted[4:]],
+        [f"tarpit + {count:,} idle spectators", *beside[:4], refused_beside, *beside[4:]],
+        ["change (third to first)", *change[:4], "", *change[4:], f"{beside[-1] - alone[-1]:+.0f}"],
     ]
 
 
@@ -294,11 +314,12 @@ async def _idle_spectators(port: int, count: int) -> AsyncIterator[None]:
         await process.wait()
 
 
-async def _traffic(port: int, pid: int) -> list[float]:
+async def _traffic(port: int, pids: list[int]) -> tuple[list[float], object]:
     """Order submissions over NEIGHBOUR_GAMES games for NEIGHBOUR_SECONDS while another game is
-    resolved once a second: requests, per second, p50 and p99 ms, the server's CPU time
-    per request (resolutions and pings included); resolutions, their p50 and max ms; and
-    the server's memory in MB after."""
+    resolved once a second: requests, per second, p50 and p99 ms, the server's CPU time per
+    request (resolutions and pings included); resolutions, their p50 and max ms; and the
+    server's memory in MB after. Beside them, the refusals (the players stay below the
+    quota: with several workers, a game too busy to take another writer)."""
     http = await Http.open(port)
     game_id, admin, _ = await new_game(http, 10)
     resolutions: list[float] = []
@@ -313,7 +334,7 @@ async def _traffic(port: int, pid: int) -> list[float]:
                 await asyncio.wait_for(done.wait(), 1.0)
 
     resolving = asyncio.create_task(resolve_every_second())
-    cpu = cpu_seconds(pid)
+    cpu = cpu_seconds(pids)
     try:
         orders = await submissions(
             port, games=NEIGHBOUR_GAMES, players=10, seconds=NEIGHBOUR_SECONDS
@@ -322,15 +343,15 @@ async def _traffic(port: int, pid: int) -> list[float]:
         done.set()
         await resolving
         http.close()
-    cpu = cpu_seconds(pid) - cpu
+    cpu = cpu_seconds(pids) - cpu
     figures = [float(f) for f in orders[2:6] if isinstance(f, int | float)]
     assert len(figures) == 4, orders
-    assert orders[6] == 0, f"refused submissions (a quota?): {orders}"
-    return [
+    measured = [
         *figures,
         cpu * 1000 / figures[0],
         len(resolutions),
         statistics.median(resolutions) * 1000,
         max(resolutions) * 1000,
-        rss(pid) / 2**20,
+        rss(pids) / 2**20,
     ]
+    return measured, orders[6]

@@ -1,6 +1,7 @@
 """The game as events: `python -m benchmarks domain [--games=N] [--turns=N] [--long-turns=N]`.
 
-1. A full rebuild of the read models (ReadModelRunner.reset, then catch_up) from a log of
+1. A full rebuild of the read models (ReadModelRunner.reset, then catch_up, with the
+   garbage collector's thresholds of `skirmish rebuild` and the server) from a log of
    `--games` games (default 100) of `--turns` turns (default 200): events per second.
 2. Loading a game of `--long-turns` turns (default 1,000) cold, in a fresh GameService:
    with its snapshots (one per resolution, as GameService saves them), and without (the
@@ -16,6 +17,7 @@ a scratch schema of DATABASE_URL, or of an embedded PostgreSQL when it is unset
 """
 
 import asyncio
+import gc
 import random
 import statistics
 import time
@@ -31,6 +33,7 @@ from projections.runner import ReadModelRunner
 from schema.commands import Actor, RewindTurn
 from schema.game_events import Settings
 from server.handlers import GameService
+from server.serve import GC_THRESHOLDS
 
 PLAYERS = 5
 REPEATS = 5
@@ -96,10 +99,14 @@ async def _run(games: int, turns: int, long_turns: int) -> None:
             f"(decided in {decided:.1f} s, appended in {appended:.1f} s)\n"
         )
         runner = ReadModelRunner(store, pool)
+        # With the garbage collector's thresholds of the server and `skirmish rebuild`.
+        thresholds = gc.get_threshold()
+        gc.set_threshold(*GC_THRESHOLDS)
         started = time.perf_counter()
         await runner.reset()
         read = await runner.catch_up()
         rebuild_seconds = time.perf_counter() - started
+        gc.set_threshold(*thresholds)
         assert read == written
         print_table(
             ("full rebuild (reset + catch_up)", "games", "turns", "events", "seconds", "events/s"),

@@ -22,6 +22,8 @@ async def state_until(store: EventStore, game_id: str, version: int) -> GameStat
     that folds the later events itself): the latest snapshot at or below it, then the rest."""
     stream = stream_of(game_id)
     state = GameState()
+    if version == 0:
+        return state  # before its first event: nothing to read (a catch-up meets each game so)
     snapshot = await store.load_snapshot(stream, SNAPSHOT_NAME, at_or_below=version)
     if snapshot is not None:
         state = decode_snapshot(snapshot.data, snapshot.version) or state

@@ -1,5 +1,15 @@
-"""The read models' rows: what each event writes to `read_turns`, and a game's
-`read_games` and `read_members` rows from its state."""
+"""The read models' rows as a batch of events leaves them: folded in memory, game by game,
+then written for every game of the batch at once, with a few multi-row statements.
+
+What the events do to `read_turns`: a start (GameStarted, GameForked, and each resolution
+for the turn after it) writes the turn's whole row; a resolution fills in its turn's row;
+a rewind deletes the turns after its own and empties its resolution. Within a batch, a
+row written whole takes in every later change to it; a change to a row from before the
+batch stays a change, made to whatever the table holds, as one statement per event would.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import msgspec
 
@@ -15,86 +25,164 @@ _encode = msgspec.json.Encoder().encode
 Member = tuple[str, str | None, str | None, bool]
 
 
-def turn_writes(game_id: str, event: object) -> list[tuple[str, tuple[object, ...]]]:
-    upsert_start = (
-        "INSERT INTO read_turns (game_id, turn, start_board, effect) VALUES ($1, $2, $3, $4) "
-        "ON CONFLICT (game_id, turn) DO UPDATE SET start_board = excluded.start_board, "
-        "effect = excluded.effect, resolution = NULL"
-    )
-    if isinstance(event, GameStarted):
-        return [(upsert_start, (game_id, 1, _encode(event.board).decode(), None))]
-    if isinstance(event, GameForked):
-        board = _encode(event.board).decode()
-        return [(upsert_start, (game_id, event.turn, board, event.effect))]
-    if isinstance(event, TurnResolved):
-        return [
-            (
-                "UPDATE read_turns SET resolution = $3, effect = $4 "
-                "WHERE game_id = $1 AND turn = $2",
-                (game_id, event.turn, _encode(event).decode(), event.effect),
-            ),
-            (
-                upsert_start,
-                (game_id, event.turn + 1, _encode(event.board).decode(), event.next_effect),
-            ),
-        ]
-    if isinstance(event, TurnRewound):
-        return [
-            ("DELETE FROM read_turns WHERE game_id = $1 AND turn > $2", (game_id, event.turn)),
-            (
-                "UPDATE read_turns SET resolution = NULL WHERE game_id = $1 AND turn = $2",
-                (game_id, event.turn),
-            ),
-        ]
-    return []
+@dataclass(slots=True)
+class _Turn:
+    """A turn's row: whole (`start_board` known), or the change of a row from before."""
+
+    start_board: str | None
+    effect: str | None
+    resolution: str | None
+    sets_effect: bool
 
 
-async def write_game(
-    connection: Connection,
-    game_id: str,
-    state: GameState,
-    position: int,
-    before: GameState | None = None,
-) -> None:
-    """The game's rows as of `state`; its members only if they differ from those of
-    `before` (the state last written, when known)."""
-    if state.phase == "new":
+class GameRows:
+    """One game's rows after some of its events: its turns, and its entry as of `state`.
+    `before` is the state whose rows the table holds, when known (its members are written
+    again only if they differ)."""
+
+    def __init__(self, game_id: str, before: GameState | None) -> None:
+        self.game_id = game_id
+        self.before = before
+        self.state: GameState | None = None
+        self.position = 0
+        self.turns: dict[int, _Turn] = {}
+        # The table's turns after this one are deleted before the rows are written.
+        self.cut: int | None = None
+
+    def add(self, event: object) -> None:
+        """Take in what `event` does to the game's turns."""
+        if isinstance(event, GameStarted):
+            self._start(1, event.board, None)
+        elif isinstance(event, GameForked):
+            self._start(event.turn, event.board, event.effect)
+        elif isinstance(event, TurnResolved):
+            turn = self._turn(event.turn)
+            turn.resolution, turn.effect, turn.sets_effect = _text(event), event.effect, True
+            self._start(event.turn + 1, event.board, event.next_effect)
+        elif isinstance(event, TurnRewound):
+            self.truncate(event.turn)
+            self._turn(event.turn).resolution = None
+
+    def truncate(self, turn: int) -> None:
+        """Every turn after `turn` is gone, in the table as well as here."""
+        for later in [t for t in self.turns if t > turn]:
+            del self.turns[later]
+        self.cut = turn if self.cut is None else min(self.cut, turn)
+
+    def _start(self, turn: int, board: object, effect: str | None) -> None:
+        self.turns[turn] = _Turn(_text(board), effect, None, True)
+
+    def _turn(self, turn: int) -> _Turn:
+        found = self.turns.get(turn)
+        if found is None:
+            found = self.turns[turn] = _Turn(None, None, None, False)
+        return found
+
+
+def _text(value: object) -> str:
+    return _encode(value).decode()
+
+
+async def write(connection: Connection, games: Sequence[GameRows]) -> None:
+    """Write the rows of `games` (one each), in game order, as the scheduler's claims lock
+    them: the deletions of rewinds first, then the turns, the games and their members."""
+    games = sorted(games, key=lambda rows: rows.game_id)
+    cuts = [(rows.game_id, rows.cut) for rows in games if rows.cut is not None]
+    if cuts:
+        await connection.execute(
+            "DELETE FROM read_turns t USING unnest($1::text[], $2::int[]) AS c(game_id, turn) "
+            "WHERE t.game_id = c.game_id AND t.turn > c.turn",
+            *_columns(cuts, 2),
+        )
+    whole = [
+        (rows.game_id, number, turn.start_board, turn.effect, turn.resolution)
+        for rows in games
+        for number, turn in sorted(rows.turns.items())
+        if turn.start_board is not None
+    ]
+    if whole:
+        await connection.execute(
+            "INSERT INTO read_turns (game_id, turn, start_board, effect, resolution) "
+            "SELECT g, t, b::jsonb, e, r::jsonb "
+            "FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) "
+            "AS u(g, t, b, e, r) "
+            "ON CONFLICT (game_id, turn) DO UPDATE SET start_board = excluded.start_board, "
+            "effect = excluded.effect, resolution = excluded.resolution",
+            *_columns(whole, 5),
+        )
+    changed = [
+        (rows.game_id, number, turn.resolution, turn.effect, turn.sets_effect)
+        for rows in games
+        for number, turn in sorted(rows.turns.items())
+        if turn.start_board is None
+    ]
+    if changed:
+        await connection.execute(
+            "UPDATE read_turns t SET resolution = u.r::jsonb, "
+            "effect = CASE WHEN u.s THEN u.e ELSE t.effect END "
+            "FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::boolean[]) "
+            "AS u(g, n, r, e, s) WHERE t.game_id = u.g AND t.turn = u.n",
+            *_columns(changed, 5),
+        )
+    await _write_games(connection, [rows for rows in games if rows.state is not None])
+
+
+async def _write_games(connection: Connection, games: list[GameRows]) -> None:
+    entries: list[tuple[object, ...]] = []
+    found: list[tuple[str, Member]] = []
+    renewed: list[str] = []
+    for rows in games:
+        state = rows.state
+        assert state is not None
+        if state.phase == "new":
+            continue
+        view = public_game(state, rows.position)
+        entries.append(
+            (
+                rows.game_id,
+                state.settings.name,
+                state.phase,
+                state.turn,
+                len(state.players),
+                rows.position,
+                _text(view),
+                view.next_resolution_at,
+                state.next_reminder_at(),
+                state.client_id,
+            )
+        )
+        now = members(state)
+        if rows.before is None or members(rows.before) != now:
+            renewed.append(rows.game_id)
+            found.extend((rows.game_id, member) for member in now)
+    if not entries:
         return
-    view = public_game(state, position)
     await connection.execute(
         "INSERT INTO read_games (game_id, name, phase, turn, players, position, view, "
         "next_resolution_at, next_reminder_at, client_id) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+        "SELECT g, n, p, t, c, o, v::jsonb, r, m, l FROM unnest($1::text[], $2::text[], "
+        "$3::text[], $4::int[], $5::int[], $6::bigint[], $7::text[], $8::timestamptz[], "
+        "$9::timestamptz[], $10::text[]) AS u(g, n, p, t, c, o, v, r, m, l) "
         "ON CONFLICT (game_id) DO UPDATE SET name = excluded.name, phase = excluded.phase, "
         "turn = excluded.turn, players = excluded.players, position = excluded.position, "
         "view = excluded.view, next_resolution_at = excluded.next_resolution_at, "
         "next_reminder_at = excluded.next_reminder_at, client_id = excluded.client_id",
-        game_id,
-        state.settings.name,
-        state.phase,
-        state.turn,
-        len(state.players),
-        position,
-        _encode(view).decode(),
-        view.next_resolution_at,
-        state.next_reminder_at(),
-        state.client_id,
+        *_columns(entries, 10),
     )
-    found = members(state)
-    if before is not None and members(before) == found:
+    if not renewed:
         return
-    await connection.execute("DELETE FROM read_members WHERE game_id = $1", game_id)
-    # Every game has an admin, so `found` is never empty.
-    accounts, players, statuses, admins = (list(column) for column in zip(*found, strict=True))
+    await connection.execute("DELETE FROM read_members WHERE game_id = ANY($1::text[])", renewed)
+    # Every game has an admin, so each renewed game has members.
     await connection.execute(
         "INSERT INTO read_members (game_id, account_id, player_id, player_status, admin) "
-        "SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[])",
-        game_id,
-        accounts,
-        players,
-        statuses,
-        admins,
+        "SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[])",
+        *_columns([(game_id, *member) for game_id, member in found], 5),
     )
+
+
+def _columns(rows: Sequence[tuple[object, ...]], width: int) -> list[list[object]]:
+    """Rows as columns, one array parameter each, for `unnest`."""
+    return [[row[n] for row in rows] for n in range(width)]
 
 
 def members(state: GameState) -> list[Member]:

@@ -5,17 +5,20 @@ transaction, so every event is applied exactly once, whatever crashes. One runne
 a time, across every server process, under an advisory lock. A `turn_rewound` event makes
 the runner reload that game from the store, since a fold cannot run backwards.
 
-One game's failure never holds up the others: each game's writes go under a savepoint, and
-a game whose events cannot be folded or whose rows the database refuses is recorded as
-failing (projections/failures.py) while the checkpoint moves on. Nothing is skipped for it:
-on its next event, and every `retry_seconds`, its rows are written afresh from its stream
-up to the last event the runner has passed, until that succeeds.
+A batch is folded in memory, game by game, and its rows written for all its games at once
+(projections/rows.py), with a few statements whatever its size. One game's failure never
+holds up the others (projections/writes.py): a game whose events cannot be folded or whose
+rows the database refuses is recorded as failing (projections/failures.py) while the
+checkpoint moves on. Nothing is skipped for it: on its next event, and every
+`retry_seconds`, its rows are written afresh from its stream up to the last event the
+runner has passed, until that succeeds. While the runner is behind, it says in the log how
+its catch-up goes (projections/lag.py).
 """
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import partial
 
 import asyncpg
@@ -25,22 +28,24 @@ from eventstore.migrations import Connection
 from eventstore.outages import UNREACHABLE, Backoff
 from projections import failures
 from projections.game import GameState, fold
+from projections.lag import NAME, CatchUpProgress, checkpoint
 from projections.leading import Connect, lead
 from projections.loading import game_of, state_until, stream_of
-from projections.rows import turn_writes, write_game
+from projections.rows import GameRows
+from projections.rows import write as write_rows
 from projections.states import GameStates, Loaded
-from schema.game_events import GameEvent, TurnRewound, game_codec
+from projections.writes import Writes, Written
+from schema.game_events import TurnRewound, game_codec
 
-# v2: with read_members (schema/sql/0007_read_members.sql), rebuilt from the log.
-NAME = "read_models.v2"
 _LOCK_KEY = 0x5EAD_0001
+# As many as the store reads at once for a subscription: a batch this long says that the
+# runner is behind.
 _BATCH = 1000
+# A catch-up's batches are larger: each costs some ten round trips, whatever its size.
+_CATCH_UP_BATCH = 5000
 # How soon to look again when committed events are held back by an older transaction.
 _HELD_BACK_SECONDS = 0.005
 _log = logging.getLogger(__name__)
-
-# A game's state as written, and the position of its last event.
-Written = tuple[GameState, int]
 
 
 class ReadModelRunner:
@@ -64,12 +69,10 @@ class ReadModelRunner:
         self._retry_seconds = retry_seconds
         self._games: dict[str, Written] = {}
         self._backoff = Backoff("read models", _log)
+        self._progress = CatchUpProgress(pool)
 
     async def checkpoint(self) -> Checkpoint:
-        row = await self._pool.fetchrow(
-            "SELECT transaction_id, position FROM projection_checkpoints WHERE name = $1", NAME
-        )
-        return Checkpoint.START if row is None else Checkpoint(row[0], row[1])
+        return await checkpoint(self._pool)
 
     async def caught_up(self) -> bool:
         """True when every event committed so far is applied. Not the same as an empty
@@ -86,21 +89,34 @@ class ReadModelRunner:
 
     async def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         """Apply every event committed by now; return how many were read. Commits that the
-        gap-safe log still holds back (an older transaction is open) are waited for."""
+        gap-safe log still holds back (an older transaction is open) are waited for. The
+        next batch is read while one is applied, so that the database's work on the read
+        overlaps the runner's on the fold."""
         done = 0
         after = await self.checkpoint()
+        batch = await self._store.read_all(after=after, limit=_CATCH_UP_BATCH)
         while True:
-            batch = await self._store.read_all(after=after, limit=_BATCH)
             if not batch:
                 if await self.caught_up():
+                    await self._progress.applied(0, False, after)  # the end, if it was long
                     return done
                 await asyncio.sleep(_HELD_BACK_SECONDS)
+                batch = await self._store.read_all(after=after, limit=_CATCH_UP_BATCH)
                 continue
-            await self.apply(batch)
             after = batch[-1].checkpoint
+            ahead = asyncio.create_task(self._store.read_all(after=after, limit=_CATCH_UP_BATCH))
+            try:
+                await self.apply(batch)
+            except BaseException:
+                ahead.cancel()
+                with contextlib.suppress(BaseException):
+                    await ahead
+                raise
             done += len(batch)
             if progress is not None:
                 progress(done)
+            await self._progress.applied(len(batch), len(batch) == _CATCH_UP_BATCH, after)
+            batch = await ahead
 
     async def follow(self) -> None:
         """Run for ever: take the lock, then catch up and follow the log live. When the
@@ -132,6 +148,8 @@ class ReadModelRunner:
                 if batch:
                     await self.apply(batch)
                     self._backoff.succeeded()
+                    after = batch[-1].checkpoint
+                    await self._progress.applied(len(batch), len(batch) >= _BATCH, after)
 
     async def reset(self) -> None:
         """Forget every read model, so that the next catch-up rebuilds them from the log."""
@@ -146,23 +164,32 @@ class ReadModelRunner:
     async def apply(self, batch: list[RecordedEvent]) -> None:
         """Fold a batch into the read models and move the checkpoint past it, in one
         transaction; a game that fails is recorded, and the others go on."""
-        games: dict[str, list[RecordedEvent]] = {}
+        streams: dict[str, list[RecordedEvent]] = {}
         for recorded in batch:
-            game_id = game_of(recorded.stream_id)
-            if game_id is not None:
-                games.setdefault(game_id, []).append(recorded)
+            streams.setdefault(recorded.stream_id, []).append(recorded)
+        games = {
+            game_id: events
+            for stream, events in streams.items()
+            if (game_id := game_of(stream)) is not None
+        }
         async with self._pool.acquire() as connection, connection.transaction():
-            writes = _Writes(connection, await failures.failing_among(connection, list(games)))
-            # In game order, as the scheduler's claims lock them.
+            writes = Writes(connection, await failures.failing_among(connection, list(games)))
+            folded: list[GameRows] = []
             for game_id in sorted(games):
                 events = games[game_id]
                 last = events[-1]
                 if game_id in writes.failing:
                     # Its rows missed events: write them afresh, up to here.
                     write = partial(self._rewrite, connection, game_id, last.version)
-                else:
-                    write = partial(self._write, connection, game_id, events)
-                await writes.write(game_id, last.version, last.position, write)
+                    await writes.write(game_id, last.version, last.position, write)
+                    continue
+                try:
+                    folded.append(await self._fold(game_id, events))
+                except UNREACHABLE:
+                    raise
+                except Exception as error:
+                    await writes.failed_at(game_id, last.version, last.position, error)
+            await writes.write_all(folded)
             checkpoint = batch[-1].checkpoint
             await connection.execute(
                 "INSERT INTO projection_checkpoints (name, transaction_id, position) "
@@ -179,14 +206,14 @@ class ReadModelRunner:
         it that the runner has passed."""
         async with self._pool.acquire() as connection, connection.transaction():
             listed = await failures.listed(connection, limit=None)
-            writes = _Writes(connection, {failure.game_id for failure in listed})
+            writes = Writes(connection, {failure.game_id for failure in listed})
             for failure in listed:
                 game_id, version = failure.game_id, failure.version
                 write = partial(self._rewrite, connection, game_id, version)
                 await writes.write(game_id, version, failure.position, write)
         self._committed(writes)
 
-    def _committed(self, writes: "_Writes") -> None:
+    def _committed(self, writes: Writes) -> None:
         """Remember what was written; say once when a game fails, and when it recovers."""
         self._games.update(writes.written)
         for game_id, (state, position) in writes.written.items():
@@ -206,31 +233,36 @@ class ReadModelRunner:
         for game_id in writes.failing & writes.written.keys():
             _log.info("the read models of game %s are written again", game_id)
 
-    async def _write(
-        self, connection: Connection, game_id: str, events: list[RecordedEvent]
-    ) -> Written:
-        """The game's rows moved on by its events in this batch."""
-        written = before = self._games.get(game_id)
+    async def _fold(self, game_id: str, events: list[RecordedEvent]) -> GameRows:
+        """The game's rows moved on by its events in this batch, in memory."""
+        cached = self._games.get(game_id)
+        state = None if cached is None else cached[0]
+        rows = GameRows(game_id, before=state)
         last = events[-1]
+        # The state GameService of this process folded up to this very event, if any.
         known = self._states.at(game_id, last.version, last.position)
-        for recorded in events:
-            event = game_codec.decode_recorded(recorded)
-            if known is None:
-                state = await self._fold_in(game_id, recorded, event, written)
-                written = (state, recorded.position)
-            for sql, args in turn_writes(game_id, event):
-                await connection.execute(sql, *args)
+        for recorded, event in zip(events, game_codec.decode_all(events), strict=True):
+            rows.add(event)
+            if known is not None:
+                continue
+            if isinstance(event, TurnRewound):
+                # A fold cannot run backwards: the game as its stream holds it now.
+                state = await state_until(self._store, game_id, recorded.version)
+            else:
+                if state is None or state.version != recorded.version - 1:
+                    state = await state_until(self._store, game_id, recorded.version - 1)
+                state = fold(state, ((recorded.version, event),))
         if known is not None:
-            written = (known, last.position)
-        assert written is not None
-        await write_game(
-            connection, game_id, *written, before=None if before is None else before[0]
-        )
-        return written
+            state = known
+        assert state is not None  # there is at least one event
+        rows.state, rows.position = state, last.position
+        return rows
 
     async def _rewrite(self, connection: Connection, game_id: str, version: int) -> Written:
-        """The game's rows written afresh from its stream, up to `version`."""
-        await connection.execute("DELETE FROM read_turns WHERE game_id = $1", game_id)
+        """The game's rows written afresh from its stream, up to `version`, a page at a
+        time."""
+        rows = GameRows(game_id, before=None)
+        rows.truncate(0)
         stream = stream_of(game_id)
         state, position = GameState(), 0
         while state.version < version:
@@ -238,51 +270,12 @@ class ReadModelRunner:
             page = await self._store.read_stream(stream, after_version=state.version, limit=limit)
             if not page:
                 break  # truncated since: its `turn_rewound` is on its way
-            for recorded in page:
-                event = game_codec.decode_recorded(recorded)
+            for recorded, event in zip(page, game_codec.decode_all(page), strict=True):
                 state = fold(state, [(recorded.version, event)])
-                for sql, args in turn_writes(game_id, event):
-                    await connection.execute(sql, *args)
+                rows.add(event)
                 position = recorded.position
-        await write_game(connection, game_id, state, position)
+            await write_rows(connection, [rows])
+            rows = GameRows(game_id, before=None)
+        rows.state, rows.position = state, position
+        await write_rows(connection, [rows])
         return state, position
-
-    async def _fold_in(
-        self, game_id: str, recorded: RecordedEvent, event: GameEvent, cached: Written | None
-    ) -> GameState:
-        if isinstance(event, TurnRewound):
-            return await state_until(self._store, game_id, recorded.version)
-        if cached is None or cached[0].version != recorded.version - 1:
-            state = await state_until(self._store, game_id, recorded.version - 1)
-        else:
-            state = cached[0]
-        return fold(state, [(recorded.version, event)])
-
-
-class _Writes:
-    """The games of one transaction: those written, those that failed, and those that were
-    failing before it."""
-
-    def __init__(self, connection: Connection, failing: set[str]) -> None:
-        self.connection = connection
-        self.failing = failing
-        self.written: dict[str, Written] = {}
-        self.failed: dict[str, Exception] = {}
-
-    async def write(
-        self, game_id: str, version: int, position: int, write: Callable[[], Awaitable[Written]]
-    ) -> None:
-        """One game's writes, up to its event at (version, position), under a savepoint: if
-        they fail they are undone and the failure is recorded instead. A lost database is
-        no game's failure: it ends the whole transaction."""
-        try:
-            async with self.connection.transaction():
-                self.written[game_id] = await write()
-        except UNREACHABLE:
-            raise
-        except Exception as error:
-            self.failed[game_id] = error
-            await failures.record(self.connection, game_id, version, position, error)
-            return
-        if game_id in self.failing:
-            await failures.clear(self.connection, game_id)

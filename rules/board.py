@@ -1,6 +1,6 @@
 """Maps: territories, adjacency (overseas links included), barracks, and their JSON form."""
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import msgspec
@@ -55,11 +55,26 @@ class GameMap(
     homes: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
-        _check(self)
+        _checked(self)
 
     @cached_property
     def board(self) -> "Board":
-        return Board(self)
+        return _board(self)
+
+
+# Every load of a game decodes its map again (from its start event or a snapshot), and
+# checking a map costs some five times what hashing and comparing it does, building its
+# board ten times: a map equal to one checked already is as good, and so is its board.
+# Kept by content, the latest few (generated maps are many), in lru_caches, which threads
+# may share.
+@lru_cache(maxsize=64)
+def _checked(game_map: GameMap) -> None:
+    _check(game_map)
+
+
+@lru_cache(maxsize=64)
+def _board(game_map: GameMap) -> "Board":
+    return Board(game_map)
 
 
 def _check(game_map: GameMap) -> None:

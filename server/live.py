@@ -3,15 +3,23 @@
 One `GameFeed` per game and process follows the game's stream (woken by LISTEN/NOTIFY, so
 every server process sees every append) and fans each event out to its clients. A client
 registers with the feed and notes the position the feed has dispatched up to, with no await
-in between: catch-up covers everything up to that position, the live queue everything after
-it, so nothing is missed or sent twice. Each client's queue is bounded; a client that falls
-that far behind is dropped, and reconnects with `after` to catch up. A client far behind
-starts from a snapshot of the public game instead, encoded once per position for everyone.
+in between: catch-up covers everything up to that position, the live messages everything
+after it, so nothing is missed or sent twice.
+
+The feed keeps its clients grouped by how they see the game (a spectator, a player's seats):
+each group's share of a dispatch is encoded and framed once, and written to each caught-up
+socket of the group in one write, straight from the feed (server/frames.py), with no task
+woken per socket. A player's own events are in their group's share alone. What a socket
+cannot take at once waits in its client's backlog, which its handler sends through ASGI;
+the backlog is bounded, and a client that falls that far behind is dropped and reconnects
+with `after` to catch up. A client far behind starts from a snapshot of the public game
+instead, encoded once per position for everyone.
 """
 
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 
 import msgspec
@@ -33,6 +41,7 @@ from schema.live import (
 )
 from schema.views import PlayerView
 from server.feed import feed_event
+from server.frames import SocketWriter, text_frames
 from server.handlers import GameService
 from server.socket_limits import OpenSockets
 
@@ -42,34 +51,60 @@ _log = logging.getLogger(__name__)
 
 
 class Client:
-    def __init__(self, viewer: Viewer, on_drop: Callable[[], object] | None = None) -> None:
+    """One socket's place in a feed. Once caught up, what the feed offers is written to the
+    socket at once (the frames shared by every client who sees the game alike); what the
+    socket cannot take now (its transport's buffer is full, or it has no `SocketWriter`)
+    waits in the backlog, which the socket's handler sends through ASGI in order."""
+
+    def __init__(
+        self,
+        viewer: Viewer,
+        writer: SocketWriter | None = None,
+        on_drop: Callable[[], object] | None = None,
+    ) -> None:
         self.viewer = viewer
+        self.writer = writer
         # Live messages at or before this position were (or will be) sent by the catch-up.
         self.sent_up_to = 0
         # The position of the last message written to the socket: where to reconnect from.
         self.delivered = 0
-        self.queue: asyncio.Queue[tuple[int, bytes] | None] = asyncio.Queue(QUEUE_LIMIT)
+        # Set by the handler once the catch-up is sent and the backlog empty: from then on
+        # the feed may write to the socket itself whenever the backlog is empty.
+        self.following = False
+        # Whether anything was written since the handler last looked (it pings when not).
+        self.written = False
+        self.backlog: deque[tuple[int, bytes]] = deque()
+        # Set when the handler has something to do: a backlog, or leaving.
+        self.wake = asyncio.Event()
+        self.left = False
         self.too_slow = False
-        # Called when the client falls too far behind: its sender may be stuck writing to a
-        # socket that nobody reads, so waiting for it to reach the end of the queue is no use.
+        # Called when the client falls too far behind: its handler may be stuck writing to a
+        # socket that nobody reads, so waiting for it to reach the end of the backlog is no use.
         self.on_drop = on_drop
 
     def leave(self) -> None:
-        """End the stream: the sender stops at the marker."""
-        with contextlib.suppress(asyncio.QueueEmpty):
-            if self.queue.full():
-                self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        """End the stream: the handler stops at once."""
+        self.left = True
+        self.wake.set()
 
-    def offer(self, position: int, data: bytes) -> None:
-        """Queue an encoded message, unless the catch-up covers it; drop the client if its
-        queue is full."""
-        if self.too_slow or position <= self.sent_up_to:
+    def offer(self, batch: "Batch") -> None:
+        """Write the batch (one viewer's share of a dispatch) or queue it, but not what the
+        catch-up covers; drop the client if too many messages wait."""
+        if self.too_slow or batch.positions[-1] <= self.sent_up_to:
             return
-        try:
-            self.queue.put_nowait((position, data))
-        except asyncio.QueueFull:
+        whole = batch.positions[0] > self.sent_up_to
+        # Straight to the socket only when nothing waits before it.
+        writer = self.writer if self.following and not self.backlog else None
+        if whole and writer is not None and writer.write(batch.frames()):
+            self.delivered = batch.positions[-1]
+            self.written = True
+            return
+        fresh = batch.after(self.sent_up_to)
+        if len(self.backlog) + len(fresh) > QUEUE_LIMIT:
             self.drop()
+            return
+        self.backlog.extend(fresh)
+        self.wake.set()
 
     def drop(self) -> None:
         """Stop serving the client: it is closed with 1013 and reconnects with `after`."""
@@ -79,6 +114,30 @@ class Client:
         self.leave()
         if self.on_drop is not None:
             self.on_drop()
+
+
+class Batch:
+    """What one viewer is sent of a dispatch, in order: each message's position and JSON,
+    and, framed once when first asked for, the websocket frames of them all."""
+
+    def __init__(self) -> None:
+        self.positions: list[int] = []
+        self.payloads: list[bytes] = []
+        self._frames: bytes | None = None
+
+    def add(self, position: int, payload: bytes) -> None:
+        self.positions.append(position)
+        self.payloads.append(payload)
+
+    def after(self, position: int) -> list[tuple[int, bytes]]:
+        """The messages past `position`."""
+        pairs = zip(self.positions, self.payloads, strict=True)
+        return [(p, data) for p, data in pairs if p > position]
+
+    def frames(self) -> bytes:
+        if self._frames is None:
+            self._frames = text_frames(self.payloads)
+        return self._frames
 
 
 def messages_for(
@@ -101,7 +160,8 @@ class GameFeed:
         self._games = games
         self._store = store
         self.game_id = game_id
-        self.clients: set[Client] = set()
+        # The clients, by how they see the game: each group is sent the same bytes.
+        self._alike: dict[Viewer, set[Client]] = {}
         self.state = GameState()
         self.position = 0
         self._standings: list[PlayerView] = []
@@ -121,8 +181,26 @@ class GameFeed:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for client in self.clients:
+        for client in self.clients():
             client.leave()
+
+    def add(self, client: Client) -> None:
+        self._alike.setdefault(client.viewer, set()).add(client)
+
+    def discard(self, client: Client) -> None:
+        alike = self._alike.get(client.viewer)
+        if alike is not None:
+            alike.discard(client)
+            if not alike:
+                del self._alike[client.viewer]
+
+    def clients(self) -> list[Client]:
+        return [client for alike in self._alike.values() for client in alike]
+
+    @property
+    def followed(self) -> bool:
+        """Whether any client follows the feed."""
+        return bool(self._alike)
 
     def current_standings(self, position: int | None = None) -> StandingsMessage:
         at = self.position if position is None else position
@@ -153,13 +231,19 @@ class GameFeed:
                 _log.warning("the live feed of game %s lost the database: %s", self.game_id, error)
             else:
                 _log.exception("the live feed of game %s failed", self.game_id)
-            for client in list(self.clients):
+            for client in self.clients():
                 client.drop()
 
     async def _dispatch(self, batch: list[RecordedEvent]) -> None:
+        """Fold the events and send each client its share, written once per batch. A
+        rewind reloads the state (an await, during which clients may join): what came
+        before it is sent first, so that each share is made for the clients there."""
+        shares: dict[Viewer, Batch] = {}
         for recorded in batch:
             event = game_codec.decode_recorded(recorded)
             if isinstance(event, TurnRewound):
+                self._send(shares)
+                shares = {}
                 # Folds cannot run backwards. Reload up to this event only: the batch may hold
                 # later events, which are folded in below as they come.
                 self.state = await state_until(self._store, self.game_id, recorded.version)
@@ -167,22 +251,24 @@ class GameFeed:
                 self.state = fold(self.state, [(recorded.version, event)])
             self.position = recorded.position
             # Clients who see the game alike get the very same bytes, encoded once.
-            encoded: dict[Viewer, list[bytes]] = {}
-            for client in list(self.clients):
-                messages = encoded.get(client.viewer)
-                if messages is None:
-                    messages = [
-                        _encode(m) for m in messages_for(client.viewer, recorded, event, self.state)
-                    ]
-                    encoded[client.viewer] = messages
-                for data in messages:
-                    client.offer(recorded.position, data)
+            for viewer in self._alike:
+                share = shares.setdefault(viewer, Batch())
+                for message in messages_for(viewer, recorded, event, self.state):
+                    share.add(recorded.position, _encode(message))
         table = standings(self.state)
         if table != self._standings:
             self._standings = table
             data = _encode(self.current_standings())
-            for client in list(self.clients):
-                client.offer(self.position, data)
+            for share in shares.values():
+                share.add(self.position, data)
+        self._send(shares)
+
+    def _send(self, shares: dict[Viewer, Batch]) -> None:
+        for viewer, alike in list(self._alike.items()):
+            share = shares.get(viewer)
+            if share is not None and share.positions:
+                for client in list(alike):
+                    client.offer(share)
 
 
 class Joined(msgspec.Struct, frozen=True):
@@ -205,9 +291,9 @@ class LiveHub:
     async def join(self, game_id: str, client: Client, after: int) -> tuple[GameFeed, Joined]:
         """Register the client with the game's feed; what the catch-up must cover is
         (after, the returned position]. Nothing awaits between registering and reading the
-        position, so the live queue starts exactly where the catch-up ends."""
+        position, so the live messages start exactly where the catch-up ends."""
         feed = await self._feed(game_id)
-        feed.clients.add(client)
+        feed.add(client)
         joined = Joined(feed.state, feed.position)
         client.sent_up_to = max(after, joined.position)
         return feed, joined
@@ -224,14 +310,14 @@ class LiveHub:
     def clients(self, game_id: str) -> int:
         """How many clients follow the game through this process."""
         feed = self._feeds.get(game_id)
-        return 0 if feed is None else len(feed.clients)
+        return 0 if feed is None else len(feed.clients())
 
     async def release(self, feed: GameFeed, client: Client) -> None:
-        feed.clients.discard(client)
-        if feed.clients:
+        feed.discard(client)
+        if feed.followed:
             return
         async with self._lock:
-            if not feed.clients and self._feeds.get(feed.game_id) is feed:
+            if not feed.followed and self._feeds.get(feed.game_id) is feed:
                 del self._feeds[feed.game_id]
                 await feed.stop()
 

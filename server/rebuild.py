@@ -4,6 +4,7 @@ The webhook outbox is left alone on purpose: rebuilding it would send everything
 """
 
 import asyncio
+import gc
 import sys
 import time
 from typing import TextIO
@@ -12,6 +13,7 @@ from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
 from server.database import create_pool
+from server.serve import GC_THRESHOLDS
 
 BAR_WIDTH = 40
 
@@ -50,4 +52,7 @@ async def rebuild(database_url: str, out: TextIO = sys.stderr) -> int:
 
 
 def run(database_url: str) -> int:
+    # As the server runs the read models: a rebuild folds every game's state, a tree of
+    # objects each, and the default collections would look at them all again and again.
+    gc.set_threshold(*GC_THRESHOLDS)
     return asyncio.run(rebuild(database_url))

@@ -34,9 +34,10 @@ WEBSOCKET_OPTIONS: dict[str, Any] = {
 }
 
 # Chosen rather than left to uvicorn's "auto", which would fall back on the pure-Python
-# h11 and asyncio if they went missing: they are dependencies. The tests' servers
-# (tests/server/running.py) speak the same protocols.
-PROTOCOLS: dict[str, Any] = {"http": "httptools", "ws": "websockets-sansio"}
+# h11 and asyncio if they went missing: they are dependencies. The websocket protocol is
+# websockets' sans-I/O one (uvicorn's "websockets-sansio") with shared frames for the live
+# feeds (server/frames.py). The tests' servers (tests/server/running.py) speak the same.
+PROTOCOLS: dict[str, Any] = {"http": "httptools", "ws": "server.frames:FrameProtocol"}
 
 # Python's cyclic garbage collector looks at its young objects every 700 allocations by
 # default, and at everything now and then: with thousands of open websockets that cost a

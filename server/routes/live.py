@@ -22,6 +22,7 @@ from server.decide.acting import existing
 from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.feed import viewer_of
+from server.frames import FRAMES, SocketWriter
 from server.identity import identify
 from server.live import Client, GameFeed, Joined, messages_for
 from server.services import Services, services
@@ -82,7 +83,7 @@ async def _serve(
     viewer = viewer_of(loaded.state, identity).without_moderation()
     # A client that falls too far behind is dropped at once, even if this handler is stuck
     # writing to a socket that nobody reads: the feed cancels it.
-    client = Client(viewer, on_drop=handler.cancel)
+    client = Client(viewer, _writer(websocket), on_drop=handler.cancel)
     hub = found.live
     # Nobody has seen beyond the game's last event, which `loaded` read from the database
     # (a client coming from another process may be ahead of this process's feed, never of
@@ -106,6 +107,12 @@ async def _serve(
         await _drop(websocket, client.delivered)
     finally:
         await hub.release(feed, client)
+
+
+def _writer(websocket: WebSocket) -> SocketWriter | None:
+    """The socket's writer of shared frames, if the server offers one (server/frames.py)."""
+    offered = websocket.scope.get("extensions", {}).get(FRAMES)
+    return None if offered is None else offered["writer"]
 
 
 def _address(websocket: WebSocket) -> str:
@@ -156,7 +163,7 @@ async def _catch_up(
     else:
         await _replay(websocket, found.store, feed, client, after, covered)
     # At the position the catch-up covered, not the feed's own, which may have moved on: the
-    # events in between are in the client's queue, and a client that reconnects from this
+    # events in between are in the client's backlog, and a client that reconnects from this
     # message's position must still receive them.
     await _send(websocket, _encode(feed.current_standings(covered)))
     client.delivered = max(client.delivered, covered)
@@ -203,30 +210,47 @@ async def _replay(
 
 
 async def _send_live(websocket: WebSocket, client: Client, feed: GameFeed) -> None:
-    """Queue to socket, with a ping when quiet, until the client leaves or falls behind."""
+    """Send the backlog; when it is empty the feed writes to the socket itself, and this
+    waits for a backlog, a ping's time, or the client's leaving."""
     receiver = asyncio.create_task(_drain_incoming(websocket, client))
     try:
-        while True:
-            try:
-                # Spread: sockets that connected together must not all ping at once.
-                async with asyncio.timeout(random.uniform(PING_SECONDS * 0.75, PING_SECONDS)):
-                    message = await client.queue.get()
-            except TimeoutError:
-                # Everything queued has been sent, and the feed queues as it dispatches: all
-                # up to its position is delivered, so reconnecting from here loses nothing.
-                ping = PingMessage(max(client.sent_up_to, feed.position))
-                await _send(websocket, _encode(ping))
-                client.delivered = ping.position
+        while not client.left:
+            if client.backlog:
+                # Left in the backlog while it is sent: what the feed offers meanwhile
+                # queues behind it, in order.
+                position, data = client.backlog[0]
+                await _send(websocket, data)
+                client.backlog.popleft()
+                client.delivered = position
                 continue
-            if message is None:
-                return
-            position, data = message
-            await _send(websocket, data)
-            client.delivered = position
+            client.following = True
+            client.wake.clear()
+            # Spread: sockets that connected together must not all ping at once. Woken
+            # only by a backlog or leaving, not by every message written.
+            if await _woken(client, random.uniform(PING_SECONDS * 0.75, PING_SECONDS)):
+                continue
+            if client.written:
+                client.written = False
+                continue
+            # Nothing queued, and the feed writes as it dispatches: all up to its position
+            # is delivered, so reconnecting from here loses nothing.
+            ping = PingMessage(max(client.sent_up_to, feed.position))
+            await _send(websocket, _encode(ping))
+            client.delivered = ping.position
     finally:
         receiver.cancel()
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect):
             await receiver
+
+
+async def _woken(client: Client, seconds: float) -> bool:
+    """Whether the client's handler was woken within `seconds`."""
+    try:
+        async with asyncio.timeout(seconds):
+            await client.wake.wait()
+    except TimeoutError:
+        return False
+    return True
 
 
 async def _drain_incoming(websocket: WebSocket, client: Client) -> None:

@@ -28,13 +28,18 @@ def enough_files(wanted: int) -> None:
 
 
 class RawSocket(RawWebsocket):
-    """Keeps every message; settled once refused or closed, or caught up (its `standings`
-    arrived)."""
+    """Keeps every message, and every byte received; settled once refused or closed, or
+    caught up (its `standings` arrived)."""
 
     def __init__(self, request: bytes) -> None:
         super().__init__(request)
         self.messages: list[Json] = []
+        self.received = bytearray()
         self.settled = asyncio.Event()
+
+    def data_received(self, data: bytes) -> None:
+        self.received += data
+        super().data_received(data)
 
     @property
     def refused(self) -> bool:
