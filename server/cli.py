@@ -70,6 +70,9 @@ def _verify(args: argparse.Namespace) -> int:
     async def verify(database_url: str) -> int:
         games = differing = 0
         async for found in verify_all(database_url, args.game):
+            if found.events == found.archived == 0:
+                print(f"error: there is no game {found.game}", file=sys.stderr)
+                return 2
             print(describe(found))
             games += 1
             differing += not found.ok
@@ -258,8 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Recompute the hash chain of every game in the store (or of --game), its archive "
             "included, and replay its resolutions through the rules engine: print what first "
-            "differs, if anything; exit 0 when every game verifies, 1 otherwise, 2 when a "
-            "game kept moving while it was read. DATABASE_URL as for serve."
+            "differs, if anything; exit 0 when every game verifies, 1 otherwise, 2 for a "
+            "--game that does not exist or a game that kept moving while it was read. "
+            "DATABASE_URL as for serve."
         ),
     )
     verify.add_argument("--game", default=None, help="verify only this game (its id)")

@@ -187,6 +187,9 @@ async def test_skirmish_verify_exits_1_for_a_game_that_differs_and_0_for_one_tha
     assert one.returncode == 0, one.stderr
     assert one.stdout.startswith("game g2: ")
     assert ": ok, head " in one.stdout
+    missing = await run_skirmish(schema_url, "verify", "--game", "nosuch")
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert "error: there is no game nosuch" in missing.stderr
 
 
 async def test_a_history_rewritten_before_a_rewind_is_found_by_the_archives_chain(
