@@ -24,6 +24,14 @@ class _Socket(SocketWriter):
         return True
 
 
+async def _caught_up(games: GameService, store: MemoryEventStore) -> GameFeed:
+    """Game g1's feed, at the game's state and position as they are now."""
+    feed = GameFeed(games, store, "g1")
+    loaded = await games.load("g1")
+    feed.state, feed.position = loaded.state, loaded.position
+    return feed
+
+
 def _following(feed: GameFeed, viewer: Viewer) -> tuple[Client, _Socket]:
     """A client caught up to the feed's position, as the socket's handler leaves it."""
     socket = _Socket()
@@ -39,10 +47,8 @@ async def test_a_dispatch_is_framed_once_per_viewer_and_written_once_per_socket(
         games = GameService(store)
         game = ScriptedGame(games)
         await game.set_up()
-        feed = GameFeed(games, store, "g1")
-        loaded = await games.load("g1")
-        feed.state, feed.position = loaded.state, loaded.position
-        player = next(iter(loaded.state.players))
+        feed = await _caught_up(games, store)
+        player = next(iter(feed.state.players))
         spectators = [_following(feed, Viewer.spectator()) for _ in range(3)]
         own_client, own = _following(feed, Viewer(players=frozenset({player})))
 
@@ -70,11 +76,10 @@ async def test_a_socket_that_cannot_take_more_now_gets_the_rest_through_its_back
         games = GameService(store)
         game = ScriptedGame(games)
         await game.set_up()
-        feed = GameFeed(games, store, "g1")
-        loaded = await games.load("g1")
-        feed.state, feed.position = loaded.state, loaded.position
+        feed = await _caught_up(games, store)
         client, socket = _following(feed, Viewer.spectator())
         socket.write = lambda frames: False  # type: ignore[method-assign]
+        start = feed.position
 
         await game.play_turn()
         batch = await store.read_stream_after_position(stream_of("g1"), feed.position)
@@ -84,7 +89,7 @@ async def test_a_socket_that_cannot_take_more_now_gets_the_rest_through_its_back
         positions = [position for position, _ in client.backlog]
         assert positions == sorted(positions)
         assert positions[-1] == feed.position
-        assert client.delivered == loaded.position
+        assert client.delivered == start
         assert client.wake.is_set()
 
 
@@ -94,9 +99,7 @@ async def test_a_batch_with_a_rewind_and_what_follows_it_is_folded_once() -> Non
         game = ScriptedGame(games)
         await game.set_up()
         await game.play_turn()
-        feed = GameFeed(games, store, "g1")
-        loaded = await games.load("g1")
-        feed.state, feed.position = loaded.state, loaded.position
+        feed = await _caught_up(games, store)
 
         # A rewind and the turn played again land in one batch of the feed.
         await game.rewind()
@@ -118,20 +121,19 @@ async def test_the_snapshot_is_encoded_once_per_position_and_follows_the_game() 
         games = GameService(store)
         game = ScriptedGame(games)
         await game.set_up()
-        feed = GameFeed(games, store, "g1")
-        loaded = await games.load("g1")
-        feed.state, feed.position = loaded.state, loaded.position
+        feed = await _caught_up(games, store)
+        state, position = feed.state, feed.position
 
         first = feed.snapshot(feed.state, feed.position)
         assert feed.snapshot(feed.state, feed.position) is first
         message = msgspec.json.decode(first)
         assert message["type"] == "snapshot"
-        assert message["position"] == loaded.position
-        expected = public_game(loaded.state, loaded.position)
+        assert message["position"] == position
+        expected = public_game(state, position)
         assert message["game"] == msgspec.json.decode(msgspec.json.encode(expected))
 
         await game.play_turn()
         await feed._dispatch(await store.read_stream_after_position(stream_of("g1"), feed.position))
         later = msgspec.json.decode(feed.snapshot(feed.state, feed.position))
-        assert later["position"] == feed.position > loaded.position
+        assert later["position"] == feed.position > position
         assert later["game"]["turn"] == 2
