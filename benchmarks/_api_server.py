@@ -10,7 +10,6 @@ import json
 import os
 import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 from server.workers import listen
@@ -165,26 +164,3 @@ async def new_game(http: Http, players: int) -> tuple[str, str, list[tuple[str, 
     ids = {p["name"]: p["id"] for p in state["players"]}
     orders = [(token, f"{first_army[ids[f'P{i}']]} H") for i, token in enumerate(tokens)]
     return game_id, tokens[0], orders
-
-
-def rss(pids: list[int]) -> int:
-    """The processes' resident memory in bytes, together."""
-    return sum(_rss(pid) for pid in pids)
-
-
-def _rss(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise RuntimeError(f"no VmRSS for process {pid}")
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """The CPU time the processes have used, user and system, together. Less at the mercy
-    of whatever else the machine runs than a rate or a latency."""
-    return sum(_cpu_seconds(pid) for pid in pids)
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -43,8 +43,9 @@ from collections.abc import AsyncIterator, Sequence
 
 from benchmarks._api_client import client_cost, print_client_cost
 from benchmarks._api_load import percentile, spectate, submissions
-from benchmarks._api_server import Http, call, cpu_seconds, new_game, rss, server
+from benchmarks._api_server import Http, call, new_game, server
 from benchmarks._database import scratch_database
+from benchmarks._processes import cpu_seconds, rss
 from benchmarks._table import print_table
 
 SECONDS = 5.0

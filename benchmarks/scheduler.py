@@ -1,18 +1,21 @@
-"""Games that fall due in the same minute: `python -m benchmarks scheduler [--games=N]`.
+"""Games that fall due in the same minute: `python -m benchmarks scheduler [--games=N]
+[--servers=1,3]`.
 
 How long the scheduler takes to resolve `--games` games of 20 players on generated maps,
 every army ordered, whose first resolutions fall due within one minute of fake time: with
-one `skirmish serve --fake-clock` process, then with three on the same schema. Each group of
+one `skirmish serve --fake-clock` process, then with three on the same schema (a run for
+each count of `--servers`), and the servers' CPU time per resolution meanwhile, which the
+rest of the machine's load moves less than the wall time. Each group of
 games is built by the pure decider and appended in batches straight to the store (create,
 20 joins, the start, every player's orders, the reminders already sent), the read models
 are caught up, and the servers' clocks are set to just before the minute. Then the clock of
 every server is set, concurrently, to the end of the minute through POST /v1/admin/clock,
 and the wall time runs until every game of the group has resolved (its stream grew: the
 resolution is one append), and until every clock call has answered (each one steps through
-the minute's due moments and waits for the read models to catch up before it answers).
+the minute's due moments, and waits for the read models to catch up before it answers).
 
-The two groups fall due in consecutive minutes, so that each run has games nobody has
-loaded yet. Runs in a scratch
+The groups fall due in consecutive minutes, so that each run has games nobody has loaded
+yet. Runs in a scratch
 schema of DATABASE_URL, or of an embedded PostgreSQL when it is unset (benchmarks._database),
 dropped at the end.
 """
@@ -35,6 +38,7 @@ import httpx
 
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
+from benchmarks._processes import cpu_seconds
 from benchmarks._table import print_table
 from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
@@ -43,6 +47,8 @@ from projections.schedule import FAST_PERIOD, FAST_REMINDER_LEAD
 from schema.game_events import GameStarted, Settings
 
 DEFAULT_GAMES = 10_000
+# One run with each of these many server processes on the schema.
+DEFAULT_SERVERS = [1, 3]
 PLAYERS = 20
 # Games share this many generated maps (a map is generated once per seed; the decider is
 # pure, so every game of a seed starts the same way).
@@ -59,6 +65,13 @@ def _option(options: list[str], name: str, default: int) -> int:
     for option in options:
         if option.startswith(f"--{name}="):
             return int(option.split("=", 1)[1])
+    return default
+
+
+def _counts(options: list[str], name: str, default: list[int]) -> list[int]:
+    for option in options:
+        if option.startswith(f"--{name}="):
+            return [int(n) for n in option.split("=", 1)[1].split(",")]
     return default
 
 
@@ -93,8 +106,11 @@ async def _build(store: PostgresEventStore, starts: dict[str, datetime]) -> tupl
 
 
 @asynccontextmanager
-async def _servers(count: int, schema_url: str, logs: Path) -> AsyncIterator[list[str]]:
-    """`count` servers on the schema; their base URLs. Every one is stopped on the way out."""
+async def _servers(
+    count: int, schema_url: str, logs: Path
+) -> AsyncIterator[tuple[list[str], list[int]]]:
+    """`count` servers on the schema; their base URLs and process ids. Every one is stopped
+    on the way out."""
     environment = {**os.environ, "DATABASE_URL": schema_url, "SKIRMISH_OPERATOR_TOKEN": TOKEN}
     processes: list[asyncio.subprocess.Process] = []
     try:
@@ -120,7 +136,7 @@ async def _servers(count: int, schema_url: str, logs: Path) -> AsyncIterator[lis
                         raise RuntimeError(f"serve exited early:\n{_read(path)}")
                     await asyncio.sleep(0.05)
             urls.append(url)
-        yield urls
+        yield urls, [process.pid for process in processes]
     finally:
         for process in processes:
             if process.returncode is None:
@@ -173,17 +189,19 @@ async def _run_group(
     starts: dict[str, datetime],
     prefix: str,
     version: int,
-) -> tuple[float, float]:
-    """Seconds until every game resolved, and until every clock call answered."""
+) -> tuple[float, float, float]:
+    """Seconds until every game resolved, and until every clock call answered; the servers'
+    CPU seconds meanwhile."""
     first_due = min(starts.values()) + FAST_PERIOD
     last_due = max(starts.values()) + FAST_PERIOD
     async with (
-        _servers(servers, schema_url, logs) as urls,
+        _servers(servers, schema_url, logs) as (urls, pids),
         httpx.AsyncClient(timeout=CALL_TIMEOUT_SECONDS) as client,
     ):
         before = first_due - timedelta(seconds=1)
         await asyncio.gather(*(_set_clock(client, url, before) for url in urls))
         assert await _resolved(pool, prefix, version) == 0
+        cpu = cpu_seconds(pids)
         started = time.perf_counter()
         calls = [asyncio.create_task(_set_clock(client, url, last_due)) for url in urls]
         while await _resolved(pool, prefix, version) < len(starts):
@@ -192,21 +210,24 @@ async def _run_group(
             await asyncio.sleep(POLL_SECONDS)
         resolved = time.perf_counter() - started
         answered = max(await asyncio.gather(*calls)) - started
+        cpu = cpu_seconds(pids) - cpu
     twice = await pool.fetchval(
         "SELECT count(*) - count(DISTINCT stream_id) FROM events "
         "WHERE type = 'turn_resolved.v1' AND stream_id LIKE $1",
         f"{stream_of(prefix)}%",
     )
     assert twice == 0, f"{twice} turns resolved twice"
-    return resolved, answered
+    return resolved, answered, cpu
 
 
-async def _run(games: int) -> None:
+async def _run(games: int, server_counts: list[int]) -> None:
     base = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(hours=1)
-    # Group "a" falls due in one minute, group "b" in the next.
+    # Each run's group falls due in a minute of its own: "a" in the first, "b" in the next...
     groups = {
-        prefix: _starts(prefix, games, base + timedelta(minutes=minute))
-        for minute, prefix in enumerate(("a", "b"))
+        chr(ord("a") + minute): _starts(
+            chr(ord("a") + minute), games, base + timedelta(minutes=minute)
+        )
+        for minute in range(len(server_counts))
     }
     async with (
         scratch_database() as schema_url,
@@ -227,14 +248,14 @@ async def _run(games: int) -> None:
         print(
             f"{games:,} games per run x {PLAYERS} players, fast mode, generated maps "
             f"({MAPS} seeds), every army ordered; first resolutions due over one minute.\n"
-            f"Built 2 x {games:,} games, {events:,} events, in {built:.0f} s; read models "
-            f"caught up in {caught_up:.0f} s.\n"
+            f"Built {len(groups)} x {games:,} games, {events:,} events, in {built:.0f} s; "
+            f"read models caught up in {caught_up:.0f} s.\n"
         )
         rows: list[tuple[object, ...]] = []
         with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as logs:
             single = 0.0
-            for servers, prefix in ((1, "a"), (3, "b")):
-                resolved, answered = await _run_group(
+            for servers, prefix in zip(server_counts, groups, strict=True):
+                resolved, answered, cpu = await _run_group(
                     pool, schema_url, Path(logs), servers, groups[prefix], prefix, version
                 )
                 single = single or resolved
@@ -246,6 +267,7 @@ async def _run(games: int) -> None:
                         games / resolved,
                         f"{single / resolved:.2f}x",
                         answered,
+                        cpu * 1000 / games,
                     )
                 )
         print_table(
@@ -256,6 +278,7 @@ async def _run(games: int) -> None:
                 "resolutions/s",
                 "speed-up",
                 "clock calls answered (s)",
+                "servers' CPU ms per resolution",
             ),
             rows,
         )
@@ -263,6 +286,7 @@ async def _run(games: int) -> None:
 
 def main(options: list[str]) -> None:
     games = _option(options, "games", DEFAULT_GAMES)
+    server_counts = _counts(options, "servers", DEFAULT_SERVERS)
     started = time.perf_counter()
-    asyncio.run(_run(games))
+    asyncio.run(_run(games, server_counts))
     print(f"\n(whole run: {time.perf_counter() - started:.0f} s, on {os.cpu_count()} cores)")

@@ -18,6 +18,7 @@ import msgspec
 
 from eventstore.base import EventStore
 from eventstore.outages import Backoff
+from projections.game import GameState
 from projections.runner import ReadModelRunner
 from schema.commands import Actor, GameCommand, RemindPlayers, ResolveTurn
 from server.clock import Clock, FakeClock
@@ -43,10 +44,21 @@ FROM read_games WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1)
   AND game_id <> ALL($2::text[])
 ORDER BY least(next_resolution_at, next_reminder_at) LIMIT $3
 FOR UPDATE SKIP LOCKED"""
-_CLEAR_DUE = """
-UPDATE read_games SET next_reminder_at = NULL,
-  next_resolution_at = CASE WHEN done.resolution THEN NULL ELSE next_resolution_at END
-FROM unnest($1::text[], $2::boolean[]) AS done(game_id, resolution)
+# What a claim leaves in the read model for the games it carried out: their next due times,
+# turn and phase as the state just folded has them, so that neither this scheduler nor the
+# fake clock waits for the read models to know them (the runner writes the same a moment
+# later). A game whose command was refused gets none of them: the runner will tell.
+_RESCHEDULE = """
+UPDATE read_games SET
+  phase = coalesce(done.phase, read_games.phase),
+  turn = coalesce(done.turn, read_games.turn),
+  next_resolution_at = CASE WHEN done.phase IS NOT NULL THEN done.resolution_at
+                            WHEN done.resolution_due THEN NULL
+                            ELSE read_games.next_resolution_at END,
+  next_reminder_at = done.reminder_at
+FROM unnest($1::text[], $2::boolean[], $3::text[], $4::int[], $5::timestamptz[],
+            $6::timestamptz[]) AS done(game_id, resolution_due, phase, turn, resolution_at,
+                                       reminder_at)
 WHERE read_games.game_id = done.game_id"""
 _NEXT_DUE = """
 SELECT min(least(next_resolution_at, next_reminder_at)),
@@ -60,6 +72,27 @@ class Tick(msgspec.Struct):
     reminded: int = 0
     # Due games whose command failed (the database, or a game too busy): still due.
     failed: int = 0
+
+
+class _Done(msgspec.Struct, frozen=True):
+    """A due game done with, and the state its command left (None when refused)."""
+
+    game_id: str
+    resolution_due: bool
+    state: GameState | None
+
+
+def _columns(done: list[_Done]) -> tuple[list[object], ...]:
+    """_RESCHEDULE's arguments."""
+    states = [d.state for d in done]
+    return (
+        [d.game_id for d in done],
+        [d.resolution_due for d in done],
+        [None if s is None else s.phase for s in states],
+        [None if s is None else s.turn for s in states],
+        [None if s is None else s.next_resolution_at() for s in states],
+        [None if s is None else s.next_reminder_at() for s in states],
+    )
 
 
 class Scheduler:
@@ -131,55 +164,56 @@ class Scheduler:
                     return
                 # The claimed games at once, so that their round trips overlap and the
                 # store combines their appends; the claim is one statement, and so is
-                # clearing what was done.
-                done = await asyncio.gather(
+                # rescheduling what was done.
+                outcomes = await asyncio.gather(
                     *(self._carry_out(game_id, turn, due, now) for game_id, turn, due in rows)
                 )
-                cleared = [row for row, ok in zip(rows, done, strict=True) if ok]
-                failed += [row[0] for row, ok in zip(rows, done, strict=True) if not ok]
-                tick.resolved += sum(due for _, _, due in cleared)
-                tick.reminded += sum(not due for _, _, due in cleared)
-                if cleared:
-                    # Until the read model catches up with what was just appended, nobody
-                    # should take these games for due again.
-                    await connection.execute(
-                        _CLEAR_DUE, [row[0] for row in cleared], [row[2] for row in cleared]
-                    )
+                done = [outcome for outcome in outcomes if outcome is not None]
+                failed += [
+                    row[0] for row, outcome in zip(rows, outcomes, strict=True) if outcome is None
+                ]
+                tick.resolved += sum(d.resolution_due for d in done)
+                tick.reminded += sum(not d.resolution_due for d in done)
+                if done:
+                    await connection.execute(_RESCHEDULE, *_columns(done))
 
     async def _carry_out(
         self, game_id: str, turn: int, resolution_due: bool, now: datetime
-    ) -> bool:
+    ) -> _Done | None:
         actor = Actor(ACTOR, operator=True)
         command: GameCommand
         if resolution_due:
             command = ResolveTurn(actor=actor, now=now, turn=turn)
         else:
             command = RemindPlayers(actor=actor, now=now, turn=turn)
-        return await self._execute(game_id, command)
+        return await self._execute(game_id, command, resolution_due)
 
-    async def _execute(self, game_id: str, command: GameCommand) -> bool:
-        """True when the command is done with: carried out, or refused because someone
-        else already did it (the turn moved on, the game paused)."""
+    async def _execute(
+        self, game_id: str, command: GameCommand, resolution_due: bool
+    ) -> _Done | None:
+        """Done with: carried out, or refused because someone else already did it (the
+        turn moved on, the game paused); None while it stays due."""
         name = type(command).__name__
         try:
             # A game that cannot be carried out in time must not keep the whole claim,
             # and the gap-safe log, waiting: it stays due and is tried again.
             async with asyncio.timeout(self._deadline):
-                await self._games.execute(game_id, command)
+                executed = await self._games.execute(game_id, command)
         except Busy as busy:
             # Not done, and nothing appended that would make the read model show it due
             # again: it must stay due.
             _log.warning("scheduler: %s for %s failed: %s", name, game_id, busy)
-            return False
+            return None
         except DomainError as refused:
             _log.info("scheduler: %s for %s refused: %s", name, game_id, refused)
+            return _Done(game_id, resolution_due, None)
         except TimeoutError:
             _log.warning("scheduler: %s for %s took over %g s", name, game_id, self._deadline)
-            return False
+            return None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             _log.warning("scheduler: %s for %s failed: %s", name, game_id, error)
-            return False
-        return True
+            return None
+        return _Done(game_id, resolution_due, executed.state)
 
 
 async def advance_clock(
@@ -192,8 +226,10 @@ async def advance_clock(
     """Move a fake clock to `target` as time would pass: stop at every moment something
     falls due on the way, carry it out, and go on. Returns what was done on the way."""
     total = Tick()
+    # Due times show what was done before this call once the read models hold it; those of
+    # the games carried out on the way, the scheduler writes as it goes.
+    await read_models_caught_up(pool, store)
     while True:
-        await read_models_caught_up(pool, store)
         due = await _next_due(pool)
         last_step = due is None or due > target
         clock.set(max(due, clock.now()) if due is not None and not last_step else target)
@@ -220,8 +256,8 @@ async def advance_clock(
 
 async def _next_due(pool: asyncpg.Pool) -> datetime | None:
     """When something falls due next, once the read models show every running game's next
-    resolution. A game that another scheduler resolved after they caught up shows none until
-    its resolution is read (the scheduler cleared it), and may be due again before the target."""
+    resolution. A game whose command a scheduler found already done shows none until the
+    read models tell (the scheduler cleared it), and may be due again before the target."""
     async with asyncio.timeout(CATCH_UP_SECONDS):
         while True:
             row = await pool.fetchrow(_NEXT_DUE)
