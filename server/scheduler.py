@@ -1,17 +1,18 @@
 """Resolves every game on time, exactly once, whatever happens to the servers.
 
-Each server process runs one scheduler. Due games are claimed from the read model with
-`FOR UPDATE SKIP LOCKED`, so that several processes share the work instead of repeating it;
-exactly-once does not rest on that claim, though: a resolution names its turn, and the
-decider refuses a turn that is already resolved, under the store's optimistic append. A
-crash mid-resolution appends all of it or nothing; the game stays due and is picked up
-again. A turn overdue after downtime resolves once, at once, and the next one is reckoned
-from that resolution.
+Each server process runs one scheduler. Due games are claimed from the read model with a
+lease (`claimed_until`, on the database's clock), in one short statement, so that several
+processes share the work instead of repeating it, and no transaction stays open while the
+games are carried out; exactly-once does not rest on that claim, though: a resolution names
+its turn, and the decider refuses a turn that is already resolved, under the store's
+optimistic append. A crash mid-resolution appends all of it or nothing; the game stays due
+and is picked up again once the lease has run out. A turn overdue after downtime resolves
+once, at once, and the next one is reckoned from that resolution.
 """
 
 import asyncio
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import asyncpg
 import msgspec
@@ -27,43 +28,61 @@ from server.handlers import Busy, GameService
 
 ACTOR = "scheduler"
 CATCH_UP_SECONDS = 30.0
+# A claim's lease outlasts the deadline of its games by this much.
+LEASE_MARGIN_SECONDS = 5.0
 # How often a clock waiting for another scheduler's claims looks again.
 CLAIM_POLL_SECONDS = 0.01
-# Whether some due game is locked by another transaction: claimed by a scheduler, or being
-# written by the read models' runner. (The free ones are locked in share mode, which
-# conflicts with both, for this statement only.)
+# Whether another scheduler has some due game in hand.
 _CLAIMED_ELSEWHERE = """
-SELECT (SELECT count(*) FROM read_games WHERE next_resolution_at <= $1 OR next_reminder_at <= $1)
-     > (SELECT count(*) FROM (SELECT 1 FROM read_games
-                              WHERE next_resolution_at <= $1 OR next_reminder_at <= $1
-                              FOR SHARE SKIP LOCKED) AS free)"""
-# Claims due games, the most overdue first, skipping those another scheduler holds.
+SELECT EXISTS (SELECT 1 FROM read_games
+               WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1)
+                 AND claimed_until > now())"""
+# Claims due games, the most overdue first, with a lease: skipped are those another
+# scheduler has in hand and those being written at the moment (by another claim, or the
+# read models' runner). One statement, its own transaction.
 _CLAIM = """
-SELECT game_id, turn, next_resolution_at <= $1 AS resolution_due
-FROM read_games WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1)
-  AND game_id <> ALL($2::text[])
-ORDER BY least(next_resolution_at, next_reminder_at) LIMIT $3
-FOR UPDATE SKIP LOCKED"""
-# What a claim leaves in the read model for the games it carried out: their next due times,
-# turn and phase as the state just folded has them, so that neither this scheduler nor the
-# fake clock waits for the read models to know them (the runner writes the same a moment
-# later). A game whose command was refused gets none of them: the runner will tell.
+UPDATE read_games SET claimed_until = now() + $4::interval
+WHERE game_id IN (
+    SELECT game_id FROM read_games
+    WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1)
+      AND (claimed_until IS NULL OR claimed_until <= now())
+      AND game_id <> ALL($2::text[])
+    ORDER BY least(next_resolution_at, next_reminder_at) LIMIT $3
+    FOR UPDATE SKIP LOCKED)
+RETURNING game_id, turn, next_resolution_at <= $1 AS resolution_due, claimed_until"""
+# What a claim leaves in the read model for the games it is done with, while its lease
+# stands: their next due times, turn and phase as the game now stands, so that neither this
+# scheduler nor the fake clock waits for the read models to know them (the runner writes
+# the same a moment later).
 _RESCHEDULE = """
-UPDATE read_games SET
-  phase = coalesce(done.phase, read_games.phase),
-  turn = coalesce(done.turn, read_games.turn),
-  next_resolution_at = CASE WHEN done.phase IS NOT NULL THEN done.resolution_at
-                            WHEN done.resolution_due THEN NULL
-                            ELSE read_games.next_resolution_at END,
-  next_reminder_at = done.reminder_at
-FROM unnest($1::text[], $2::boolean[], $3::text[], $4::int[], $5::timestamptz[],
-            $6::timestamptz[]) AS done(game_id, resolution_due, phase, turn, resolution_at,
-                                       reminder_at)
+WITH done AS (
+    SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::int[],
+                         $5::timestamptz[], $6::timestamptz[])
+        AS d(game_id, claimed_until, phase, turn, resolution_at, reminder_at)
+),
+-- In the games' order, as the read models' runner writes them: never a deadlock with it.
+mine AS MATERIALIZED (
+    SELECT game_id FROM read_games JOIN done USING (game_id, claimed_until)
+    ORDER BY game_id FOR UPDATE OF read_games
+)
+UPDATE read_games SET claimed_until = NULL, phase = done.phase, turn = done.turn,
+    next_resolution_at = done.resolution_at, next_reminder_at = done.reminder_at
+FROM done JOIN mine USING (game_id)
 WHERE read_games.game_id = done.game_id"""
+# Lets go of games that stay due, for any scheduler to try again.
+_RELEASE = """
+WITH failed AS (
+    SELECT * FROM unnest($1::text[], $2::timestamptz[]) AS f(game_id, claimed_until)
+),
+mine AS MATERIALIZED (
+    SELECT game_id FROM read_games JOIN failed USING (game_id, claimed_until)
+    ORDER BY game_id FOR UPDATE OF read_games
+)
+UPDATE read_games SET claimed_until = NULL FROM mine WHERE read_games.game_id = mine.game_id"""
+# Each minimum from its index.
 _NEXT_DUE = """
-SELECT min(least(next_resolution_at, next_reminder_at)),
-       bool_or(phase = 'running' AND next_resolution_at IS NULL)
-FROM read_games"""
+SELECT least((SELECT min(next_resolution_at) FROM read_games),
+             (SELECT min(next_reminder_at) FROM read_games))"""
 _log = logging.getLogger(__name__)
 
 
@@ -74,24 +93,33 @@ class Tick(msgspec.Struct):
     failed: int = 0
 
 
-class _Done(msgspec.Struct, frozen=True):
-    """A due game done with, and the state its command left (None when refused)."""
+class _Claim(msgspec.Struct, frozen=True):
+    """A due game in this scheduler's hand until `claimed_until`."""
 
     game_id: str
+    turn: int
     resolution_due: bool
-    state: GameState | None
+    claimed_until: datetime
 
 
-def _columns(done: list[_Done]) -> tuple[list[object], ...]:
+class _Done(msgspec.Struct, frozen=True):
+    """A claimed game done with, and the state it was left in."""
+
+    claim: _Claim
+    state: GameState
+
+
+def _rescheduled(done: list[_Done]) -> tuple[list[object], ...]:
     """_RESCHEDULE's arguments."""
+    claims = [d.claim for d in done]
     states = [d.state for d in done]
     return (
-        [d.game_id for d in done],
-        [d.resolution_due for d in done],
-        [None if s is None else s.phase for s in states],
-        [None if s is None else s.turn for s in states],
-        [None if s is None else s.next_resolution_at() for s in states],
-        [None if s is None else s.next_reminder_at() for s in states],
+        [c.game_id for c in claims],
+        [c.claimed_until for c in claims],
+        [s.phase for s in states],
+        [s.turn for s in states],
+        [s.next_resolution_at() for s in states],
+        [s.next_reminder_at() for s in states],
     )
 
 
@@ -102,17 +130,17 @@ class Scheduler:
         pool: asyncpg.Pool,
         clock: Clock,
         *,
-        # Games claimed per transaction, and carried out at once. A claim keeps its games
-        # locked, and the gap-safe log held back, until the whole batch is done: a large
-        # one leaves other processes nothing to share and the read models idle meanwhile
-        # (measured: 16 games a claim resolved a third fewer a second than 5).
+        # Games claimed at a time, and carried out at once: a large claim waits for its
+        # slowest game, and leaves other processes less to share.
         batch: int = 5,
-        # Claims under way at once, each a transaction on a connection of the pool: so
-        # that some 15 games' round trips overlap, while each claim commits soon and the
-        # read models follow right behind.
+        # Claims under way at once, so that some 15 games' round trips overlap.
         claims: int = 3,
         # The longest a game's command may take before it is given up (it stays due).
-        deadline_seconds: float = 20.0,
+        deadline_seconds: float = 10.0,
+        # How long a claim keeps other schedulers off its games: longer than they may take,
+        # so that none is taken up twice meanwhile, but a scheduler that stops holds them
+        # up for as long.
+        lease_seconds: float | None = None,
         poll_seconds: float = 1.0,
     ) -> None:
         self._games = games
@@ -121,11 +149,20 @@ class Scheduler:
         self._batch = batch
         self._claims = claims
         self._deadline = deadline_seconds
+        self._lease = timedelta(
+            seconds=deadline_seconds + LEASE_MARGIN_SECONDS
+            if lease_seconds is None
+            else lease_seconds
+        )
         self._poll = poll_seconds
         self._wake = asyncio.Event()
 
     def wake(self) -> None:
         self._wake.set()
+
+    @property
+    def lease_seconds(self) -> float:
+        return self._lease.total_seconds()
 
     async def run_forever(self) -> None:
         backoff = Backoff("scheduler", _log)
@@ -158,45 +195,47 @@ class Scheduler:
 
     async def _claim_until_none(self, now: datetime, tick: Tick, failed: list[str]) -> None:
         while True:
-            async with self._pool.acquire() as connection, connection.transaction():
-                rows = await connection.fetch(_CLAIM, now, failed, self._batch)
-                if not rows:
-                    return
-                # The claimed games at once, so that their round trips overlap and the
-                # store combines their appends; the claim is one statement, and so is
-                # rescheduling what was done.
-                outcomes = await asyncio.gather(
-                    *(self._carry_out(game_id, turn, due, now) for game_id, turn, due in rows)
+            # Neither a connection nor a transaction is held while the games are carried
+            # out: the lease keeps other schedulers off them.
+            rows = await self._pool.fetch(_CLAIM, now, failed, self._batch, self._lease)
+            if not rows:
+                return
+            claims = [_Claim(*row) for row in rows]
+            # The claimed games at once, so that their round trips overlap and the store
+            # combines their appends.
+            outcomes = await asyncio.gather(*(self._carry_out(claim, now) for claim in claims))
+            done = [outcome for outcome in outcomes if outcome is not None]
+            stay_due = [
+                claim for claim, outcome in zip(claims, outcomes, strict=True) if outcome is None
+            ]
+            tick.resolved += sum(d.claim.resolution_due for d in done)
+            tick.reminded += sum(not d.claim.resolution_due for d in done)
+            if done:
+                await self._pool.execute(_RESCHEDULE, *_rescheduled(done))
+            if stay_due:
+                failed += [claim.game_id for claim in stay_due]
+                await self._pool.execute(
+                    _RELEASE,
+                    [claim.game_id for claim in stay_due],
+                    [claim.claimed_until for claim in stay_due],
                 )
-                done = [outcome for outcome in outcomes if outcome is not None]
-                failed += [
-                    row[0] for row, outcome in zip(rows, outcomes, strict=True) if outcome is None
-                ]
-                tick.resolved += sum(d.resolution_due for d in done)
-                tick.reminded += sum(not d.resolution_due for d in done)
-                if done:
-                    await connection.execute(_RESCHEDULE, *_columns(done))
 
-    async def _carry_out(
-        self, game_id: str, turn: int, resolution_due: bool, now: datetime
-    ) -> _Done | None:
+    async def _carry_out(self, claim: _Claim, now: datetime) -> _Done | None:
         actor = Actor(ACTOR, operator=True)
         command: GameCommand
-        if resolution_due:
-            command = ResolveTurn(actor=actor, now=now, turn=turn)
+        if claim.resolution_due:
+            command = ResolveTurn(actor=actor, now=now, turn=claim.turn)
         else:
-            command = RemindPlayers(actor=actor, now=now, turn=turn)
-        return await self._execute(game_id, command, resolution_due)
+            command = RemindPlayers(actor=actor, now=now, turn=claim.turn)
+        return await self._execute(claim, command)
 
-    async def _execute(
-        self, game_id: str, command: GameCommand, resolution_due: bool
-    ) -> _Done | None:
-        """Done with: carried out, or refused because someone else already did it (the
-        turn moved on, the game paused); None while it stays due."""
-        name = type(command).__name__
+    async def _execute(self, claim: _Claim, command: GameCommand) -> _Done | None:
+        """Done with: carried out, or refused because someone else already did it (the turn
+        moved on, the game paused); None while it stays due."""
+        name, game_id = type(command).__name__, claim.game_id
         try:
-            # A game that cannot be carried out in time must not keep the whole claim,
-            # and the gap-safe log, waiting: it stays due and is tried again.
+            # A game that cannot be carried out in time must not keep the whole claim
+            # waiting: it stays due and is tried again.
             async with asyncio.timeout(self._deadline):
                 executed = await self._games.execute(game_id, command)
         except Busy as busy:
@@ -206,14 +245,25 @@ class Scheduler:
             return None
         except DomainError as refused:
             _log.info("scheduler: %s for %s refused: %s", name, game_id, refused)
-            return _Done(game_id, resolution_due, None)
+            return await self._as_it_stands(claim)
         except TimeoutError:
             _log.warning("scheduler: %s for %s took over %g s", name, game_id, self._deadline)
             return None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             _log.warning("scheduler: %s for %s failed: %s", name, game_id, error)
             return None
-        return _Done(game_id, resolution_due, executed.state)
+        return _Done(claim, executed.state)
+
+    async def _as_it_stands(self, claim: _Claim) -> _Done | None:
+        """A game whose due command someone else carried out: it falls due next as it now
+        stands (the claim may have read it from the read models before they caught up)."""
+        try:
+            async with asyncio.timeout(self._deadline):
+                loaded = await self._games.load(claim.game_id)
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            _log.warning("scheduler: %s could not be loaded: %s", claim.game_id, error)
+            return None
+        return _Done(claim, loaded.state)
 
 
 async def advance_clock(
@@ -240,9 +290,9 @@ async def advance_clock(
         if not (last_step or done or tick.failed):
             # Nothing was left for this scheduler at this moment: another one (in another
             # server process, or this process's own loop) claimed it. Wait until it is
-            # done, or released by a crash, and look again from here, rather than go on
-            # to the target ahead of it and resolve the rest of the way late.
-            await _claims_released(pool, clock.now())
+            # done, or its lease runs out (a crash), and look again from here, rather than
+            # go on to the target ahead of it and resolve the rest of the way late.
+            await _claims_released(pool, clock.now(), scheduler.lease_seconds)
             continue
         # Nothing done at a due moment, only failures, means what is due cannot be carried
         # out now (the scheduler logged why): go to the target rather than stop here for ever.
@@ -255,22 +305,16 @@ async def advance_clock(
 
 
 async def _next_due(pool: asyncpg.Pool) -> datetime | None:
-    """When something falls due next, once the read models show every running game's next
-    resolution. A game whose command a scheduler found already done shows none until the
-    read models tell (the scheduler cleared it), and may be due again before the target."""
-    async with asyncio.timeout(CATCH_UP_SECONDS):
-        while True:
-            row = await pool.fetchrow(_NEXT_DUE)
-            assert row is not None
-            due: datetime | None = row[0]
-            if not row[1]:
-                return due
-            await asyncio.sleep(CLAIM_POLL_SECONDS)
+    """When something falls due next."""
+    due: datetime | None = await pool.fetchval(_NEXT_DUE)
+    return due
 
 
-async def _claims_released(pool: asyncpg.Pool, now: datetime) -> None:
-    async with asyncio.timeout(CATCH_UP_SECONDS):
-        # The locks live in the database; there is no event to wait on.
+async def _claims_released(pool: asyncpg.Pool, now: datetime, lease_seconds: float) -> None:
+    """Wait until no other scheduler has a game due at `now` in hand: done, or its lease run
+    out (a scheduler that stopped)."""
+    async with asyncio.timeout(lease_seconds + CATCH_UP_SECONDS):
+        # The leases live in the database; there is no event to wait on.
         while await pool.fetchval(_CLAIMED_ELSEWHERE, now):  # noqa: ASYNC110
             await asyncio.sleep(CLAIM_POLL_SECONDS)
 

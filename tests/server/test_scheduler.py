@@ -227,3 +227,34 @@ async def _schedule_of(pool: asyncpg.Pool, game_id: str) -> tuple[object, ...]:
     )
     assert row is not None
     return tuple(row)
+
+
+async def test_a_claimed_game_is_left_alone_until_its_lease_runs_out(world: World) -> None:
+    await world.new_game("g1", fast_mode=True)
+    await read_models_caught_up(world.pool, world.store)
+    world.clock.set(START + timedelta(minutes=15))
+    stopped = Scheduler(world.games, world.pool, world.clock, lease_seconds=1.0)
+    # A scheduler stops in the middle of its claim (the game's command never ends).
+    async with world.games._lock_of("g1"):
+        claim = asyncio.create_task(stopped.run_due())
+        async with asyncio.timeout(10):
+            while await _lease_of(world.pool, "g1") is None:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        claim.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await claim
+    other = Scheduler(GameService(world.store), world.pool, world.clock)
+    assert (await other.run_due()).resolved == 0
+    lease = await _lease_of(world.pool, "g1")
+    assert lease is not None
+    await asyncio.sleep((lease - datetime.now(UTC)).total_seconds() + 0.1)
+    assert (await other.run_due()).resolved == 1
+    assert await _lease_of(world.pool, "g1") is None
+    assert [r.turn for r in await world.resolutions("g1")] == [1]
+
+
+async def _lease_of(pool: asyncpg.Pool, game_id: str) -> datetime | None:
+    lease: datetime | None = await pool.fetchval(
+        "SELECT claimed_until FROM read_games WHERE game_id = $1", game_id
+    )
+    return lease
