@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 from projections.game import GameState, Player
 from projections.views import my_orders
 from rules.prng import derived
+from rules.turn import OrderReport
 from schema.commands import RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified, TurnResolved
 from server.decide.acting import require_admin, require_phase
@@ -55,21 +56,37 @@ def reminder_text(state: GameState, player: Player, resolves_at: datetime) -> st
 def results_notices(state: GameState, resolved: TurnResolved) -> list[PlayerNotified]:
     """Each player's results, sent with the resolution itself, so that none is ever lost."""
     joint_of = {member: joint for joint, pair in resolved.joined.items() for member in pair}
+    # Each player's orders and deaths, gathered once rather than sought for every player.
+    orders: dict[str, list[OrderReport]] = {}
+    for order in resolved.orders:
+        orders.setdefault(order.player, []).append(order)
+    dead: dict[str, list[str]] = {}
+    for death in resolved.dead:
+        dead.setdefault(death.player, []).append(death.territory)
     return [
         PlayerNotified(
             player_id=joint_of.get(player.id, player.id),
             kind="results",
             turn=resolved.turn,
-            text=results_text(state, player, resolved),
+            text=results_text(
+                state, player, resolved, orders.get(player.id, []), dead.get(player.id, [])
+            ),
         )
         for player in state.players.values()
         if player.wants_notices
     ]
 
 
-def results_text(state: GameState, player: Player, resolved: TurnResolved) -> str:
+def results_text(
+    state: GameState,
+    player: Player,
+    resolved: TurnResolved,
+    mine: list[OrderReport],
+    killed_in: list[str],
+) -> str:
+    """The player's results: `mine`, their orders of the turn; `killed_in`, where armies of
+    theirs died."""
     lines = [f"{state.settings.name}: turn {resolved.turn} resolved."]
-    mine = [o for o in resolved.orders if o.player == player.id]
     for order in mine[:MAX_LISTED]:
         detail = "" if order.result == "succeeded" else f" ({order.reason or order.result})"
         lines.append(f"{_MARKS[order.result]} {order.text}{detail}")
@@ -77,11 +94,7 @@ def results_text(state: GameState, player: Player, resolved: TurnResolved) -> st
         lines.append(f"... and {len(mine) - MAX_LISTED} more orders: see the turn's results.")
     if not mine:
         lines.append("You gave no orders: your armies held.")
-    lines.extend(
-        f"Your army in {death.territory} was killed."
-        for death in resolved.dead
-        if death.player == player.id
-    )
+    lines.extend(f"Your army in {territory} was killed." for territory in killed_in)
     joint = next((j for j, pair in resolved.joined.items() if player.id in pair), None)
     me = joint or player.id
     gained = resolved.vp_gained.get(player.id, 0)
