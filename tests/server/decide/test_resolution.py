@@ -120,6 +120,23 @@ def test_an_attack_with_support_kills_the_army_and_eliminates_its_player() -> No
         submit(game, 2, "MA H")
 
 
+def test_each_player_is_told_of_their_own_orders_and_losses() -> None:
+    game = on_board({"AE": "p1", "RG": "p1", "MA": "p2", "MJ": "p3"}, {"KU": "p2"})
+    submit(game, 1, "AE to MA, RG S AE to MA")
+    submit(game, 3, "MJ H")
+    _, *notices = game.when(ResolveTurn(actor=Actor("scheduler", operator=True), now=NOON, turn=1))
+    told = {n.player_id: n.text.splitlines()[1:] for n in notices if isinstance(n, PlayerNotified)}
+    assert told == {
+        "p1": ["✓ AE to MA", "✓ RG S AE to MA", "You have 0 VP (+0 this turn)."],
+        "p2": [
+            "You gave no orders: your armies held.",
+            "Your army in MA was killed.",
+            "You have 0 VP (+0 this turn).",
+        ],
+        "p3": ["✓ MJ H", "You have 0 VP (+0 this turn)."],
+    }
+
+
 def test_a_player_with_a_barracks_but_no_army_stays_in() -> None:
     game = on_board({"AE": "p1", "RG": "p1", "MA": "p2", "MJ": "p3"}, {"KU": "p2"})
     submit(game, 1, "AE to MA, RG S AE to MA")
