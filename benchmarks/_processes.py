@@ -25,3 +25,25 @@ def cpu_seconds(pids: list[int]) -> float:
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds() -> float | None:
+    """The CPU time of every PostgreSQL process of this machine (whatever else they serve),
+    or None when there is none: the database is elsewhere."""
+    pids = [
+        int(entry.name)
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit() and _comm(entry) == "postgres"
+    ]
+    return sum(_cpu_seconds(pid) for pid in pids if _alive(pid)) if pids else None
+
+
+def _comm(entry: Path) -> str:
+    try:
+        return (entry / "comm").read_text().strip()
+    except OSError:  # gone meanwhile
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").exists()

@@ -4,7 +4,8 @@
 How long the scheduler takes to resolve `--games` games of 20 players on generated maps,
 every army ordered, whose first resolutions fall due within one minute of fake time: with
 one `skirmish serve --fake-clock` process, then with three on the same schema (a run for
-each count of `--servers`), and the servers' CPU time per resolution meanwhile, which the
+each count of `--servers`), and the CPU time per resolution meanwhile of the servers and
+of this machine's PostgreSQL (all of its processes, whatever else they serve), which the
 rest of the machine's load moves less than the wall time. Each group of
 games is built by the pure decider and appended in batches straight to the store (create,
 20 joins, the start, every player's orders, the reminders already sent), the read models
@@ -38,7 +39,7 @@ import httpx
 
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
-from benchmarks._processes import cpu_seconds
+from benchmarks._processes import cpu_seconds, postgres_cpu_seconds
 from benchmarks._table import print_table
 from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
@@ -189,9 +190,9 @@ async def _run_group(
     starts: dict[str, datetime],
     prefix: str,
     version: int,
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float, float | None]:
     """Seconds until every game resolved, and until every clock call answered; the servers'
-    CPU seconds meanwhile."""
+    CPU seconds meanwhile, and this machine's PostgreSQL's (None if it has none)."""
     first_due = min(starts.values()) + FAST_PERIOD
     last_due = max(starts.values()) + FAST_PERIOD
     async with (
@@ -201,7 +202,7 @@ async def _run_group(
         before = first_due - timedelta(seconds=1)
         await asyncio.gather(*(_set_clock(client, url, before) for url in urls))
         assert await _resolved(pool, prefix, version) == 0
-        cpu = cpu_seconds(pids)
+        cpu, database_cpu = cpu_seconds(pids), postgres_cpu_seconds()
         started = time.perf_counter()
         calls = [asyncio.create_task(_set_clock(client, url, last_due)) for url in urls]
         while await _resolved(pool, prefix, version) < len(starts):
@@ -211,13 +212,16 @@ async def _run_group(
         resolved = time.perf_counter() - started
         answered = max(await asyncio.gather(*calls)) - started
         cpu = cpu_seconds(pids) - cpu
+        database_after = postgres_cpu_seconds()
+        if database_cpu is not None and database_after is not None:
+            database_cpu = database_after - database_cpu
     twice = await pool.fetchval(
         "SELECT count(*) - count(DISTINCT stream_id) FROM events "
         "WHERE type = 'turn_resolved.v1' AND stream_id LIKE $1",
         f"{stream_of(prefix)}%",
     )
     assert twice == 0, f"{twice} turns resolved twice"
-    return resolved, answered, cpu
+    return resolved, answered, cpu, database_cpu
 
 
 async def _run(games: int, server_counts: list[int]) -> None:
@@ -255,7 +259,7 @@ async def _run(games: int, server_counts: list[int]) -> None:
         with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as logs:
             single = 0.0
             for servers, prefix in zip(server_counts, groups, strict=True):
-                resolved, answered, cpu = await _run_group(
+                resolved, answered, cpu, database_cpu = await _run_group(
                     pool, schema_url, Path(logs), servers, groups[prefix], prefix, version
                 )
                 single = single or resolved
@@ -268,6 +272,7 @@ async def _run(games: int, server_counts: list[int]) -> None:
                         f"{single / resolved:.2f}x",
                         answered,
                         cpu * 1000 / games,
+                        "-" if database_cpu is None else f"{database_cpu * 1000 / games:.2f}",
                     )
                 )
         print_table(
@@ -279,6 +284,7 @@ async def _run(games: int, server_counts: list[int]) -> None:
                 "speed-up",
                 "clock calls answered (s)",
                 "servers' CPU ms per resolution",
+                "PostgreSQL's",
             ),
             rows,
         )

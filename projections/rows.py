@@ -15,7 +15,6 @@ import msgspec
 
 from eventstore.migrations import Connection
 from projections.game import GameState, Player
-from projections.views import public_game
 from schema.game_events import GameForked, GameStarted, TurnResolved, TurnRewound
 
 _encode = msgspec.json.Encoder().encode
@@ -136,7 +135,6 @@ async def _write_games(connection: Connection, games: list[GameRows]) -> None:
         assert state is not None
         if state.phase == "new":
             continue
-        view = public_game(state, rows.position)
         entries.append(
             (
                 rows.game_id,
@@ -145,8 +143,7 @@ async def _write_games(connection: Connection, games: list[GameRows]) -> None:
                 state.turn,
                 len(state.players),
                 rows.position,
-                _text(view),
-                view.next_resolution_at,
+                state.next_resolution_at(),
                 state.next_reminder_at(),
                 state.client_id,
             )
@@ -158,16 +155,16 @@ async def _write_games(connection: Connection, games: list[GameRows]) -> None:
     if not entries:
         return
     await connection.execute(
-        "INSERT INTO read_games (game_id, name, phase, turn, players, position, view, "
+        "INSERT INTO read_games (game_id, name, phase, turn, players, position, "
         "next_resolution_at, next_reminder_at, client_id) "
-        "SELECT g, n, p, t, c, o, v::jsonb, r, m, l FROM unnest($1::text[], $2::text[], "
-        "$3::text[], $4::int[], $5::int[], $6::bigint[], $7::text[], $8::timestamptz[], "
-        "$9::timestamptz[], $10::text[]) AS u(g, n, p, t, c, o, v, r, m, l) "
+        "SELECT g, n, p, t, c, o, r, m, l FROM unnest($1::text[], $2::text[], "
+        "$3::text[], $4::int[], $5::int[], $6::bigint[], $7::timestamptz[], "
+        "$8::timestamptz[], $9::text[]) AS u(g, n, p, t, c, o, r, m, l) "
         "ON CONFLICT (game_id) DO UPDATE SET name = excluded.name, phase = excluded.phase, "
         "turn = excluded.turn, players = excluded.players, position = excluded.position, "
-        "view = excluded.view, next_resolution_at = excluded.next_resolution_at, "
+        "next_resolution_at = excluded.next_resolution_at, "
         "next_reminder_at = excluded.next_reminder_at, client_id = excluded.client_id",
-        *_columns(entries, 10),
+        *_columns(entries, 9),
     )
     if not renewed:
         return
