@@ -149,11 +149,9 @@ class Scheduler:
         self._batch = batch
         self._claims = claims
         self._deadline = deadline_seconds
-        self._lease = timedelta(
-            seconds=deadline_seconds + LEASE_MARGIN_SECONDS
-            if lease_seconds is None
-            else lease_seconds
-        )
+        if lease_seconds is None:
+            lease_seconds = deadline_seconds + LEASE_MARGIN_SECONDS
+        self._lease = timedelta(seconds=lease_seconds)
         self._poll = poll_seconds
         self._wake = asyncio.Event()
 
