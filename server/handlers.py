@@ -1,5 +1,5 @@
 """The async shell around the decider: load, fold, decide, append with the expected
-version, and retry when another writer got there first."""
+version and head, and retry when another writer got there first."""
 
 import asyncio
 import random
@@ -95,11 +95,28 @@ class GameService:
 
     async def _execute(self, game_id: str, command: GameCommand) -> Executed:
         correlation = uuid.uuid4()
+        # The kept state is decided on without a read: the append expects its last event to
+        # be the stream's last still (a version alone could be one reused after a rewind
+        # elsewhere), so a stale state is refused there, and read on from. Only its events
+        # are taken on trust: a refusal, or nothing to do, is decided again on a state read
+        # up to date, as it may be the stale state's answer.
+        loaded = self.states.latest(game_id)
+        read = loaded is None
         for attempt in range(self._attempts):
-            loaded = await self.load(game_id)
-            events = decide(loaded.state, command)
+            if loaded is None:
+                loaded, read = await self.load(game_id), True
+            try:
+                events = decide(loaded.state, command)
+            except DomainError:
+                if read:
+                    raise
+                loaded = None
+                continue
             if not events:
-                return Executed([], loaded.state, loaded.position)
+                if read:
+                    return Executed([], loaded.state, loaded.position)
+                loaded = None
+                continue
             new = [
                 game_codec.new_event(
                     e,
@@ -116,14 +133,21 @@ class GameService:
                 snapshot = NewSnapshot(SNAPSHOT_NAME, _encoder.encode(state))
             try:
                 result = await self.store.append(
-                    stream_of(game_id), new, loaded.state.version, snapshot=snapshot
+                    stream_of(game_id),
+                    new,
+                    loaded.state.version,
+                    expected_position=loaded.position,
+                    snapshot=snapshot,
                 )
             except ConcurrencyError:
                 # The cached state stays: the next load reads on from it, and reloads from
                 # the snapshot only if the stream no longer follows on (a rewind). Dropping
                 # it made every lost race fold the whole turn again from the last snapshot,
-                # which under contention cost more than all the rest.
-                await _spread(attempt)
+                # which under contention cost more than all the rest. A kept state that was
+                # merely old lost no race: no need to spread.
+                if read:
+                    await _spread(attempt)
+                loaded = None
                 continue
             self.states.remember(game_id, Loaded(state, result.position))
             return Executed(events, state, result.position)
