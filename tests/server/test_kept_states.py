@@ -1,24 +1,46 @@
 """GameService decides on the state it kept, without reading, against real PostgreSQL: two
 services on stores of their own are two server processes."""
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 import asyncpg
 
-from eventstore.base import RecordedEvent, Snapshot
+from eventstore.base import AppendResult, NewEvent, NewSnapshot, RecordedEvent, Snapshot
 from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
 from schema.commands import Actor, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnRewound, game_codec
-from server.handlers import GameService
+from server.decide.errors import NotAllowed
+from server.handlers import Executed, GameService
 from tests.server.scripted import NONCE, ScriptedGame
 
 
-class ReadCountingStore(PostgresEventStore):
-    """The PostgreSQL store, counting the reads that bring a game's state up to date."""
+class CountingStore(PostgresEventStore):
+    """The PostgreSQL store, counting its appends and the reads that bring a game's state
+    up to date."""
 
     reads = 0
+    appends = 0
+
+    async def append(
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        *,
+        expected_position: int | None = None,
+        snapshot: NewSnapshot | None = None,
+    ) -> AppendResult:
+        self.appends += 1
+        return await super().append(
+            stream_id,
+            events,
+            expected_version,
+            expected_position=expected_position,
+            snapshot=snapshot,
+        )
 
     async def read_stream_after_position(
         self, stream_id: str, position: int, *, limit: int = 1000
@@ -40,8 +62,8 @@ class ReadCountingStore(PostgresEventStore):
 
 
 @contextlib.asynccontextmanager
-async def process(pool: asyncpg.Pool) -> AsyncIterator[tuple[GameService, ReadCountingStore]]:
-    async with await ReadCountingStore.open(pool) as store:
+async def process(pool: asyncpg.Pool) -> AsyncIterator[tuple[GameService, CountingStore]]:
+    async with await CountingStore.open(pool) as store:
         yield GameService(store), store
 
 
@@ -102,3 +124,29 @@ async def test_a_kept_state_never_overwrites_a_rewind_made_elsewhere(pool: async
         assert sum(isinstance(e, TurnRewound) for e in events) == 1
         assert executed.state == (await GameService(players_store).load("g1")).state
         assert executed.state.turn == 2
+
+
+async def test_commands_that_wait_for_the_game_go_in_together_each_with_its_answer(
+    pool: asyncpg.Pool,
+) -> None:
+    async with process(pool) as (service, store):
+        game = ScriptedGame(service)
+        await game.set_up()
+        game.tick(0.1)
+        store.appends = 0
+
+        outcomes = await asyncio.gather(
+            *(game.run(orders(game, account)) for account in [*game.accounts(), "acct-x"]),
+            return_exceptions=True,
+        )
+
+        # The first alone; the others waited for it, and went in as one append.
+        assert store.appends == 2
+        *submitted, stranger = outcomes
+        assert isinstance(stranger, NotAllowed)
+        answers = [o for o in submitted if isinstance(o, Executed)]
+        submissions = [e for a in answers for e in a.events if isinstance(e, OrdersSubmitted)]
+        assert [e.player_id for e in submissions] == ["p1", "p2", "p3", "p4", "p5"]
+        stream = await store.read_stream(stream_of("g1"))
+        assert answers[-1].position == stream[-1].position
+        assert answers[-1].state == (await GameService(store).load("g1")).state
