@@ -88,6 +88,9 @@ class GameService:
                     await self._execute_waiting(game_id, self._waiting.pop(game_id))
         except asyncio.CancelledError:
             answer.cancel()  # not run, if it had not been yet
+            waiting = self._waiting.get(game_id, [])
+            if all(w.answer.done() for w in waiting):
+                self._waiting.pop(game_id, None)  # nobody left to run them
             raise
         executed = await answer
         if self._on_resolved and any(isinstance(e, TurnResolved) for e in executed.events):
