@@ -135,13 +135,32 @@ class EventTooLargeError(InvalidRequestError):
 
 
 class ConcurrencyError(EventStoreError):
-    """The stream is not at the expected version: someone else appended first."""
+    """The stream is not at the expected version, or its last event is not the expected one:
+    someone else appended first, or rewound it. `actual_position` is the position of the
+    stream's last event when the store knows it."""
 
-    def __init__(self, stream_id: str, expected: int | None, actual: int) -> None:
-        super().__init__(f"stream {stream_id!r} is at version {actual}, expected {expected}")
+    def __init__(
+        self,
+        stream_id: str,
+        expected: int | None,
+        actual: int,
+        *,
+        expected_position: int | None = None,
+        actual_position: int | None = None,
+    ) -> None:
+        if expected == actual and expected_position is not None:
+            message = (
+                f"stream {stream_id!r} is at version {actual} but its last event is at "
+                f"position {actual_position}, expected {expected_position}: it was rewound"
+            )
+        else:
+            message = f"stream {stream_id!r} is at version {actual}, expected {expected}"
+        super().__init__(message)
         self.stream_id = stream_id
         self.expected = expected
         self.actual = actual
+        self.expected_position = expected_position
+        self.actual_position = actual_position
 
 
 class DuplicateEventError(EventStoreError):
@@ -170,12 +189,23 @@ def check_append(
     events: Sequence[NewEvent],
     expected_version: int | None,
     snapshot: NewSnapshot | None = None,
+    expected_position: int | None = None,
 ) -> None:
     check_name("stream id", stream_id)
     if snapshot is not None:
         check_name("snapshot name", snapshot.name)
     if expected_version is not None and expected_version < 0:
         raise InvalidRequestError(f"expected version must be >= 0, not {expected_version}")
+    if expected_position is not None and (
+        expected_version is None
+        or expected_position < 0
+        or (expected_version == 0) != (expected_position == 0)
+    ):
+        # Only a stream with no events has its last event at position 0.
+        raise InvalidRequestError(
+            f"an expected position ({expected_position}) needs an expected version that "
+            f"can have it, not {expected_version}"
+        )
     if not events:
         raise InvalidRequestError("nothing to append")
     if len({event.event_id for event in events}) != len(events):
@@ -225,10 +255,14 @@ class EventStore(abc.ABC):
         events: Sequence[NewEvent],
         expected_version: int | None,
         *,
+        expected_position: int | None = None,
         snapshot: NewSnapshot | None = None,
     ) -> AppendResult:
         """Append atomically. `expected_version` is the stream's version before the append
         (0 for a new or fully truncated stream), or None to append wherever the stream is.
+        `expected_position`, with it, is the position of the stream's last event (0 for
+        none): versions are reused after a truncation, positions never are, so a caller
+        whose state was folded up to that event may append on it without reading first.
         Raises ConcurrencyError when the stream moved; re-sending the same events is a no-op.
         `snapshot`, the state folded up to the last of `events`, is saved with them, in
         the same transaction (as `save_snapshot` would, at their last version and

@@ -27,6 +27,8 @@ class AppendRequest(msgspec.Struct, frozen=True):
     expected_version: int | None
     # Saved with the events, at the version and position of the last of them.
     snapshot: NewSnapshot | None = None
+    # The position of the stream's last event expected with expected_version.
+    expected_position: int | None = None
 
     @property
     def size(self) -> int:

@@ -45,10 +45,11 @@ class MemoryEventStore(EventStore):
         events: Sequence[NewEvent],
         expected_version: int | None,
         *,
+        expected_position: int | None = None,
         snapshot: NewSnapshot | None = None,
     ) -> AppendResult:
-        check_append(stream_id, events, expected_version, snapshot)
-        result = self._append(stream_id, events, expected_version)
+        check_append(stream_id, events, expected_version, snapshot, expected_position)
+        result = self._append(stream_id, events, expected_version, expected_position)
         if not result.already_recorded:
             if snapshot is not None:
                 await self.save_snapshot(
@@ -64,7 +65,11 @@ class MemoryEventStore(EventStore):
         return result
 
     def _append(
-        self, stream_id: str, events: Sequence[NewEvent], expected_version: int | None
+        self,
+        stream_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int | None,
+        expected_position: int | None = None,
     ) -> AppendResult:
         stream = self._streams.get(stream_id, [])
         recorded_by_id = {event.event_id: event for event in stream}
@@ -73,8 +78,17 @@ class MemoryEventStore(EventStore):
             if len(already) < len(events):
                 raise DuplicateEventError(stream_id, [event.event_id for event in already])
             return _result(max(already, key=lambda event: event.version), already_recorded=True)
-        if expected_version is not None and expected_version != len(stream):
-            raise ConcurrencyError(stream_id, expected_version, len(stream))
+        head = stream[-1].position if stream else 0
+        if (expected_version is not None and expected_version != len(stream)) or (
+            expected_position is not None and expected_position != head
+        ):
+            raise ConcurrencyError(
+                stream_id,
+                expected_version,
+                len(stream),
+                expected_position=expected_position,
+                actual_position=head,
+            )
         self._last_transaction += 1
         new: list[RecordedEvent] = []
         previous = stream[-1].hash if stream else chain.GENESIS

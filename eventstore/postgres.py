@@ -90,12 +90,13 @@ class PostgresEventStore(EventStore):
         events: Sequence[NewEvent],
         expected_version: int | None,
         *,
+        expected_position: int | None = None,
         snapshot: NewSnapshot | None = None,
     ) -> AppendResult:
-        check_append(stream_id, events, expected_version, snapshot)
+        check_append(stream_id, events, expected_version, snapshot, expected_position)
         started = time.perf_counter()
         result = await self._combiner.append(
-            AppendRequest(stream_id, tuple(events), expected_version, snapshot)
+            AppendRequest(stream_id, tuple(events), expected_version, snapshot, expected_position)
         )
         if self._observe_append is not None:
             self._observe_append(time.perf_counter() - started)

@@ -26,13 +26,16 @@ class NeedsJudging(Exception):
 
 def chained(requests: list[AppendRequest]) -> bool:
     """Whether the requests are to one stream, each expecting where the previous one ends
-    (or expecting nothing), so that they are one append of all their events."""
+    (or expecting nothing), so that they are one append of all their events. Only the first
+    may expect a head position: the others' would be of events not appended yet."""
     first = requests[0]
     version = first.expected_version
     for request in requests:
         if request.stream_id != first.stream_id:
             return False
         if request.expected_version is not None and request.expected_version != version:
+            return False
+        if request is not first and request.expected_position is not None:
             return False
         version = None if version is None else version + len(request.events)
     return True
@@ -63,6 +66,9 @@ async def append_chain(connection: Any, requests: list[AppendRequest]) -> list[O
     kind = "anywhere" if expected is None else "new" if expected == 0 else "at"
     if kind == "at":
         args.append(expected)
+        if first.expected_position is not None:
+            kind = "at head"
+            args.append(first.expected_position)
     snapshot = _last_snapshot(requests)
     if snapshot is not None:
         args.extend(snapshot)
@@ -120,8 +126,15 @@ async def _refused(connection: Any, request: AppendRequest) -> Outcome:
         )
     if recorded:
         return DuplicateEventError(stream_id, [row[0] for row in recorded])
-    actual = await connection.fetchval(sql.HEAD, stream_id)
-    return ConcurrencyError(stream_id, request.expected_version, actual or 0)
+    head = await connection.fetchrow(sql.HEAD, stream_id)
+    version, position = head if head is not None else (0, 0)
+    return ConcurrencyError(
+        stream_id,
+        request.expected_version,
+        version,
+        expected_position=request.expected_position,
+        actual_position=position,
+    )
 
 
 async def append_batch(connection: Any, requests: list[AppendRequest]) -> list[Outcome]:
@@ -137,6 +150,7 @@ async def append_batch(connection: Any, requests: list[AppendRequest]) -> list[O
         sql.APPEND_BATCH_WITH_SNAPSHOTS if snapshots else sql.APPEND_BATCH,
         [request.stream_id for request in requests],
         [request.expected_version for request in requests],
+        [request.expected_position for request in requests],
         [len(request.events) for request in requests],
         [request.stream_id for request in requests for _ in request.events],
         [event.event_id for event in events],
@@ -163,7 +177,13 @@ def _judged(
     if verdict == "duplicate":
         return DuplicateEventError(stream_id, [UUID(c) for c in (clashes or "").split(",")])
     if verdict == "conflict":
-        return ConcurrencyError(stream_id, request.expected_version, version or 0)
+        return ConcurrencyError(
+            stream_id,
+            request.expected_version,
+            version or 0,
+            expected_position=request.expected_position,
+            actual_position=position,
+        )
     if version is None or position is None or transaction_id is None:
         raise AssertionError(f"append_batch left a {verdict} append without its place")
     return AppendResult(

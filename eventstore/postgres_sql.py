@@ -24,6 +24,12 @@ _HEAD_ANYWHERE = """
 _HEAD_AT_VERSION = """
     UPDATE streams SET version = version + $2::bigint WHERE stream_id = $1 AND version = $10
     RETURNING version - $2::bigint AS base"""
+# The position of the stream's last event as well ($11): the head row's, which the
+# events_head_position trigger (schema/sql/0010_head_position.sql) keeps.
+_HEAD_AT_VERSION_AND_POSITION = """
+    UPDATE streams SET version = version + $2::bigint
+    WHERE stream_id = $1 AND version = $10 AND position = $11
+    RETURNING version - $2::bigint AS base"""
 
 _INSERT_ONE = """
 INSERT INTO events (stream_id, version, event_id, type, data, occurred_at, actor,
@@ -66,26 +72,26 @@ SELECT version, position, transaction_id FROM appended"""
 
 
 # Keyed by (kind of expected version, several events?, a snapshot with them?). The expected
-# version, when there is one, is $10; a snapshot's parameters follow the others.
+# version, when there is one, is $10, and an expected position $11; a snapshot's parameters
+# follow the others.
 APPEND = {
     (kind, many, snapshot): _append(
-        head,
-        _INSERT_MANY if many else _INSERT_ONE,
-        (11 if kind == "at" else 10) if snapshot else None,
+        head, _INSERT_MANY if many else _INSERT_ONE, first_free if snapshot else None
     )
-    for kind, head in (
-        ("new", _HEAD_FOR_NEW_STREAM),
-        ("anywhere", _HEAD_ANYWHERE),
-        ("at", _HEAD_AT_VERSION),
+    for kind, head, first_free in (
+        ("new", _HEAD_FOR_NEW_STREAM, 10),
+        ("anywhere", _HEAD_ANYWHERE, 10),
+        ("at", _HEAD_AT_VERSION, 11),
+        ("at head", _HEAD_AT_VERSION_AND_POSITION, 12),
     )
     for many in (False, True)
     for snapshot in (False, True)
 }
 
-_BATCH_ARGUMENTS = ", ".join(f"${n}" for n in range(1, 12))
+_BATCH_ARGUMENTS = ", ".join(f"${n}" for n in range(1, 13))
 APPEND_BATCH = f"SELECT * FROM append_batch({_BATCH_ARGUMENTS})"
-# The same, and the snapshots of the requests that are appended ($12: their requests'
-# numbers, from 1; $13, $14, $15: their streams, names and data), in the same statement.
+# The same, and the snapshots of the requests that are appended ($13: their requests'
+# numbers, from 1; $14, $15, $16: their streams, names and data), in the same statement.
 APPEND_BATCH_WITH_SNAPSHOTS = f"""
 WITH judged AS (
     SELECT * FROM append_batch({_BATCH_ARGUMENTS})
@@ -95,7 +101,7 @@ snapshot AS (
     INSERT INTO snapshots (stream_id, name, version, position, data)
     SELECT q.stream_id, q.name, j.version, j.position, q.data
     FROM judged AS j
-    JOIN unnest($12::bigint[], $13::text[], $14::text[], $15::bytea[])
+    JOIN unnest($13::bigint[], $14::text[], $15::text[], $16::bytea[])
          AS q(n, stream_id, name, data) ON q.n = j.n
     WHERE j.verdict = 'appended'{_SAVE_SNAPSHOT_ON_CONFLICT}
 )
@@ -105,7 +111,8 @@ FIND_RECORDED = """
 SELECT event_id, version, position, transaction_id FROM events
 WHERE stream_id = $1 AND event_id = ANY($2::uuid[])"""
 
-HEAD = "SELECT version FROM streams WHERE stream_id = $1"
+# The version and the position of the last event.
+HEAD = "SELECT version, position FROM streams WHERE stream_id = $1"
 
 # --- Reads. ---------------------------------------------------------------------------------
 # Only transactions older than every running one: none of them can still commit, so nothing
@@ -149,7 +156,10 @@ RETURNING {COLUMNS}"""
 
 DROP_LATER_SNAPSHOTS = "DELETE FROM snapshots WHERE stream_id = $1 AND version > $2"
 
-SET_HEAD = "UPDATE streams SET version = $2 WHERE stream_id = $1"
+SET_HEAD = """
+UPDATE streams SET version = $2,
+    position = coalesce((SELECT position FROM events WHERE stream_id = $1 AND version = $2), 0)
+WHERE stream_id = $1"""
 
 READ_TRUNCATIONS = """
 SELECT truncation_id, stream_id, after_version, truncated_by, reason, truncated_at

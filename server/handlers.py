@@ -1,5 +1,5 @@
 """The async shell around the decider: load, fold, decide, append with the expected
-version, and retry when another writer got there first."""
+version and head, and retry when another writer got there first."""
 
 import asyncio
 import random
@@ -56,6 +56,8 @@ class GameService:
         self._writing: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
+        # The commands waiting for each game's lock: the next to take it runs them all.
+        self._waiting: dict[str, list[_Waiting]] = {}
 
     async def load(self, game_id: str) -> Loaded:
         stream = stream_of(game_id)
@@ -78,8 +80,19 @@ class GameService:
     async def execute(self, game_id: str, command: GameCommand) -> Executed:
         # A duration for the metrics, not a time of the game: not the injected clock.
         started = time.perf_counter()
-        async with self._lock_of(game_id):
-            executed = await self._execute(game_id, command)
+        answer: asyncio.Future[Executed] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(game_id, []).append(_Waiting(command, answer))
+        try:
+            async with self._lock_of(game_id):
+                if not answer.done():
+                    await self._execute_waiting(game_id, self._waiting.pop(game_id))
+        except asyncio.CancelledError:
+            answer.cancel()  # not run, if it had not been yet
+            waiting = self._waiting.get(game_id, [])
+            if all(w.answer.done() for w in waiting):
+                self._waiting.pop(game_id, None)  # nobody left to run them
+            raise
+        executed = await answer
         if self._on_resolved and any(isinstance(e, TurnResolved) for e in executed.events):
             self._on_resolved(time.perf_counter() - started)
         return executed
@@ -93,40 +106,81 @@ class GameService:
             lock = self._writing[game_id] = asyncio.Lock()
         return lock
 
-    async def _execute(self, game_id: str, command: GameCommand) -> Executed:
-        correlation = uuid.uuid4()
+    async def _execute_waiting(self, game_id: str, waiting: list["_Waiting"]) -> None:
+        """Run every command that waited for the game's lock, in turn, as one append: while
+        one append is under way the game's other commands queue, and appending them one by
+        one would cost each a round trip, and the last the wait for all before it. Each
+        caller gets its own events or error, and the state and position after the append."""
+        waiting = [w for w in waiting if not w.answer.done()]
+        outcomes: list[Executed | Exception]
+        try:
+            outcomes = [*await self._execute(game_id, [w.command for w in waiting])]
+        except Exception as error:
+            outcomes = [error] * len(waiting)
+        except BaseException:
+            for w in waiting:
+                w.answer.cancel()
+            raise
+        for w, outcome in zip(waiting, outcomes, strict=True):
+            if w.answer.done():
+                continue
+            if isinstance(outcome, Executed):
+                w.answer.set_result(outcome)
+            else:
+                w.answer.set_exception(outcome)
+
+    async def _execute(
+        self, game_id: str, commands: list[GameCommand]
+    ) -> list[Executed | DomainError]:
+        correlations = [uuid.uuid4() for _ in commands]
+        # The kept state is decided on without a read: the append expects its last event to
+        # be the stream's last still (a version alone could be one reused after a rewind
+        # elsewhere), so a stale state is refused there, and read on from. Only its events
+        # are taken on trust: a refusal, or nothing to do, is decided again on a state read
+        # up to date, as it may be the stale state's answer.
+        loaded = self.states.latest(game_id)
+        read = loaded is None
         for attempt in range(self._attempts):
-            loaded = await self.load(game_id)
-            events = decide(loaded.state, command)
-            if not events:
-                return Executed([], loaded.state, loaded.position)
+            if loaded is None:
+                loaded, read = await self.load(game_id), True
+            decided, state = _decide_in_turn(loaded.state, commands)
+            if not read and not all(isinstance(d, list) and d for d in decided):
+                loaded = None
+                continue
             new = [
                 game_codec.new_event(
-                    e,
-                    occurred_at=command.now,
-                    actor=command.actor.account,
-                    correlation_id=correlation,
+                    e, occurred_at=command.now, actor=command.actor.account, correlation_id=c
                 )
+                for command, c, events in zip(commands, correlations, decided, strict=True)
+                if isinstance(events, list)
                 for e in events
             ]
-            state = fold(loaded.state, enumerate(events, start=loaded.state.version + 1))
+            if not new:
+                return [_answer(d, loaded.state, loaded.position) for d in decided]
             # Each resolution leaves a snapshot, written with its events in one round trip.
             snapshot = None
-            if any(isinstance(e, TurnResolved) for e in events):
+            if any(isinstance(e, TurnResolved) for d in decided if isinstance(d, list) for e in d):
                 snapshot = NewSnapshot(SNAPSHOT_NAME, _encoder.encode(state))
             try:
                 result = await self.store.append(
-                    stream_of(game_id), new, loaded.state.version, snapshot=snapshot
+                    stream_of(game_id),
+                    new,
+                    loaded.state.version,
+                    expected_position=loaded.position,
+                    snapshot=snapshot,
                 )
             except ConcurrencyError:
                 # The cached state stays: the next load reads on from it, and reloads from
                 # the snapshot only if the stream no longer follows on (a rewind). Dropping
                 # it made every lost race fold the whole turn again from the last snapshot,
-                # which under contention cost more than all the rest.
-                await _spread(attempt)
+                # which under contention cost more than all the rest. A kept state that was
+                # merely old lost no race: no need to spread.
+                if read:
+                    await _spread(attempt)
+                loaded = None
                 continue
             self.states.remember(game_id, Loaded(state, result.position))
-            return Executed(events, state, result.position)
+            return [_answer(d, state, result.position) for d in decided]
         raise Busy("the game is too busy right now; try again")
 
     async def rewind(self, game_id: str, command: RewindTurn) -> Executed:
@@ -186,6 +240,34 @@ class GameService:
             if len(batch) < _PAGE:
                 return events
             position = batch[-1].position
+
+
+class _Waiting(msgspec.Struct, frozen=True):
+    command: GameCommand
+    answer: "asyncio.Future[Executed]"
+
+
+def _decide_in_turn(
+    state: GameState, commands: list[GameCommand]
+) -> tuple[list[list[GameEvent] | DomainError], GameState]:
+    """Each command decided on the state the ones before it left, as if they had run one
+    after another; a refused one leaves it as it was."""
+    decided: list[list[GameEvent] | DomainError] = []
+    for command in commands:
+        try:
+            events = decide(state, command)
+        except DomainError as refused:
+            decided.append(refused)
+            continue
+        state = fold(state, enumerate(events, start=state.version + 1))
+        decided.append(events)
+    return decided, state
+
+
+def _answer(
+    decided: list[GameEvent] | DomainError, state: GameState, position: int
+) -> Executed | DomainError:
+    return decided if isinstance(decided, DomainError) else Executed(decided, state, position)
 
 
 async def _spread(attempt: int) -> None:
