@@ -25,7 +25,7 @@ _HEAD_AT_VERSION = """
     UPDATE streams SET version = version + $2::bigint WHERE stream_id = $1 AND version = $10
     RETURNING version - $2::bigint AS base"""
 # The position of the stream's last event as well ($11): the head row's, which the
-# events_head_position trigger (schema/sql/0010_head_position.sql) keeps.
+# events_head_position trigger (schema/sql/0013_head_position.sql) keeps.
 _HEAD_AT_VERSION_AND_POSITION = """
     UPDATE streams SET version = version + $2::bigint
     WHERE stream_id = $1 AND version = $10 AND position = $11

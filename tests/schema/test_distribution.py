@@ -25,7 +25,7 @@ REFERENCE = frozenset(
 )
 # Triggers on distributed tables, each of which reads or writes rows of its own row's
 # stream only (so runs on the row's shard). 0009: the hash chain looks up the same stream's
-# previous event; 0010: the head position's updates the same stream's head row.
+# previous event; 0013: the head position's updates the same stream's head row.
 WITHIN_ONE_STREAM = frozenset(("events_hash_chain", "events_head_position"))
 
 _TABLES = """
