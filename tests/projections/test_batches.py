@@ -234,3 +234,24 @@ async def test_a_game_refused_midway_through_a_catch_up_fails_alone(
     await runner.retry_failed()
     assert await failures.listed(pool) == []
     assert await _tables(pool) == whole
+
+
+async def test_a_long_game_in_one_batch_is_folded_as_one_event_at_a_time(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    # More events than a slice of the fold (projections/folding.py), rewinds among them.
+    game = ScriptedGame(GameService(postgres_store), "long", players=5)
+    await game.set_up(vp_target=50)
+    for turn in range(27):
+        await game.play_turn()
+        if turn % 8 == 7:
+            await game.rewind()
+    events = await postgres_store.read_all(limit=10_000)
+    assert len(events) > 2 * 128
+    runner = ReadModelRunner(postgres_store, pool)
+    await runner.reset()
+    for event in events:
+        await runner.apply([event])
+    one_at_a_time = await _tables(pool)
+
+    assert one_at_a_time == await _rebuilt(postgres_store, pool)
