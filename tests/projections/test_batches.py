@@ -246,7 +246,7 @@ async def test_a_long_game_in_one_batch_is_folded_as_one_event_at_a_time(
         await game.play_turn()
         if turn % 8 == 7:
             await game.rewind()
-    events = await postgres_store.read_all(limit=10_000)
+    events = await visible_log(postgres_store, await pool.fetchval("SELECT count(*) FROM events"))
     assert len(events) > 2 * 128
     runner = ReadModelRunner(postgres_store, pool)
     await runner.reset()
