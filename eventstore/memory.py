@@ -11,6 +11,7 @@ from datetime import datetime
 from eventstore import chain
 from eventstore.base import (
     AppendResult,
+    BriefEvent,
     Checkpoint,
     ConcurrencyError,
     DuplicateEventError,
@@ -139,6 +140,14 @@ class MemoryEventStore(EventStore):
     ) -> list[RecordedEvent]:
         start = bisect.bisect_right(self._log, after, key=lambda event: event.checkpoint)
         return self._log[start : start + limit]
+
+    async def read_all_brief(
+        self, *, after: Checkpoint = Checkpoint.START, limit: int = 1000
+    ) -> list[BriefEvent]:
+        return [
+            BriefEvent(e.stream_id, e.version, e.position, e.transaction_id, e.type, e.data)
+            for e in await self.read_all(after=after, limit=limit)
+        ]
 
     async def truncate(
         self,

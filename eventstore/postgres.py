@@ -16,6 +16,7 @@ import asyncpg
 from eventstore import postgres_sql as sql
 from eventstore.base import (
     AppendResult,
+    BriefEvent,
     Checkpoint,
     ConcurrencyError,
     DuplicateEventError,
@@ -145,6 +146,16 @@ class PostgresEventStore(EventStore):
         self, *, after: Checkpoint = Checkpoint.START, limit: int = 1000
     ) -> list[RecordedEvent]:
         return await self._read(sql.READ_ALL, after.transaction_id, after.position, limit)
+
+    async def read_all_brief(
+        self, *, after: Checkpoint = Checkpoint.START, limit: int = 1000
+    ) -> list[BriefEvent]:
+        rows = await retrying(
+            lambda: self._pool.fetch(
+                sql.READ_ALL_BRIEF, after.transaction_id, after.position, limit
+            )
+        )
+        return [BriefEvent(*row) for row in rows]
 
     async def _read_all_or_held_back(
         self, after: Checkpoint, limit: int

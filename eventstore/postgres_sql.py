@@ -117,12 +117,15 @@ HEAD = "SELECT version, position FROM streams WHERE stream_id = $1"
 # --- Reads. ---------------------------------------------------------------------------------
 # Only transactions older than every running one: none of them can still commit, so nothing
 # can later appear before the last event returned.
-READ_ALL = f"""
-SELECT {COLUMNS} FROM events
+_READ_ALL = """
+SELECT {} FROM events
 WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
   AND transaction_id < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
 ORDER BY transaction_id, position
 LIMIT $3"""
+READ_ALL = _READ_ALL.format(COLUMNS)
+# What a BriefEvent holds.
+READ_ALL_BRIEF = _READ_ALL.format("stream_id, version, position, transaction_id, type, data")
 
 # Committed events beyond the horizon: a reader that found nothing should look again soon.
 HELD_BACK = """

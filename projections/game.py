@@ -201,6 +201,17 @@ def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState
 
 def evolve(state: GameState, event: GameEvent) -> GameState:
     match event:
+        # Each case is an isinstance test, in order: the events of every turn come first (a
+        # rebuild folds hundreds of thousands of them).
+        case OrdersSubmitted():
+            mine = (*state.submissions.get(event.player_id, ()), event)
+            return replace(state, submissions={**state.submissions, event.player_id: mine})
+        case PlayerNotified():
+            if event.kind == "reminder" and event.turn > state.reminded_turn:
+                return replace(state, reminded_turn=event.turn)
+            return state
+        case TurnResolved():
+            return _resolved(state, event)
         case GameCreated():
             return replace(
                 state,
@@ -238,16 +249,11 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 secret=event.secret,
                 commitment=event.commitment,
             )
-        case OrdersSubmitted():
-            mine = (*state.submissions.get(event.player_id, ()), event)
-            return replace(state, submissions={**state.submissions, event.player_id: mine})
         case VoteCast():
             return replace(state, ballots={**state.ballots, event.player_id: event.effect})
         case JoinForcesRequested():
             requests = {**state.join_requests, event.player_id: event.with_player}
             return replace(state, join_requests=requests)
-        case TurnResolved():
-            return _resolved(state, event)
         case TurnRewound():
             # The resolution itself is gone from the stream; what remains is to forget the
             # votes of the turn, as rules.md says, and to reckon the next resolution from
@@ -306,10 +312,6 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             )
         case NotificationsChanged():
             return _update_player(state, event.player_id, notifications=event.enabled)
-        case PlayerNotified():
-            if event.kind == "reminder" and event.turn > state.reminded_turn:
-                return replace(state, reminded_turn=event.turn)
-            return state
         case MessageBroadcast():
             return state
         case AdminAdded():

@@ -22,6 +22,7 @@ _encode = msgspec.json.Encoder().encode
 # One row of `read_members`: the account, its seat and the seat's status, and whether it is
 # on the game's list of admins.
 Member = tuple[str, str | None, str | None, bool]
+_TURN_EVENTS = (GameStarted, GameForked, TurnResolved, TurnRewound)
 
 
 @dataclass(slots=True)
@@ -50,6 +51,9 @@ class GameRows:
 
     def add(self, event: object) -> None:
         """Take in what `event` does to the game's turns."""
+        # Most events (orders, notices) leave the turns alone: one test for all of them.
+        if not isinstance(event, _TURN_EVENTS):
+            return
         if isinstance(event, GameStarted):
             self._start(1, event.board, None)
         elif isinstance(event, GameForked):

@@ -5,8 +5,11 @@ transaction, so every event is applied exactly once, whatever crashes. One runne
 a time, across every server process, under an advisory lock. A `turn_rewound` event makes
 the runner reload that game from the store, since a fold cannot run backwards.
 
-A batch is folded in memory, game by game, and its rows written for all its games at once
-(projections/rows.py), with a few statements whatever its size. One game's failure never
+A batch is folded in memory, game by game (projections/folding.py), and its rows written
+for all its games at once (projections/rows.py), with a few statements whatever its size. A
+catch-up reads the events without the metadata a fold does not use, and folds each batch
+while the one before is written, so that PostgreSQL's work and the runner's overlap. One
+game's failure never
 holds up the others (projections/writes.py): a game whose events cannot be folded or whose
 rows the database refuses is recorded as failing (projections/failures.py) while the
 checkpoint moves on. Nothing is skipped for it: on its next event, and every
@@ -18,24 +21,25 @@ its catch-up goes (projections/lag.py).
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import asyncpg
 
-from eventstore.base import Checkpoint, EventStore, RecordedEvent
+from eventstore.base import BriefEvent, Checkpoint, EventStore
 from eventstore.migrations import Connection
-from eventstore.outages import UNREACHABLE, Backoff
+from eventstore.outages import Backoff
 from projections import failures
+from projections.folding import FoldedBatch, LoggedEvent, fold_batch
 from projections.game import GameState, fold
 from projections.lag import NAME, CatchUpProgress, checkpoint
 from projections.leading import Connect, lead
-from projections.loading import game_of, state_until, stream_of
+from projections.loading import stream_of
 from projections.rows import GameRows
 from projections.rows import write as write_rows
 from projections.states import GameStates, Loaded
 from projections.writes import Writes, Written
-from schema.game_events import TurnRewound, game_codec
+from schema.game_events import game_codec
 
 _LOCK_KEY = 0x5EAD_0001
 # As many as the store reads at once for a subscription: a batch this long says that the
@@ -57,6 +61,7 @@ class ReadModelRunner:
         lock_connection: Connect | None = None,
         retry_seconds: float = 30.0,
         states: GameStates | None = None,
+        catch_up_batch: int = _CATCH_UP_BATCH,
     ) -> None:
         self._store = store
         # The states this process's GameService folded: a game it has just resolved need
@@ -67,6 +72,7 @@ class ReadModelRunner:
         # (server.database.dedicated_connections) so that the pool is never short of one.
         self._lock_connection = lock_connection or pool.acquire
         self._retry_seconds = retry_seconds
+        self._catch_up_batch = catch_up_batch
         self._games: dict[str, Written] = {}
         self._backoff = Backoff("read models", _log)
         self._progress = CatchUpProgress(pool)
@@ -89,34 +95,53 @@ class ReadModelRunner:
 
     async def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         """Apply every event committed by now; return how many were read. Commits that the
-        gap-safe log still holds back (an older transaction is open) are waited for. The
-        next batch is read while one is applied, so that the database's work on the read
-        overlaps the runner's on the fold."""
+        gap-safe log still holds back (an older transaction is open) are waited for. While
+        a batch is folded, the one before is written and the next one read."""
         done = 0
-        after = await self.checkpoint()
-        batch = await self._store.read_all(after=after, limit=_CATCH_UP_BATCH)
-        while True:
-            if not batch:
-                if await self.caught_up():
-                    await self._progress.applied(0, False, after)  # the end, if it was long
-                    return done
-                await asyncio.sleep(_HELD_BACK_SECONDS)
-                batch = await self._store.read_all(after=after, limit=_CATCH_UP_BATCH)
-                continue
-            after = batch[-1].checkpoint
-            ahead = asyncio.create_task(self._store.read_all(after=after, limit=_CATCH_UP_BATCH))
-            try:
-                await self.apply(batch)
-            except BaseException:
-                ahead.cancel()
-                with contextlib.suppress(BaseException):
-                    await ahead
-                raise
-            done += len(batch)
+
+        async def write(folded: FoldedBatch) -> None:
+            nonlocal done
+            await self._write(folded)
+            done += folded.size
             if progress is not None:
                 progress(done)
-            await self._progress.applied(len(batch), len(batch) == _CATCH_UP_BATCH, after)
-            batch = await ahead
+            full = folded.size == self._catch_up_batch
+            await self._progress.applied(folded.size, full, folded.checkpoint)
+
+        after = await self.checkpoint()
+        read = partial(self._store.read_all_brief, limit=self._catch_up_batch)
+        batch = await read(after=after)
+        writing: asyncio.Task[None] | None = None
+        ahead: asyncio.Task[list[BriefEvent]] | None = None
+        # The states of the games of the batch being written: the next one folds on from them.
+        unwritten: dict[str, GameState | None] = {}
+        try:
+            while True:
+                if not batch:
+                    if writing is not None:
+                        await writing
+                        writing = None
+                    if await self.caught_up():
+                        await self._progress.applied(0, False, after)  # the end, if it was long
+                        return done
+                    await asyncio.sleep(_HELD_BACK_SECONDS)
+                    batch = await read(after=after)
+                    continue
+                after = batch[-1].checkpoint
+                ahead = asyncio.create_task(read(after=after))
+                folded = await self._fold(batch, unwritten)
+                if writing is not None:
+                    await writing
+                unwritten = folded.states()
+                writing = asyncio.create_task(write(folded))
+                batch = await ahead
+        except BaseException:
+            for task in (writing, ahead):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
+            raise
 
     async def follow(self) -> None:
         """Run for ever: take the lock, then catch up and follow the log live. When the
@@ -161,36 +186,44 @@ class ReadModelRunner:
             await connection.execute("DELETE FROM projection_checkpoints WHERE name = $1", NAME)
         self._games.clear()
 
-    async def apply(self, batch: list[RecordedEvent]) -> None:
+    async def apply(self, batch: Sequence[LoggedEvent]) -> None:
         """Fold a batch into the read models and move the checkpoint past it, in one
         transaction; a game that fails is recorded, and the others go on."""
-        streams: dict[str, list[RecordedEvent]] = {}
-        for recorded in batch:
-            streams.setdefault(recorded.stream_id, []).append(recorded)
-        games = {
-            game_id: events
-            for stream, events in streams.items()
-            if (game_id := game_of(stream)) is not None
-        }
+        await self._write(await self._fold(batch, {}))
+
+    async def _fold(
+        self, batch: Sequence[LoggedEvent], unwritten: dict[str, GameState | None]
+    ) -> FoldedBatch:
+        """The batch folded in memory, each game on from its state in `unwritten` (those of
+        a batch still being written), else from the state whose rows were written last."""
+
+        def before(game_id: str) -> GameState | None:
+            if game_id in unwritten:
+                return unwritten[game_id]
+            cached = self._games.get(game_id)
+            return None if cached is None else cached[0]
+
+        return await fold_batch(self._store, self._states, batch, before)
+
+    async def _write(self, folded: FoldedBatch) -> None:
+        """Write a folded batch's rows and move the checkpoint past it, in one transaction.
+        A game recorded as failing is written afresh from its stream instead, whatever was
+        folded of it: its rows missed events."""
         async with self._pool.acquire() as connection, connection.transaction():
-            writes = Writes(connection, await failures.failing_among(connection, list(games)))
-            folded: list[GameRows] = []
+            games = list(folded.last)
+            writes = Writes(connection, await failures.failing_among(connection, games))
             for game_id in sorted(games):
-                events = games[game_id]
-                last = events[-1]
+                last = folded.last[game_id]
                 if game_id in writes.failing:
-                    # Its rows missed events: write them afresh, up to here.
                     write = partial(self._rewrite, connection, game_id, last.version)
                     await writes.write(game_id, last.version, last.position, write)
-                    continue
-                try:
-                    folded.append(await self._fold(game_id, events))
-                except UNREACHABLE:
-                    raise
-                except Exception as error:
+                elif game_id in folded.errors:
+                    error = folded.errors[game_id]
                     await writes.failed_at(game_id, last.version, last.position, error)
-            await writes.write_all(folded)
-            checkpoint = batch[-1].checkpoint
+            await writes.write_all(
+                [rows for game_id, rows in folded.rows.items() if game_id not in writes.failing]
+            )
+            checkpoint = folded.checkpoint
             await connection.execute(
                 "INSERT INTO projection_checkpoints (name, transaction_id, position) "
                 "VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE "
@@ -232,31 +265,6 @@ class ReadModelRunner:
                 )
         for game_id in writes.failing & writes.written.keys():
             _log.info("the read models of game %s are written again", game_id)
-
-    async def _fold(self, game_id: str, events: list[RecordedEvent]) -> GameRows:
-        """The game's rows moved on by its events in this batch, in memory."""
-        cached = self._games.get(game_id)
-        state = None if cached is None else cached[0]
-        rows = GameRows(game_id, before=state)
-        last = events[-1]
-        # The state GameService of this process folded up to this very event, if any.
-        known = self._states.at(game_id, last.version, last.position)
-        for recorded, event in zip(events, game_codec.decode_all(events), strict=True):
-            rows.add(event)
-            if known is not None:
-                continue
-            if isinstance(event, TurnRewound):
-                # A fold cannot run backwards: the game as its stream holds it now.
-                state = await state_until(self._store, game_id, recorded.version)
-            else:
-                if state is None or state.version != recorded.version - 1:
-                    state = await state_until(self._store, game_id, recorded.version - 1)
-                state = fold(state, ((recorded.version, event),))
-        if known is not None:
-            state = known
-        assert state is not None  # there is at least one event
-        rows.state, rows.position = state, last.position
-        return rows
 
     async def _rewrite(self, connection: Connection, game_id: str, version: int) -> Written:
         """The game's rows written afresh from its stream, up to `version`, a page at a

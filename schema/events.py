@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from eventstore.base import NewEvent, RecordedEvent
+from eventstore.base import BriefEvent, NewEvent, RecordedEvent
 
 TAG_PATTERN = re.compile(r"^[a-z][a-z0-9_]*\.v[1-9][0-9]*$")
 
@@ -104,7 +104,7 @@ class EventCodec(Generic[E]):
     def decode_recorded(self, recorded: RecordedEvent) -> E:
         return self.decode(recorded.type, recorded.data)
 
-    def decode_all(self, recorded: Sequence[RecordedEvent]) -> list[E]:
+    def decode_all(self, recorded: Sequence[BriefEvent | RecordedEvent]) -> list[E]:
         """`decode` for each, with its checks as one comparison of two lists (catch-up reads
         decode by the hundred thousand); a batch that fails them is decoded again one by one,
         which raises for the first bad event."""

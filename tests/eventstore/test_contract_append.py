@@ -7,6 +7,7 @@ import pytest
 from msgspec.structs import replace
 
 from eventstore.base import (
+    BriefEvent,
     Checkpoint,
     ConcurrencyError,
     DuplicateEventError,
@@ -158,6 +159,24 @@ async def test_read_all_resumes_after_a_checkpoint(store: EventStore) -> None:
     rest = await store.read_all(after=first[-1].checkpoint)
     assert first + rest == log
     assert await store.read_all(after=log[-1].checkpoint) == []
+
+
+async def test_read_all_brief_reads_the_same_events_without_their_metadata(
+    store: EventStore,
+) -> None:
+    await store.append("a", numbered(3), expected_version=0)
+    await store.append("b", numbered(3), expected_version=0)
+    await store.truncate("a", 2, truncated_by="admin", reason="undo", truncated_at=FIXED_TIME)
+    log = await visible_log(store, 5)
+
+    first = await store.read_all_brief(limit=4)
+    rest = await store.read_all_brief(after=first[-1].checkpoint)
+    assert first + rest == [
+        BriefEvent(e.stream_id, e.version, e.position, e.transaction_id, e.type, e.data)
+        for e in log
+    ]
+    assert [e.checkpoint for e in first + rest] == [e.checkpoint for e in log]
+    assert await store.read_all_brief(after=log[-1].checkpoint) == []
 
 
 async def test_read_stream_after_a_position(store: EventStore) -> None:

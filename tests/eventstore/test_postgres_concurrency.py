@@ -116,6 +116,7 @@ async def test_a_reader_never_skips_an_event_that_commits_late(
         # A reader that went by position alone would see "fast", move past "slow" and
         # never come back for it. This one waits.
         assert await postgres_store.read_all() == []
+        assert await postgres_store.read_all_brief() == []
         await transaction.commit()
 
     async with postgres_store.subscribe() as subscription:

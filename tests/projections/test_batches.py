@@ -157,3 +157,101 @@ async def test_a_game_refused_within_a_batch_fails_alone(
     assert await failures.listed(pool) == []
     mended = await pool.fetch("SELECT game_id, turn FROM read_games ORDER BY game_id")
     assert [tuple(row) for row in mended] == [("bad", 3), ("good", 3)]
+
+
+async def test_a_catch_up_in_batches_of_any_size_writes_what_one_batch_writes(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    # Each batch is folded while the one before is written, the rewinds' included.
+    await _played(postgres_store, pool)
+    whole = await _rebuilt(postgres_store, pool)
+    total = await pool.fetchval("SELECT count(*) FROM events")
+
+    for size in (1, 2, 3, 7):
+        runner = ReadModelRunner(postgres_store, pool, catch_up_batch=size)
+        await runner.reset()
+        assert await runner.catch_up() == total
+        assert await _tables(pool) == whole, f"batches of {size}"
+
+
+async def test_a_catch_up_whose_write_fails_stops_there_and_goes_on_from_there(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    await _played(postgres_store, pool)
+    whole = await _rebuilt(postgres_store, pool)
+    runner = ReadModelRunner(postgres_store, pool, catch_up_batch=3)
+    await runner.reset()
+    # The first batch inserts the checkpoint; the second one's update is refused, while the
+    # third one is folded.
+    await pool.execute(
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'crashed'; END $$; "
+        "CREATE TRIGGER refuse BEFORE UPDATE ON projection_checkpoints "
+        "FOR EACH ROW EXECUTE FUNCTION refuse()"
+    )
+
+    with pytest.raises(asyncpg.RaiseError, match="crashed"):
+        await runner.catch_up()
+
+    log = await postgres_store.read_all(limit=3)
+    assert await runner.checkpoint() == log[-1].checkpoint
+    await pool.execute("DROP TRIGGER refuse ON projection_checkpoints")
+    assert await runner.catch_up() > 0
+    assert await _tables(pool) == whole
+
+
+async def test_a_game_refused_midway_through_a_catch_up_fails_alone(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    service = GameService(postgres_store)
+    good, bad = ScriptedGame(service, "good"), ScriptedGame(service, "bad")
+    for game in (good, bad):
+        await game.set_up()
+    for _ in range(2):
+        for game in (good, bad):
+            await game.play_turn()
+    whole = await _rebuilt(postgres_store, pool)
+    runner = ReadModelRunner(postgres_store, pool, catch_up_batch=3)
+    await runner.reset()
+    await pool.execute(
+        "ALTER TABLE read_games ADD CONSTRAINT refused CHECK (game_id <> 'bad' OR turn < 2)"
+    )
+
+    # The batches after the one refused were folded on from it: the game is written afresh
+    # from its stream in each, and refused again.
+    await runner.catch_up()
+
+    [failing] = await failures.listed(pool)
+    assert (failing.game_id, failing.version) == (
+        "bad",
+        await postgres_store.stream_version("game-bad"),
+    )
+    good_rows = await _tables(pool)
+    assert [g for g in good_rows["games"] if g["game_id"] == "good"] == [
+        g for g in whole["games"] if g["game_id"] == "good"
+    ]
+    await pool.execute("ALTER TABLE read_games DROP CONSTRAINT refused")
+    await runner.retry_failed()
+    assert await failures.listed(pool) == []
+    assert await _tables(pool) == whole
+
+
+async def test_a_long_game_in_one_batch_is_folded_as_one_event_at_a_time(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    # More events than a slice of the fold (projections/folding.py), rewinds among them.
+    game = ScriptedGame(GameService(postgres_store), "long", players=5)
+    await game.set_up(vp_target=50)
+    for turn in range(27):
+        await game.play_turn()
+        if turn % 8 == 7:
+            await game.rewind()
+    events = await visible_log(postgres_store, await pool.fetchval("SELECT count(*) FROM events"))
+    assert len(events) > 2 * 128
+    runner = ReadModelRunner(postgres_store, pool)
+    await runner.reset()
+    for event in events:
+        await runner.apply([event])
+    one_at_a_time = await _tables(pool)
+
+    assert one_at_a_time == await _rebuilt(postgres_store, pool)

@@ -1,0 +1,122 @@
+"""A batch of the global log folded in memory, game by game, before any of it is written: a
+catch-up folds one batch while PostgreSQL writes the one before (projections/runner.py)."""
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from eventstore.base import BriefEvent, Checkpoint, EventStore, RecordedEvent
+from eventstore.outages import UNREACHABLE
+from projections.game import GameState, fold
+from projections.loading import game_of, state_until
+from projections.rows import GameRows
+from projections.states import GameStates
+from schema.game_events import GameEvent, TurnRewound, game_codec
+
+# An event of the global log: read in full (a subscription) or brief (a catch-up).
+LoggedEvent = BriefEvent | RecordedEvent
+# Events folded between two turns of the event loop: about a millisecond's work.
+_SLICE = 128
+
+
+@dataclass(slots=True)
+class FoldedBatch:
+    """A batch's games folded: the rows of each one folded, the error of each one that could
+    not be, and the last event of each (the version and position its rows reach)."""
+
+    checkpoint: Checkpoint
+    size: int
+    last: dict[str, LoggedEvent] = field(default_factory=dict)
+    rows: dict[str, GameRows] = field(default_factory=dict)
+    errors: dict[str, Exception] = field(default_factory=dict)
+
+    def states(self) -> dict[str, GameState | None]:
+        """Each game's state after the batch; None for a game that could not be folded."""
+        states: dict[str, GameState | None] = dict.fromkeys(self.errors)
+        states.update((game_id, rows.state) for game_id, rows in self.rows.items())
+        return states
+
+
+async def fold_batch(
+    store: EventStore,
+    states: GameStates,
+    batch: Sequence[LoggedEvent],
+    before: Callable[[str], GameState | None],
+) -> FoldedBatch:
+    """Fold each game of `batch` on from `before(game_id)`, the state its rows hold (None
+    when unknown: then it is read from the store)."""
+    streams: dict[str, list[LoggedEvent]] = {}
+    for event in batch:
+        streams.setdefault(event.stream_id, []).append(event)
+    folded = FoldedBatch(batch[-1].checkpoint, len(batch))
+    games = {game_of(stream): events for stream, events in streams.items()}
+    for game_id in sorted(game for game in games if game is not None):
+        events = games[game_id]
+        folded.last[game_id] = events[-1]
+        try:
+            folded.rows[game_id] = await _fold(store, states, game_id, before(game_id), events)
+        except UNREACHABLE:
+            raise
+        except Exception as error:
+            folded.errors[game_id] = error
+    return folded
+
+
+async def _fold(
+    store: EventStore,
+    states: GameStates,
+    game_id: str,
+    before: GameState | None,
+    events: list[LoggedEvent],
+) -> GameRows:
+    """The game's rows moved on by its events in this batch, in memory."""
+    rows = GameRows(game_id, before=before)
+    last = events[-1]
+    # The state GameService of this process folded up to this very event, if any.
+    known = states.at(game_id, last.version, last.position)
+    state = before
+    for start in range(0, len(events), _SLICE):
+        part = events[start : start + _SLICE]
+        decoded = game_codec.decode_all(part)
+        for event in decoded:
+            rows.add(event)
+        if known is None:
+            state = await _state_after(store, game_id, state, part, decoded)
+        # A write under way (the batch before, in a catch-up) moves on to its next statement
+        # as soon as the one before is answered: PostgreSQL works on it while this folds.
+        await asyncio.sleep(0)
+    rows.state, rows.position = state if known is None else known, last.position
+    return rows
+
+
+async def _state_after(
+    store: EventStore,
+    game_id: str,
+    state: GameState | None,
+    events: list[LoggedEvent],
+    decoded: list[GameEvent],
+) -> GameState:
+    """`state` moved on by the game's events, folded a run of consecutive versions at a time;
+    read from the store where the state is unknown, where a version does not follow the one
+    before (a rewind elsewhere), and at a rewind, since a fold cannot run backwards."""
+    head = None if state is None else state.version
+    run: list[tuple[int, GameEvent]] = []
+    for recorded, event in zip(events, decoded, strict=True):
+        version = recorded.version
+        rewound = isinstance(event, TurnRewound)
+        if rewound or head != version - 1:
+            if run:
+                assert state is not None  # a run follows a known state
+                state, run = fold(state, run), []
+            # At a rewind, the game as its stream holds it now, the rewind included.
+            state = await state_until(store, game_id, version if rewound else version - 1)
+            head = state.version
+            if rewound:
+                continue
+        run.append((version, event))
+        head = version
+    if run:
+        assert state is not None
+        state = fold(state, run)
+    assert state is not None  # there is at least one event
+    return state
