@@ -108,12 +108,7 @@ async def test_a_batch_that_fails_midway_leaves_the_rows_and_the_checkpoint_as_t
     await runner.apply(events[:half])
     before, checkpoint = await _tables(pool), await runner.checkpoint()
     # The checkpoint is written last, after every row of the batch: refuse it.
-    await pool.execute(
-        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
-        "$$ BEGIN RAISE EXCEPTION 'crashed'; END $$; "
-        "CREATE TRIGGER refuse BEFORE UPDATE ON projection_checkpoints "
-        "FOR EACH ROW EXECUTE FUNCTION refuse()"
-    )
+    await _refuse_checkpoint_updates(pool)
 
     with pytest.raises(asyncpg.RaiseError, match="crashed"):
         await runner.apply(events[half:])
@@ -183,12 +178,7 @@ async def test_a_catch_up_whose_write_fails_stops_there_and_goes_on_from_there(
     await runner.reset()
     # The first batch inserts the checkpoint; the second one's update is refused, while the
     # third one is folded.
-    await pool.execute(
-        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
-        "$$ BEGIN RAISE EXCEPTION 'crashed'; END $$; "
-        "CREATE TRIGGER refuse BEFORE UPDATE ON projection_checkpoints "
-        "FOR EACH ROW EXECUTE FUNCTION refuse()"
-    )
+    await _refuse_checkpoint_updates(pool)
 
     with pytest.raises(asyncpg.RaiseError, match="crashed"):
         await runner.catch_up()
@@ -255,3 +245,14 @@ async def test_a_long_game_in_one_batch_is_folded_as_one_event_at_a_time(
     one_at_a_time = await _tables(pool)
 
     assert one_at_a_time == await _rebuilt(postgres_store, pool)
+
+
+async def _refuse_checkpoint_updates(pool: asyncpg.Pool) -> None:
+    """Make every update of the checkpoint fail with 'crashed' (DROP TRIGGER refuse ON
+    projection_checkpoints lifts it)."""
+    await pool.execute(
+        "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'crashed'; END $$; "
+        "CREATE TRIGGER refuse BEFORE UPDATE ON projection_checkpoints "
+        "FOR EACH ROW EXECUTE FUNCTION refuse()"
+    )
