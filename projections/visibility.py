@@ -41,21 +41,20 @@ class Viewer(msgspec.Struct, frozen=True):
     moderator: bool = False
     # The server's operator, the only one who learns who sent an anonymous broadcast.
     operator: bool = False
-    # Whether the submissions of resolved turns are shown: not in the archive, whose
-    # submissions belong to turns that a rewind removed before they resolved.
+    # Whether what a resolution reveals is shown (every submission of the turn, moderators'
+    # reads of it): not in the archive, whose turns a rewind removed before they resolved,
+    # nor on a websocket, which shows each event as it was when it happened.
     reveals: bool = True
 
     @classmethod
     def spectator(cls) -> "Viewer":
         return cls()
 
-    def without_moderation(self) -> "Viewer":
-        """The same reader where a read of secrets could not be recorded before it happens
-        (a websocket): only their own seats' private events, and the revealed ones."""
-        return Viewer(players=self.players)
-
-    def of_archive(self) -> "Viewer":
-        """The same reader of what rewinds removed: only their own seats' private events."""
+    def own_seats_only(self) -> "Viewer":
+        """The same reader, shown no private event but their own seats': in the archive, and
+        on a websocket. There a moderator's read could not be recorded before it happens,
+        and an event is sent as it was when it happened, the same to a client that follows
+        the game and to one that catches up later (the event feed reveals the rest)."""
         return Viewer(players=self.players, reveals=False)
 
 
@@ -79,7 +78,7 @@ def is_pending_secret(event: GameEvent, state: GameState) -> bool:
 
 def can_see(viewer: Viewer, event: GameEvent, state: GameState) -> bool:
     if isinstance(event, PrivateEventsRead):
-        return viewer.moderator or event.turn < state.turn
+        return viewer.moderator or (viewer.reveals and event.turn < state.turn)
     owner = owner_of(event, state)
     return (
         owner is None

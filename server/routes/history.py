@@ -119,7 +119,7 @@ async def get_archive(request: Request, game: GameId) -> Response:
     found = services(request)
     state = await administered(found, who, game)
     # What a rewind removed is never resolved: nobody reads another player's secrets there.
-    viewer = viewer_of(state, who).of_archive()
+    viewer = viewer_of(state, who).own_seats_only()
     truncations = await found.store.read_archive(stream_of(game))
     return json_response(
         Archive(

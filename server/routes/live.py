@@ -79,8 +79,10 @@ async def _serve(
     handler = asyncio.current_task()
     assert handler is not None
     # A moderator's read of secrets is recorded before it happens; a socket cannot do
-    # that, so it carries only the reader's own seats' private events.
-    viewer = viewer_of(loaded.state, identity).without_moderation()
+    # that, so it carries only the reader's own seats' private events. Nor does it reveal
+    # a resolved turn's submissions: the catch-up must send what a client that followed
+    # was sent as they happened.
+    viewer = viewer_of(loaded.state, identity).own_seats_only()
     # A client that falls too far behind is dropped at once, even if this handler is stuck
     # writing to a socket that nobody reads: the feed cancels it.
     client = Client(viewer, _writer(websocket), on_drop=handler.cancel)

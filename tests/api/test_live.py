@@ -201,6 +201,37 @@ async def test_a_player_socket_carries_its_own_private_events_and_nobody_elses(
     }
 
 
+async def test_a_socket_that_catches_up_after_a_resolution_receives_what_a_follower_did(
+    server: Server,
+) -> None:
+    # The event feed reveals a resolved turn's submissions; a socket sends each event as it
+    # was when it happened, so catching up later must not reveal them either.
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    di = game.accounts[3]
+    async with (
+        Live.open(server.base, game.game_id) as spectator,
+        Live.open(server.base, game.game_id, token=di.token) as dis,
+    ):
+        for live in (spectator, dis):
+            await live.wait_for(lambda ms: any(m["type"] == "standings" for m in ms))
+        await game.submit(1)
+        done = await game.resolve()
+        for live in (spectator, dis):
+            await live.wait_for_position(done.position)
+    async with (
+        Live.open(server.base, game.game_id) as late_spectator,
+        Live.open(server.base, game.game_id, token=di.token) as late_dis,
+    ):
+        for live in (late_spectator, late_dis):
+            await live.wait_for_position(done.position)
+    assert delivered(late_spectator.messages) == delivered(spectator.messages)
+    assert delivered(late_dis.messages) == delivered(dis.messages)
+    submitted = [e for e in late_dis.events if e["type"] == "orders_submitted.v1"]
+    assert [e["data"]["player_id"] for e in submitted] == ["p4"]
+
+
 @pytest.mark.parametrize(
     ("how", "code"),
     [

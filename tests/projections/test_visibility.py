@@ -89,24 +89,26 @@ def test_orders_are_their_owners_alone() -> None:
         "receipt": "ab" * 32,
         "nonce": "cd" * 32,
     }
-    for viewer in (OTHER, SPECTATOR, OTHER.without_moderation()):
+    for viewer in (OTHER, SPECTATOR, OTHER.own_seats_only()):
         assert not can_see(viewer, ORDERS, AT_TURN_1)
         assert shown(viewer, ORDERS, AT_TURN_1) is None
 
 
 def test_a_resolved_turns_submissions_are_revealed_to_all_with_their_nonce() -> None:
-    for viewer in (OTHER, SPECTATOR, OTHER.without_moderation()):
+    for viewer in (OTHER, SPECTATOR):
         assert shown(viewer, ORDERS, AT_TURN_2) == shown(OWNER, ORDERS, AT_TURN_1)
     # Other private events stay private.
     assert not can_see(OTHER, REMINDER, AT_TURN_2)
     assert not can_see(OTHER, BALLOT, replace(SAME_DAY_GAME, turn=2))
 
 
-def test_the_archive_reveals_no_submission_a_rewind_removed() -> None:
-    # What a rewind removed never resolved, even once the game has passed its turn.
-    assert not can_see(OTHER.of_archive(), ORDERS, AT_TURN_2)
-    assert not can_see(Viewer.spectator().of_archive(), ORDERS, AT_TURN_2)
-    assert can_see(OWNER.of_archive(), ORDERS, AT_TURN_2)
+def test_the_archive_and_sockets_reveal_nothing_a_resolution_revealed_later() -> None:
+    # What a rewind removed never resolved, even once the game has passed its turn; a socket
+    # sends each event as it was when it happened.
+    for viewer in (OTHER, SPECTATOR, MODERATOR):
+        assert not can_see(viewer.own_seats_only(), ORDERS, AT_TURN_2)
+        assert not can_see(viewer.own_seats_only(), READ, AT_TURN_2)
+    assert can_see(OWNER.own_seats_only(), ORDERS, AT_TURN_2)
 
 
 def test_a_joint_viewer_sees_the_orders_of_every_player_it_acts_for() -> None:
