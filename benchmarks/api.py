@@ -9,7 +9,8 @@ directory), so that their memory and CPU can be read from /proc.
 1. Order submissions: 50 clients, each on its own keep-alive connection, PUT orders as fast
    as the answers come back, for a few seconds; requests per second and latency
    percentiles. Once spread over five 10-player games, once all on one 20-player game
-   (several clients per player), where every append contends for the same stream; and, to
+   (several clients per player), where every append contends for the same stream (each
+   load stops early once every player has met the quota of submissions a turn); and, to
    weigh them, the same clients on the benchmark server's bare endpoint, which only appends
    one event (no token, no game: benchmarks/_api_server.py), over five streams, and the
    five games' rate as a share of it. Then

@@ -163,14 +163,17 @@ def _read(log: Path) -> str:
 
 
 async def _set_clock(client: httpx.AsyncClient, url: str, to: datetime) -> float:
-    """Set one server's clock; when it answered (perf_counter)."""
-    response = await client.post(
-        f"{url}/v1/admin/clock",
-        json={"set": to.isoformat()},
-        headers={"Authorization": f"Bearer {TOKEN}"},
-    )
-    response.raise_for_status()
-    return time.perf_counter()
+    """Set one server's clock; when it answered (perf_counter), the read models caught up
+    (a server waits 30 s for them, then asks to be called again)."""
+    while True:
+        response = await client.post(
+            f"{url}/v1/admin/clock",
+            json={"set": to.isoformat()},
+            headers={"Authorization": f"Bearer {TOKEN}"},
+        )
+        if response.status_code != 503 or response.json()["error"]["code"] != "read_models_behind":
+            response.raise_for_status()
+            return time.perf_counter()
 
 
 async def _resolved(pool: asyncpg.Pool, prefix: str, version: int) -> int:

@@ -302,8 +302,8 @@ BUSY = _code("busy", 503, "The game is too busy right now: try again after Retry
 READ_MODELS_BEHIND = _code(
     "read_models_behind",
     503,
-    "The game's turn history has not caught up with it in time, or cannot be written for now: "
-    "try again after Retry-After.",
+    "The read models (a game's turn history; for the fake clock, every game's) have not "
+    "caught up in time, or cannot be written for now: try again after Retry-After.",
 )
 DATABASE_UNAVAILABLE = _code(
     "database_unavailable", 503, "The database cannot be reached: try again after Retry-After."

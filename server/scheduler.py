@@ -20,6 +20,7 @@ import msgspec
 from eventstore.base import EventStore
 from eventstore.outages import Backoff
 from projections.game import GameState
+from projections.queries import ReadModelsBehind
 from projections.runner import ReadModelRunner
 from schema.commands import Actor, GameCommand, RemindPlayers, ResolveTurn
 from server.clock import Clock, FakeClock
@@ -318,10 +319,16 @@ async def _claims_released(pool: asyncpg.Pool, now: datetime, lease_seconds: flo
 
 
 async def read_models_caught_up(pool: asyncpg.Pool, store: EventStore) -> None:
-    """Wait until the read models hold every event committed so far. Their runner may work
-    in another process, so there is nothing to wait on but the checkpoint in the database."""
+    """Wait until the read models hold every event committed so far, CATCH_UP_SECONDS at
+    most (then ReadModelsBehind). Their runner may work in another process, so there is
+    nothing to wait on but the checkpoint in the database."""
     runner = ReadModelRunner(store, pool)
-    async with asyncio.timeout(CATCH_UP_SECONDS):
-        # The condition lives in the database; there is no event to wait on.
-        while not await runner.caught_up():  # noqa: ASYNC110
-            await asyncio.sleep(0.005)
+    try:
+        async with asyncio.timeout(CATCH_UP_SECONDS) as waiting:
+            # The condition lives in the database; there is no event to wait on.
+            while not await runner.caught_up():  # noqa: ASYNC110
+                await asyncio.sleep(0.005)
+    except TimeoutError:
+        if waiting.expired():
+            raise ReadModelsBehind from None
+        raise

@@ -5,17 +5,20 @@ from datetime import timedelta
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from projections.queries import ReadModelsBehind
 from schema import errors as codes
 from schema.api import LONGEST_CLOCK_STEP, ClockBody, ClockNow
 from server.api import documented, json_response, read_body
 from server.clock import FakeClock
 from server.errors import ApiError
 from server.identity import required_caller
-from server.scheduler import advance_clock
+from server.decide.errors import DomainError
+from server.scheduler import CATCH_UP_SECONDS, advance_clock
 from server.services import services
 
 router = APIRouter(prefix="/v1/admin", tags=["operator"])
 LONGEST_STEP = timedelta(seconds=LONGEST_CLOCK_STEP)
+RETRY_AFTER_SECONDS = 5
 
 
 @router.post(
@@ -52,5 +55,14 @@ async def move_clock(request: Request) -> Response:
         )
     if target - now > LONGEST_STEP:
         raise ApiError(codes.OUT_OF_RANGE, "move the clock by at most 7 days at a time")
-    await advance_clock(clock, target, found.scheduler, found.pool, found.store)
+    try:
+        await advance_clock(clock, target, found.scheduler, found.pool, found.store)
+    except ReadModelsBehind:
+        raise DomainError(
+            codes.READ_MODELS_BEHIND,
+            f"the clock is at {clock.now().isoformat()}, but the read models did not catch up "
+            f"within {CATCH_UP_SECONDS:g} s (GET /v1/health shows their lag): move it again, "
+            'by {"advance_seconds": 0} to wait for them',
+            retry_after=RETRY_AFTER_SECONDS,
+        ) from None
     return json_response(ClockNow(clock.now()))

@@ -3,9 +3,11 @@
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
+import asyncpg
 import httpx
 import pytest
 
+from server import scheduler
 from server.app import create_app
 from server.clock import FakeClock
 from server.settings import Settings
@@ -86,3 +88,36 @@ async def test_a_real_clock_cannot_be_moved(schema_url: str) -> None:
         )
     assert refused.status_code == 404
     assert refused.json()["error"]["code"] == "no_fake_clock"
+
+
+async def test_a_clock_whose_read_models_lag_answers_503_and_a_later_call_waits_for_them(
+    http: httpx.AsyncClient, schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scheduler, "CATCH_UP_SECONDS", 0.5)
+    ann = await _player(http, "Ann")  # once the server has started
+    connection = await asyncpg.connect(schema_url)
+    try:
+        # The runner cannot move its checkpoint while this transaction holds its table.
+        transaction = connection.transaction()
+        await transaction.start()
+        await connection.execute("LOCK TABLE projection_checkpoints IN EXCLUSIVE MODE")
+        created = await http.post("/v1/games", json={"name": "Lagging"}, headers=ann)
+        assert created.status_code == 201
+        lagging = await http.post(
+            "/v1/admin/clock", json={"advance_seconds": 60}, headers=_bearer(OPERATOR)
+        )
+        assert lagging.status_code == 503
+        assert lagging.json()["error"]["code"] == "read_models_behind"
+        # The clock had not moved: it waits for the read models first.
+        assert START.isoformat() in lagging.json()["error"]["message"]
+        assert lagging.headers["Retry-After"] == "5"
+        await transaction.rollback()
+    finally:
+        await connection.close()
+    waited = await http.post(
+        "/v1/admin/clock", json={"advance_seconds": 60}, headers=_bearer(OPERATOR)
+    )
+    assert waited.status_code == 200
+    assert waited.json()["now"] == (START + timedelta(seconds=60)).isoformat().replace(
+        "+00:00", "Z"
+    )
