@@ -3,7 +3,8 @@
 - A player's submitted orders and notifications are theirs alone; in same-day voting so is
   their ballot. `turn_resolved` then shows everyone's orders and the tally, and every
   submission of the turn is shown to all, with its receipt's nonce (rules.md, "Receipts").
-  Not in the archive: what a rewind removed never resolved.
+  Not in the archive: what a rewind removed never resolved; nor on sockets, which send each
+  event as it was when it happened (`Viewer.own_seats_only`).
 - An admin who plays a seat sees exactly what any player sees. A moderator (an admin who
   plays no seat, or the operator) may read every private event; a read of a turn that has
   not resolved yet is recorded in the log first (`private_events_read`), and that record is
