@@ -10,9 +10,9 @@ from schema import errors as codes
 from schema.api import LONGEST_CLOCK_STEP, ClockBody, ClockNow
 from server.api import documented, json_response, read_body
 from server.clock import FakeClock
+from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.identity import required_caller
-from server.decide.errors import DomainError
 from server.scheduler import CATCH_UP_SECONDS, advance_clock
 from server.services import services
 
