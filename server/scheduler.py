@@ -84,6 +84,8 @@ UPDATE read_games SET claimed_until = NULL FROM mine WHERE read_games.game_id = 
 _NEXT_DUE = """
 SELECT least((SELECT min(next_resolution_at) FROM read_games),
              (SELECT min(next_reminder_at) FROM read_games))"""
+# What the database may answer a game's command or load with: the game stays due.
+_DATABASE_FAILURES = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 _log = logging.getLogger(__name__)
 
 
@@ -248,7 +250,7 @@ class Scheduler:
         except TimeoutError:
             _log.warning("scheduler: %s for %s took over %g s", name, game_id, self._deadline)
             return None
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except _DATABASE_FAILURES as error:
             _log.warning("scheduler: %s for %s failed: %s", name, game_id, error)
             return None
         return _Done(claim, executed.state)
@@ -259,7 +261,7 @@ class Scheduler:
         try:
             async with asyncio.timeout(self._deadline):
                 loaded = await self._games.load(claim.game_id)
-        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except (TimeoutError, *_DATABASE_FAILURES) as error:
             _log.warning("scheduler: %s could not be loaded: %s", claim.game_id, error)
             return None
         return _Done(claim, loaded.state)
