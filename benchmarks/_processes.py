@@ -35,7 +35,7 @@ def postgres_cpu_seconds() -> float | None:
         for entry in Path("/proc").iterdir()
         if entry.name.isdigit() and _comm(entry) == "postgres"
     ]
-    return sum(_cpu_seconds(pid) for pid in pids if _alive(pid)) if pids else None
+    return sum(_cpu_seconds_if_running(pid) for pid in pids) if pids else None
 
 
 def _comm(entry: Path) -> str:
@@ -45,5 +45,8 @@ def _comm(entry: Path) -> str:
         return ""
 
 
-def _alive(pid: int) -> bool:
-    return Path(f"/proc/{pid}/stat").exists()
+def _cpu_seconds_if_running(pid: int) -> float:
+    try:
+        return _cpu_seconds(pid)
+    except OSError:  # ended since it was listed
+        return 0.0
