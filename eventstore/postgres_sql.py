@@ -128,11 +128,14 @@ READ_ALL = _READ_ALL.format(COLUMNS)
 READ_ALL_BRIEF = _READ_ALL.format("stream_id, version, position, transaction_id, type, data")
 
 # Committed events beyond the horizon: a reader that found nothing should look again soon.
+# Asked of the log's last event, found at the end of its index: "is there any event past the
+# horizon" is planned as a scan of the table, which reads all of it when there is none (the
+# usual answer).
 HELD_BACK = """
-SELECT EXISTS (
-    SELECT 1 FROM events
-    WHERE transaction_id >= (SELECT pg_snapshot_xmin(pg_current_snapshot()))
-)"""
+SELECT coalesce(
+    (SELECT transaction_id FROM events ORDER BY transaction_id DESC LIMIT 1)
+        >= pg_snapshot_xmin(pg_current_snapshot()),
+    false)"""
 
 # No snapshot guard needed: the head row lock makes a stream's positions commit in order.
 READ_STREAM_AFTER_POSITION = f"""

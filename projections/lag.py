@@ -27,6 +27,14 @@ SELECT count(*), min(occurred_at) FROM (
     WHERE (transaction_id, position) > ($1::xid8, $2::bigint)
     ORDER BY transaction_id, position LIMIT $3) AS behind"""
 
+# Asked of the log's last event, at the end of its index: "is there any event after the
+# checkpoint" is planned as a scan of the table, which reads all of it when there is none.
+_ANY_AFTER = """
+SELECT coalesce(
+    (SELECT (transaction_id, position) > ($1::xid8, $2::bigint) FROM events
+     ORDER BY transaction_id DESC, position DESC LIMIT 1),
+    false)"""
+
 
 class Lag(msgspec.Struct, frozen=True):
     # Events committed that the read models have not applied (at most MAX_COUNTED).
@@ -39,6 +47,11 @@ async def checkpoint(connection: asyncpg.Pool | Connection) -> Checkpoint:
     """Where the read models stand in the log."""
     row = await connection.fetchrow(_CHECKPOINT, NAME)
     return Checkpoint.START if row is None else Checkpoint(row[0], row[1])
+
+
+async def any_after(connection: asyncpg.Pool | Connection, after: Checkpoint) -> bool:
+    """Whether the log holds an event after `after`, committed or held back."""
+    return bool(await connection.fetchval(_ANY_AFTER, after.transaction_id, after.position))
 
 
 async def read_model_lag(connection: asyncpg.Pool | Connection, now: datetime) -> Lag:

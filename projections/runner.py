@@ -32,7 +32,7 @@ from eventstore.outages import Backoff
 from projections import failures
 from projections.folding import FoldedBatch, LoggedEvent, fold_batch
 from projections.game import GameState, fold
-from projections.lag import NAME, CatchUpProgress, checkpoint
+from projections.lag import NAME, CatchUpProgress, any_after, checkpoint
 from projections.leading import Connect, lead
 from projections.loading import stream_of
 from projections.rows import GameRows
@@ -84,14 +84,7 @@ class ReadModelRunner:
         """True when every event committed so far is applied. Not the same as an empty
         `read_all` after the checkpoint: the gap-safe log shows a commit only once every
         older transaction has ended, so right after an append it may lag behind."""
-        checkpoint = await self.checkpoint()
-        behind = await self._pool.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM events "
-            "WHERE (transaction_id, position) > ($1::xid8, $2::bigint))",
-            checkpoint.transaction_id,
-            checkpoint.position,
-        )
-        return not behind
+        return not await any_after(self._pool, await self.checkpoint())
 
     async def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
         """Apply every event committed by now; return how many were read. Commits that the

@@ -2,6 +2,8 @@
 
 import asyncio
 import contextlib
+import itertools
+import json
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -9,7 +11,7 @@ from datetime import UTC, datetime
 import asyncpg
 
 from eventstore.base import EventStore, NewEvent, RecordedEvent
-from eventstore.migrations import migrate
+from eventstore.migrations import Connection, migrate
 from server.database import create_pool, with_search_path
 
 FIXED_TIME = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
@@ -72,3 +74,39 @@ async def visible_log(store: EventStore, count: int) -> list[RecordedEvent]:
         while len(events) < count:
             events.extend(await subscription.next_batch())
     return events
+
+
+async def pages_read(connection: Connection, query: str, *args: object) -> int:
+    """How many pages of tables and indexes PostgreSQL reads to run `query` once, planned as
+    for a server's connection that has run it many times: once for any parameters (asyncpg
+    prepares each statement, and PostgreSQL keeps such a generic plan after five runs)."""
+    # EXECUTE takes no parameters: the arguments go in as literals, of the statement's types.
+    literals = ", ".join("'" + str(arg).replace("'", "''") + "'" for arg in args)
+    execute = f"EXECUTE measured({literals})" if args else "EXECUTE measured"
+    async with connection.transaction():
+        await connection.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        await connection.execute(f"PREPARE measured AS {query}")
+        try:
+            explained = await connection.fetchval(
+                f"EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {execute}"
+            )
+        finally:
+            await connection.execute("DEALLOCATE measured")
+    top = json.loads(explained)[0]["Plan"]
+    return int(top["Shared Hit Blocks"] + top["Shared Read Blocks"])
+
+
+async def log_of_pages(store: EventStore, connection: Connection, pages: int) -> int:
+    """Appends events until the events table spans at least `pages` pages, and gathers its
+    statistics, as a server's log has them: the planner's choices on a tiny table are not
+    those it makes on a real one. Returns the table's size in pages."""
+    size = 0
+    for filler in itertools.count():
+        if size >= pages:
+            break
+        await store.append(f"filler-{filler}", [new_event() for _ in range(500)], None)
+        await connection.execute("ANALYZE events")
+        size = await connection.fetchval(
+            "SELECT relpages FROM pg_class WHERE oid = 'events'::regclass"
+        )
+    return int(size)
