@@ -162,16 +162,18 @@ def create_app(
     # Outermost: every request is counted and has its id, whoever answers it.
     app.add_middleware(RequestMetrics, metrics=measured)
     app.add_middleware(RequestIds)
+    # A request is matched against the routes in this order, one by one: the busiest
+    # (players' orders, then the games' pages) come first.
     routers = (
+        play,
+        games_routes,
+        history,
         health,
         accounts,
         me,
-        games_routes,
         fork,
         admin_actions,
         admins,
-        play,
-        history,
         verify,
         map_image,
         live,
