@@ -305,6 +305,12 @@ READ_MODELS_BEHIND = _code(
     "The read models (a game's turn history; for the fake clock, every game's) have not "
     "caught up in time, or cannot be written for now: try again after Retry-After.",
 )
+SCHEDULER_BUSY = _code(
+    "scheduler_busy",
+    503,
+    "For the fake clock: another server's scheduler kept games that fell due in hand for "
+    "longer than its lease, and 30 s more: try again after Retry-After.",
+)
 DATABASE_UNAVAILABLE = _code(
     "database_unavailable", 503, "The database cannot be reached: try again after Retry-After."
 )

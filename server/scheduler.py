@@ -267,6 +267,10 @@ class Scheduler:
         return _Done(claim, loaded.state)
 
 
+class ClaimsHeldElsewhere(Exception):
+    """Other schedulers still hold games due at the clock, past the longest wait for them."""
+
+
 async def advance_clock(
     clock: FakeClock,
     target: datetime,
@@ -313,11 +317,17 @@ async def _next_due(pool: asyncpg.Pool) -> datetime | None:
 
 async def _claims_released(pool: asyncpg.Pool, now: datetime, lease_seconds: float) -> None:
     """Wait until no other scheduler has a game due at `now` in hand: done, or its lease run
-    out (a scheduler that stopped)."""
-    async with asyncio.timeout(lease_seconds + CATCH_UP_SECONDS):
-        # The leases live in the database; there is no event to wait on.
-        while await pool.fetchval(_CLAIMED_ELSEWHERE, now):  # noqa: ASYNC110
-            await asyncio.sleep(CLAIM_POLL_SECONDS)
+    out (a scheduler that stopped); a lease and CATCH_UP_SECONDS at most (then
+    ClaimsHeldElsewhere: other schedulers keep claiming games due then)."""
+    try:
+        async with asyncio.timeout(lease_seconds + CATCH_UP_SECONDS) as waiting:
+            # The leases live in the database; there is no event to wait on.
+            while await pool.fetchval(_CLAIMED_ELSEWHERE, now):  # noqa: ASYNC110
+                await asyncio.sleep(CLAIM_POLL_SECONDS)
+    except TimeoutError:
+        if waiting.expired():
+            raise ClaimsHeldElsewhere from None
+        raise
 
 
 async def read_models_caught_up(pool: asyncpg.Pool, store: EventStore) -> None:

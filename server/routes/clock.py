@@ -13,7 +13,7 @@ from server.clock import FakeClock
 from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.identity import required_caller
-from server.scheduler import CATCH_UP_SECONDS, advance_clock
+from server.scheduler import CATCH_UP_SECONDS, ClaimsHeldElsewhere, advance_clock
 from server.services import services
 
 router = APIRouter(prefix="/v1/admin", tags=["operator"])
@@ -63,6 +63,15 @@ async def move_clock(request: Request) -> Response:
             f"the clock is at {clock.now().isoformat()}, but the read models did not catch up "
             f"within {CATCH_UP_SECONDS:g} s (GET /v1/health shows their lag): move it again, "
             'by {"advance_seconds": 0} to wait for them',
+            retry_after=RETRY_AFTER_SECONDS,
+        ) from None
+    except ClaimsHeldElsewhere:
+        raise DomainError(
+            codes.SCHEDULER_BUSY,
+            f"the clock stopped at {clock.now().isoformat()} on its way to "
+            f"{target.isoformat()}: another server's scheduler still holds games that fell "
+            f"due then, {CATCH_UP_SECONDS:g} s past its lease; move it again, by "
+            f'{{"set": "{target.isoformat()}"}}',
             retry_after=RETRY_AFTER_SECONDS,
         ) from None
     return json_response(ClockNow(clock.now()))

@@ -1,7 +1,7 @@
 """POST /v1/admin/clock: a whole fast-mode turn resolves by itself from outside."""
 
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import asyncpg
 import httpx
@@ -121,3 +121,57 @@ async def test_a_clock_whose_read_models_lag_answers_503_and_a_later_call_waits_
     assert waited.json()["now"] == (START + timedelta(seconds=60)).isoformat().replace(
         "+00:00", "Z"
     )
+
+
+async def test_a_clock_whose_due_games_another_scheduler_keeps_answers_503_and_later_waits(
+    http: httpx.AsyncClient, schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scheduler, "CATCH_UP_SECONDS", 0.3)
+    monkeypatch.setattr(scheduler.Scheduler, "lease_seconds", property(lambda _: 0.2))
+    players = [await _player(http, name) for name in ("Ann", "Bob", "Cat")]
+    created = await http.post(
+        "/v1/games", json={"name": "Claimed", "fast_mode": True}, headers=players[0]
+    )
+    game = created.json()["id"]
+    for headers in players:
+        assert (await http.post(f"/v1/games/{game}/join", headers=headers)).status_code == 200
+    assert (await http.post(f"/v1/games/{game}/start", headers=players[0])).status_code == 200
+    caught_up = await http.post(
+        "/v1/admin/clock", json={"advance_seconds": 0}, headers=_bearer(OPERATOR)
+    )
+    assert caught_up.status_code == 200
+    connection = await asyncpg.connect(schema_url)
+    try:
+        # Another server's scheduler claims the game as it falls due, and keeps it.
+        await connection.execute(
+            "UPDATE read_games SET claimed_until = now() + interval '1 hour' WHERE game_id = $1",
+            game,
+        )
+        kept = await http.post(
+            "/v1/admin/clock", json={"advance_seconds": 900}, headers=_bearer(OPERATOR)
+        )
+        assert kept.status_code == 503
+        assert kept.json()["error"]["code"] == "scheduler_busy"
+        assert kept.headers["Retry-After"] == "5"
+        # The clock stopped where the game fell due (its reminder, before its resolution),
+        # and says so.
+        state = (await http.get(f"/v1/games/{game}")).json()
+        assert state["turn"] == 1
+        stopped = datetime.fromisoformat(state["now"])
+        assert START < stopped < START + timedelta(minutes=15)
+        target = (START + timedelta(seconds=900)).isoformat()
+        assert kept.json()["error"]["message"].startswith(
+            f"the clock stopped at {stopped.isoformat()} on its way to {target}: "
+        )
+
+        await connection.execute(
+            "UPDATE read_games SET claimed_until = NULL WHERE game_id = $1", game
+        )
+    finally:
+        await connection.close()
+    # Where the message says to go.
+    again = kept.json()["error"]["message"].rsplit("by ", 1)[1]
+    moved = await http.post("/v1/admin/clock", content=again, headers=_bearer(OPERATOR))
+    assert moved.status_code == 200
+    assert moved.json()["now"] == target.replace("+00:00", "Z")
+    assert (await http.get(f"/v1/games/{game}")).json()["turn"] == 2
