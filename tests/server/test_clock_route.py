@@ -36,17 +36,23 @@ async def _player(http: httpx.AsyncClient, name: str) -> dict[str, str]:
     return _bearer(response.json()["token"])
 
 
-async def test_a_fast_game_resolves_when_the_operator_moves_the_clock(
-    http: httpx.AsyncClient,
-) -> None:
-    players = [await _player(http, name) for name in ("Ann", "Bob", "Cat")]
+async def _fast_game_started(http: httpx.AsyncClient, name: str) -> str:
+    """A fast-mode game of three players, started at START; its id."""
+    players = [await _player(http, player) for player in ("Ann", "Bob", "Cat")]
     created = await http.post(
-        "/v1/games", json={"name": "Clockwork", "fast_mode": True}, headers=players[0]
+        "/v1/games", json={"name": name, "fast_mode": True}, headers=players[0]
     )
-    game = created.json()["id"]
+    game: str = created.json()["id"]
     for headers in players:
         assert (await http.post(f"/v1/games/{game}/join", headers=headers)).status_code == 200
     assert (await http.post(f"/v1/games/{game}/start", headers=players[0])).status_code == 200
+    return game
+
+
+async def test_a_fast_game_resolves_when_the_operator_moves_the_clock(
+    http: httpx.AsyncClient,
+) -> None:
+    game = await _fast_game_started(http, "Clockwork")
 
     moved = await http.post(
         "/v1/admin/clock", json={"advance_seconds": 900}, headers=_bearer(OPERATOR)
@@ -128,14 +134,7 @@ async def test_a_clock_whose_due_games_another_scheduler_keeps_answers_503_and_l
 ) -> None:
     monkeypatch.setattr(scheduler, "CATCH_UP_SECONDS", 0.3)
     monkeypatch.setattr(scheduler.Scheduler, "lease_seconds", property(lambda _: 0.2))
-    players = [await _player(http, name) for name in ("Ann", "Bob", "Cat")]
-    created = await http.post(
-        "/v1/games", json={"name": "Claimed", "fast_mode": True}, headers=players[0]
-    )
-    game = created.json()["id"]
-    for headers in players:
-        assert (await http.post(f"/v1/games/{game}/join", headers=headers)).status_code == 200
-    assert (await http.post(f"/v1/games/{game}/start", headers=players[0])).status_code == 200
+    game = await _fast_game_started(http, "Claimed")
     caught_up = await http.post(
         "/v1/admin/clock", json={"advance_seconds": 0}, headers=_bearer(OPERATOR)
     )
