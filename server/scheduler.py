@@ -36,20 +36,20 @@ CLAIM_POLL_SECONDS = 0.01
 # Whether another scheduler has some due game in hand.
 _CLAIMED_ELSEWHERE = """
 SELECT EXISTS (SELECT 1 FROM read_games
-               WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1)
-                 AND claimed_until > now())"""
+               WHERE claimed_until > now()
+                 AND least(next_resolution_at, next_reminder_at) <= $1)"""
 # Claims due games, the most overdue first, with a lease: skipped are those another
 # scheduler has in hand and those being written at the moment (by another claim, or the
 # read models' runner). One statement, its own transaction.
 _CLAIM = """
 UPDATE read_games SET claimed_until = now() + $4::interval
-WHERE game_id IN (
+WHERE game_id = ANY(ARRAY(
     SELECT game_id FROM read_games
-    WHERE (next_resolution_at <= $1 OR next_reminder_at <= $1)
+    WHERE least(next_resolution_at, next_reminder_at) <= $1
       AND (claimed_until IS NULL OR claimed_until <= now())
       AND game_id <> ALL($2::text[])
     ORDER BY least(next_resolution_at, next_reminder_at) LIMIT $3
-    FOR UPDATE SKIP LOCKED)
+    FOR UPDATE SKIP LOCKED))
 RETURNING game_id, turn, next_resolution_at <= $1 AS resolution_due, claimed_until"""
 # What a claim leaves in the read model for the games it is done with, while its lease
 # stands: their next due times, turn and phase as the game now stands, so that neither this
@@ -80,10 +80,8 @@ mine AS MATERIALIZED (
     ORDER BY game_id FOR UPDATE OF read_games
 )
 UPDATE read_games SET claimed_until = NULL FROM mine WHERE read_games.game_id = mine.game_id"""
-# Each minimum from its index.
-_NEXT_DUE = """
-SELECT least((SELECT min(next_resolution_at) FROM read_games),
-             (SELECT min(next_reminder_at) FROM read_games))"""
+# From the end of its index (schema/sql/0014_next_due_index.sql), as the claims read it.
+_NEXT_DUE = "SELECT min(least(next_resolution_at, next_reminder_at)) FROM read_games"
 # What the database may answer a game's command or load with: the game stays due.
 _DATABASE_FAILURES = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 _log = logging.getLogger(__name__)
