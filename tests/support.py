@@ -81,7 +81,7 @@ async def pages_read(connection: Connection, query: str, *args: object) -> int:
     for a server's connection that has run it many times: once for any parameters (asyncpg
     prepares each statement, and PostgreSQL keeps such a generic plan after five runs)."""
     # EXECUTE takes no parameters: the arguments go in as literals, of the statement's types.
-    literals = ", ".join("'" + str(arg).replace("'", "''") + "'" for arg in args)
+    literals = ", ".join(_literal(arg) for arg in args)
     execute = f"EXECUTE measured({literals})" if args else "EXECUTE measured"
     async with connection.transaction():
         await connection.execute("SET LOCAL plan_cache_mode = force_generic_plan")
@@ -94,6 +94,10 @@ async def pages_read(connection: Connection, query: str, *args: object) -> int:
             await connection.execute("DEALLOCATE measured")
     top = json.loads(explained)[0]["Plan"]
     return int(top["Shared Hit Blocks"] + top["Shared Read Blocks"])
+
+
+def _literal(value: object) -> str:
+    return "NULL" if value is None else "'" + str(value).replace("'", "''") + "'"
 
 
 async def log_of_pages(store: EventStore, connection: Connection, pages: int) -> int:
