@@ -129,7 +129,7 @@ async def test_a_clock_whose_read_models_lag_answers_503_and_a_later_call_waits_
     )
 
 
-async def test_a_clock_whose_due_games_another_scheduler_keeps_answers_503_and_later_waits(
+async def test_a_clock_whose_due_games_another_scheduler_keeps_answers_503_and_goes_on_when_asked(
     http: httpx.AsyncClient, schema_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(scheduler, "CATCH_UP_SECONDS", 0.3)
