@@ -12,6 +12,7 @@ once, at once, and the next one is reckoned from that resolution.
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 import asyncpg
@@ -317,28 +318,35 @@ async def _claims_released(pool: asyncpg.Pool, now: datetime, lease_seconds: flo
     """Wait until no other scheduler has a game due at `now` in hand: done, or its lease run
     out (a scheduler that stopped); a lease and CATCH_UP_SECONDS at most (then
     ClaimsHeldElsewhere: other schedulers keep claiming games due then)."""
-    try:
-        async with asyncio.timeout(lease_seconds + CATCH_UP_SECONDS) as waiting:
-            # The leases live in the database; there is no event to wait on.
-            while await pool.fetchval(_CLAIMED_ELSEWHERE, now):  # noqa: ASYNC110
-                await asyncio.sleep(CLAIM_POLL_SECONDS)
-    except TimeoutError:
-        if waiting.expired():
-            raise ClaimsHeldElsewhere from None
-        raise
+
+    async def released() -> bool:
+        return not await pool.fetchval(_CLAIMED_ELSEWHERE, now)
+
+    await _polled_until(
+        released, lease_seconds + CATCH_UP_SECONDS, CLAIM_POLL_SECONDS, ClaimsHeldElsewhere
+    )
 
 
 async def read_models_caught_up(pool: asyncpg.Pool, store: EventStore) -> None:
     """Wait until the read models hold every event committed so far, CATCH_UP_SECONDS at
-    most (then ReadModelsBehind). Their runner may work in another process, so there is
-    nothing to wait on but the checkpoint in the database."""
+    most (then ReadModelsBehind). Their runner may work in another process."""
     runner = ReadModelRunner(store, pool)
+    await _polled_until(runner.caught_up, CATCH_UP_SECONDS, 0.005, ReadModelsBehind)
+
+
+async def _polled_until(
+    condition: Callable[[], Awaitable[bool]],
+    seconds: float,
+    interval: float,
+    late: type[Exception],
+) -> None:
+    """Ask `condition` every `interval` seconds until it holds, `seconds` at most (then
+    `late`). The conditions live in the database: there is no event to wait on."""
     try:
-        async with asyncio.timeout(CATCH_UP_SECONDS) as waiting:
-            # The condition lives in the database; there is no event to wait on.
-            while not await runner.caught_up():  # noqa: ASYNC110
-                await asyncio.sleep(0.005)
+        async with asyncio.timeout(seconds) as waiting:
+            while not await condition():  # noqa: ASYNC110
+                await asyncio.sleep(interval)
     except TimeoutError:
         if waiting.expired():
-            raise ReadModelsBehind from None
+            raise late from None
         raise
