@@ -109,8 +109,14 @@ async def log_of_pages(store: EventStore, connection: Connection, pages: int) ->
         if size >= pages:
             break
         await store.append(f"filler-{filler}", [new_event() for _ in range(500)], None)
-        await connection.execute("ANALYZE events")
-        size = await connection.fetchval(
-            "SELECT relpages FROM pg_class WHERE oid = 'events'::regclass"
-        )
-    return int(size)
+        size = await analyzed_pages(connection, "events")
+    return size
+
+
+async def analyzed_pages(connection: Connection, table: str) -> int:
+    """Gathers the table's statistics, as a server's autovacuum would have; its pages."""
+    await connection.execute(f"ANALYZE {table}")
+    pages = await connection.fetchval(
+        "SELECT relpages FROM pg_class WHERE oid = $1::regclass", table
+    )
+    return int(pages)

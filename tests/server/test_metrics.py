@@ -6,7 +6,7 @@ import asyncpg
 
 from server import metrics
 from server.metrics import database_figures
-from tests.support import pages_read
+from tests.support import analyzed_pages, pages_read
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
@@ -26,10 +26,7 @@ async def test_the_webhook_figures_read_the_backlog_not_every_delivery_ever_made
             "FROM generate_series(1, 40105) AS n",
             NOW,
         )
-        await connection.execute("ANALYZE webhook_deliveries")
-        size = await connection.fetchval(
-            "SELECT relpages FROM pg_class WHERE oid = 'webhook_deliveries'::regclass"
-        )
+        size = await analyzed_pages(connection, "webhook_deliveries")
         read = await pages_read(connection, metrics._WEBHOOKS)
 
     figures = await database_figures(pool, NOW)

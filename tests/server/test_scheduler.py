@@ -29,7 +29,7 @@ from server.clock import FakeClock
 from server.handlers import GameService
 from server.scheduler import Scheduler, advance_clock, read_models_caught_up
 from tests.server.scripted import SECRET
-from tests.support import pages_read
+from tests.support import analyzed_pages, pages_read
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN = "acct-admin"
@@ -273,10 +273,7 @@ async def test_with_twenty_thousand_games_due_at_once_a_claim_reads_a_few_of_the
             "$1::timestamptz - n * interval '1 second' FROM generate_series(1, 20000) AS n",
             START,
         )
-        await connection.execute("ANALYZE read_games")
-        size = await connection.fetchval(
-            "SELECT relpages FROM pg_class WHERE oid = 'read_games'::regclass"
-        )
+        size = await analyzed_pages(connection, "read_games")
         arguments: dict[str, tuple[object, ...]] = {
             "_CLAIM": (START, "{}", 5, "15 seconds"),
             "_CLAIMED_ELSEWHERE": (START,),
