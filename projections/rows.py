@@ -106,7 +106,7 @@ async def write(connection: Connection, games: Sequence[GameRows]) -> None:
     if whole:
         await connection.execute(
             "INSERT INTO read_turns (game_id, turn, start_board, effect, resolution) "
-            "SELECT g, t, b::jsonb, e, r::jsonb "
+            "SELECT g, t, b::json, e, r::json "
             "FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[]) "
             "AS u(g, t, b, e, r) "
             "ON CONFLICT (game_id, turn) DO UPDATE SET start_board = excluded.start_board, "
@@ -121,7 +121,7 @@ async def write(connection: Connection, games: Sequence[GameRows]) -> None:
     ]
     if changed:
         await connection.execute(
-            "UPDATE read_turns t SET resolution = u.r::jsonb, "
+            "UPDATE read_turns t SET resolution = u.r::json, "
             "effect = CASE WHEN u.s THEN u.e ELSE t.effect END "
             "FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::boolean[]) "
             "AS u(g, n, r, e, s) WHERE t.game_id = u.g AND t.turn = u.n",

@@ -32,7 +32,8 @@ _KEPT = 32
 _pictures: OrderedDict[str, bytes] = OrderedDict()
 # At most this many pictures drawn at once (each holds some 40 MB while it is drawn).
 _drawing = threading.BoundedSemaphore(2)
-# Sorted: a board read back from jsonb has its keys in another order, and is the same board.
+# Sorted: a board read back from the read models (jsonb before migration 0016) may have its
+# keys in another order, and is the same board.
 _encode = msgspec.json.Encoder(order="sorted").encode
 
 

@@ -4,6 +4,7 @@ runner wrote on real PostgreSQL."""
 import asyncio
 
 import asyncpg
+import msgspec
 import pytest
 
 from eventstore.postgres import PostgresEventStore
@@ -12,7 +13,7 @@ from projections.runner import ReadModelRunner
 from schema.accounts import MyGame
 from schema.api import GameSummary
 from schema.commands import Actor, AddAdmin, CreateGame, JoinGame, KillGame, Resign
-from schema.game_events import Settings
+from schema.game_events import Settings, TurnResolved
 from server.handlers import GameService
 from tests.server.scripted import ADMIN, ScriptedGame
 
@@ -164,3 +165,32 @@ async def test_a_turn_is_read_once_the_read_models_hold_the_position_asked_for(
     await runner.catch_up()
     with pytest.raises(queries.ReadModelsBehind):
         await queries.turn(pool, "g1", 3, position=failing.position)
+
+
+async def test_a_turn_is_kept_as_the_json_the_runner_wrote_compressed_where_lz4_is_built_in(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    """Stored as written (json), not parsed into jsonb, which costs PostgreSQL several times
+    as much on every write and read and would give back other text."""
+    service = GameService(postgres_store)
+    game = ScriptedGame(service, players=3)
+    await game.set_up()
+    resolved = await game.play_turn()
+    await ReadModelRunner(postgres_store, pool).catch_up()
+
+    (resolution,) = [e for e in resolved.events if isinstance(e, TurnResolved)]
+    stored = await pool.fetchval("SELECT resolution::text FROM read_turns WHERE turn = 1")
+    assert stored == msgspec.json.encode(resolution).decode()
+    columns = await pool.fetch(
+        "SELECT a.attname, format_type(a.atttypid, NULL), a.attcompression::text "
+        "FROM pg_attribute a WHERE a.attrelid = 'read_turns'::regclass "
+        "AND a.attname IN ('start_board', 'resolution')"
+    )
+    lz4 = await pool.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM pg_settings "
+        "WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals))"
+    )
+    assert sorted(tuple(c) for c in columns) == [
+        ("resolution", "json", "l" if lz4 else ""),
+        ("start_board", "json", "l" if lz4 else ""),
+    ]
