@@ -17,10 +17,9 @@ import msgspec
 from eventstore.subscription import Fetch, Subscription, Wakeups
 
 MAX_NAME_LENGTH = 200
-# The largest event the store takes: past it, PostgreSQL and the read models could not hold
-# it (a read model kept a resolution as jsonb, at most 255 MiB, before migration 0016 made
-# it json; a statement's parameters, 1 GiB). Twice the largest resolution the per-turn
-# quotas allow (docs/eventstore.md, "Bounds").
+# The largest event the store takes: twice the largest resolution the per-turn quotas allow
+# (docs/eventstore.md, "Bounds"), and well within what PostgreSQL and the read models hold
+# (a statement's parameters and a read model's json resolution, 1 GiB each).
 MAX_EVENT_BYTES = 32 * 1024 * 1024
 # The most one append (or truncation's follow-up) may carry in all.
 MAX_APPEND_BYTES = 2 * MAX_EVENT_BYTES
