@@ -12,7 +12,6 @@ means it. Pings and `error` messages are the subscription's own business, not yi
 
 import asyncio
 import collections
-import json
 import random
 from collections.abc import Awaitable, Callable
 from types import TracebackType
@@ -115,7 +114,6 @@ class Subscription:
     def __init__(
         self,
         url: str,
-        token: str | None,
         headers: dict[str, str],
         read_page: Callable[[int], Awaitable[EventPage]],
         *,
@@ -124,7 +122,6 @@ class Subscription:
         deadline: float,
     ) -> None:
         self._url = url
-        self._token = token
         self._headers = headers
         self._read_page = read_page
         self._fill_gaps = fill_gaps
@@ -236,12 +233,6 @@ class Subscription:
         except (OSError, TimeoutError, InvalidHandshake) as error:
             self._failed(Unreachable(f"cannot connect: {error!r}"))
             return
-        if self._token is not None:
-            try:
-                await socket.send(json.dumps({"token": self._token}))
-            except ConnectionClosed as closed:
-                self._lost(closed)
-                return
         self._socket = socket
 
     async def _hang_up(self) -> None:

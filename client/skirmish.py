@@ -67,8 +67,10 @@ class SkirmishClient(GameCalls):
     def _credentials(self, token: str | None, acting_user: ActingUser | None) -> None:
         self.token = token
         self.acting_user = acting_user
-        self._ws_headers = credential_headers(None, acting_user)
-        self._headers = http_headers(credential_headers(token, acting_user))
+        # The socket takes the token from the same header as HTTP: known from the handshake,
+        # never a spectator because a first message was slow to arrive.
+        self._ws_headers = credential_headers(token, acting_user)
+        self._headers = http_headers(self._ws_headers)
 
     def using(self, token: str | None, acting_user: ActingUser | None = None) -> "SkirmishClient":
         """A client for another caller, sharing this one's connections (close this one)."""
@@ -160,7 +162,6 @@ class SkirmishClient(GameCalls):
 
         return Subscription(
             live_url(self._http.base_url, game),
-            self.token,
             self._ws_headers,
             read_page,
             after=after,

@@ -50,7 +50,8 @@ INVALID_ACTING_USER_NAME = _code(
 BAD_MESSAGE = _code(
     "bad_message",
     400,
-    'A websocket\'s first message is not `{"token": "..."}` (the socket closes with 4400).',
+    'A websocket\'s first message is not `{"token": "..."}`, or the client of a socket that '
+    "received no token in time (a spectator's) spoke later (the socket closes with 4400).",
 )
 CLIENT_DISCONNECTED = _code(
     "client_disconnected", 400, "The client left while sending its body; nobody reads this."
@@ -90,7 +91,10 @@ TOKEN_REQUIRED = _code(
     "token_required", 401, "The call acts for someone: it needs `Authorization: Bearer <token>`."
 )
 BAD_AUTHORIZATION = _code(
-    "bad_authorization", 401, "The `Authorization` header is not `Bearer <token>`."
+    "bad_authorization",
+    401,
+    "The `Authorization` header is not `Bearer <token>`, or a websocket was given a token "
+    "both there and in `?token=`.",
 )
 BAD_TOKEN = _code("bad_token", 401, "The token is not known.")
 ACTING_USER_REQUIRED = _code(

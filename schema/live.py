@@ -15,13 +15,15 @@ class LiveQuery(msgspec.Struct, frozen=True):
 
     # Where to start: every message after this position (0, the default: from the start).
     after: int = 0
-    # The player's token: this socket is then also that player's private channel.
+    # The player's token: this socket is then also that player's private channel (or send
+    # it in the Authorization header, or as the first message).
     token: str | None = None
 
 
 class TokenMessage(msgspec.Struct, frozen=True):
     """The client's first message, sent at once on connecting (within 250 ms), to be known
-    as the player of that token; a client without one says nothing."""
+    as the player of that token; a client without one says nothing (a message after the
+    250 ms closes the socket with 4400: it was serving a spectator)."""
 
     token: str
 

@@ -13,6 +13,20 @@ from server.api import json_schemas
 
 ADDRESS = "/v1/games/{game}/live"
 _CHANNEL = "#/channels/live"
+# The handshake's headers: the token as over HTTP, for clients that can send headers.
+_HEADERS = {
+    "type": "object",
+    "properties": {
+        "Authorization": {
+            "type": "string",
+            "pattern": "^[Bb][Ee][Aa][Rr][Ee][Rr] .+",
+            "description": (
+                "Bearer <token>: the socket is also that player's private channel, as with "
+                "?token= or a first message, but known from the handshake. Not with ?token=."
+            ),
+        }
+    },
+}
 
 
 @functools.cache
@@ -44,6 +58,7 @@ def asyncapi_document() -> dict[str, Any]:
                     "ws": {
                         "method": "GET",
                         "query": draft_07(query),
+                        "headers": _HEADERS,
                         "bindingVersion": "0.1.0",
                     }
                 },

@@ -16,7 +16,9 @@ from server.services import services
 MAX_EXTERNAL_ID = 200
 
 
-def _bearer(connection: HTTPConnection) -> str | None:
+def bearer_token(connection: HTTPConnection) -> str | None:
+    """The token of the Authorization header, if any; a header that is not `Bearer <token>`
+    is refused."""
     header = connection.headers.get("authorization")
     if header is None:
         return None
@@ -30,7 +32,7 @@ async def authenticate(connection: HTTPConnection) -> Identity | None:
     """The identity the request's token stands for, or None without a token. A token that
     is present but wrong, or a header that is not `Bearer <token>`, is a 401: never
     silently anonymous."""
-    token = _bearer(connection)
+    token = bearer_token(connection)
     if token is None:
         return None
     return await identify(connection, token)

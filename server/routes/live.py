@@ -23,7 +23,7 @@ from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.feed import viewer_of
 from server.frames import FRAMES, SocketWriter
-from server.identity import identify
+from server.identity import bearer_token, identify
 from server.live import Client, GameFeed, Joined, messages_for
 from server.services import Services, services
 
@@ -38,6 +38,11 @@ DROP_CLOSE_SECONDS = 10.0
 SNAPSHOT_BEYOND = 200
 # Events read at a time while catching up: most of what one connection holds.
 _PAGE = 50
+_SPOKE_LATE = (
+    f"a message came after the {TOKEN_WAIT_SECONDS * 1000:g} ms in which a token is taken, "
+    "while this socket served a spectator; to be known as a player, reconnect with the "
+    "token in the Authorization header, in ?token=, or as the first message, sent at once"
+)
 _encode = msgspec.json.Encoder().encode
 _decode_token = msgspec.json.Decoder(TokenMessage).decode
 
@@ -92,10 +97,11 @@ async def _serve(
     # the database); a position past it would hold back every event until it is reached.
     after = min(max(after, 0), loaded.position)
     feed, joined = await hub.join(game, client, after)
+    spoke_late = False
     try:
         try:
             await _catch_up(websocket, found, feed, client, after, joined)
-            await _send_live(websocket, client, feed)
+            spoke_late = await _send_live(websocket, client, feed, tokenless=identity is None)
         finally:
             # From here on a drop must not cancel the handler's cleaning up.
             client.on_drop = None
@@ -109,6 +115,8 @@ async def _serve(
         await _drop(websocket, client.delivered)
     finally:
         await hub.release(feed, client)
+    if spoke_late:
+        await _refuse(websocket, 4400, _SPOKE_LATE, position=client.delivered)
 
 
 def _writer(websocket: WebSocket) -> SocketWriter | None:
@@ -131,12 +139,22 @@ def _query(websocket: WebSocket) -> LiveQuery:
         raise ApiError(codes.INVALID_REQUEST, f"the query: {error}") from None
 
 
-async def _identity(websocket: WebSocket, token: str | None) -> Identity | None:
+async def _identity(websocket: WebSocket, query_token: str | None) -> Identity | None:
+    """Who connects: by the Authorization header (as over HTTP, for clients that can send
+    one), `?token=`, or a first message sent at once (a browser's way without the token in
+    an address); None, a spectator, when no token comes."""
+    header_token = bearer_token(websocket)
+    if header_token is not None and query_token is not None:
+        raise ApiError(
+            codes.BAD_AUTHORIZATION,
+            "send the token once: in the Authorization header or in ?token=, not both",
+        )
+    token = query_token if header_token is None else header_token
     if token is not None:
         return await identify(websocket, token)
     try:
         async with asyncio.timeout(TOKEN_WAIT_SECONDS):
-            first = await websocket.receive_text()
+            first = await _receive(websocket)
     except TimeoutError:
         return None
     try:
@@ -148,6 +166,17 @@ async def _identity(websocket: WebSocket, token: str | None) -> Identity | None:
     except msgspec.DecodeError:
         raise ApiError(codes.BAD_MESSAGE, "the first message must be JSON") from None
     return await identify(websocket, message.token)
+
+
+async def _receive(websocket: WebSocket) -> str | bytes:
+    """The client's next message, a text or a binary one."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    received: str | bytes | None = message.get("text")
+    if received is None:
+        received = message.get("bytes") or b""
+    return received
 
 
 async def _catch_up(
@@ -211,10 +240,13 @@ async def _replay(
         position = page[-1].position
 
 
-async def _send_live(websocket: WebSocket, client: Client, feed: GameFeed) -> None:
+async def _send_live(
+    websocket: WebSocket, client: Client, feed: GameFeed, *, tokenless: bool
+) -> bool:
     """Send the backlog; when it is empty the feed writes to the socket itself, and this
-    waits for a backlog, a ping's time, or the client's leaving."""
-    receiver = asyncio.create_task(_drain_incoming(websocket, client))
+    waits for a backlog, a ping's time, or the client's leaving. Whether it stopped because
+    a tokenless client spoke late (`_drain_incoming`)."""
+    receiver = asyncio.create_task(_drain_incoming(websocket, client, tokenless=tokenless))
     try:
         while not client.left:
             if client.backlog:
@@ -243,6 +275,7 @@ async def _send_live(websocket: WebSocket, client: Client, feed: GameFeed) -> No
         receiver.cancel()
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect):
             await receiver
+    return receiver.done() and not receiver.cancelled() and receiver.result()
 
 
 async def _woken(client: Client, seconds: float) -> bool:
@@ -255,13 +288,20 @@ async def _woken(client: Client, seconds: float) -> bool:
     return True
 
 
-async def _drain_incoming(websocket: WebSocket, client: Client) -> None:
-    """Clients have nothing to say after the token; read (and drop) until they leave, then
-    wake the sender so that it stops at once."""
+async def _drain_incoming(websocket: WebSocket, client: Client, *, tokenless: bool) -> bool:
+    """Read what the client sends until it leaves, then wake the sender so that it stops at
+    once; whether it stopped a tokenless socket that spoke late. A player's socket has
+    nothing more to say and is let be; one that sent no token in time and says something
+    now (a token, most likely, that a slow link delayed) must not go on serving a spectator
+    while its client takes it for a player's."""
     with contextlib.suppress(WebSocketDisconnect):
         while True:
-            await websocket.receive_text()
+            await _receive(websocket)
+            if tokenless:
+                client.leave()
+                return True
     client.leave()
+    return False
 
 
 async def _send(websocket: WebSocket, data: bytes) -> None:

@@ -176,6 +176,7 @@ class Live:
         after: int = 0,
         token: str | None = None,
         first_message: str | None = None,
+        headers: dict[str, str] | None = None,
         read: bool = True,
         **options: Any,
     ) -> AsyncIterator["Live"]:
@@ -183,7 +184,7 @@ class Live:
         if token is not None:
             query["token"] = token
         url = f"{base.replace('http', 'ws', 1)}/v1/games/{game_id}/live?{urlencode(query)}"
-        async with connect(url, proxy=None, **options) as connection:
+        async with connect(url, proxy=None, additional_headers=headers, **options) as connection:
             if first_message is not None:
                 await connection.send(json.dumps({"token": first_message}))
             live = cls(connection)

@@ -74,6 +74,22 @@ async def test_a_spectator_receives_the_games_messages_decoded(
     assert delivered(received) == await expected(anyone, game)
 
 
+async def test_a_players_subscription_is_theirs_from_the_handshake_however_slow_the_link(
+    server: Server, anyone: SkirmishClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A server that waits no time at all for a first message: a token sent as one would
+    # always be late, and the socket a spectator's.
+    monkeypatch.setattr(live_route, "TOKEN_WAIT_SECONDS", 0.0)
+    game, (admin, player, _) = await _game(anyone)
+    async with collecting(player.live(game)) as received:
+        await until(lambda: any(m.type == "standings" for m in received), what="the catch-up")
+        mine = await player.submit_orders(game, "XX H")
+        said = await admin.broadcast(game, "after the orders")
+        await until(lambda: reached(received, said.position), what="the broadcast")
+    events = [m.event for m in received if isinstance(m, EventMessage)]
+    assert [e.position for e in events if e.type == "orders_submitted.v1"] == [mine.position]
+
+
 async def test_it_resumes_when_the_server_closes_every_socket(
     server: Server, anyone: SkirmishClient
 ) -> None:

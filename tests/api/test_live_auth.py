@@ -1,0 +1,108 @@
+"""Who a live socket serves: a player known by the Authorization header, `?token=` or a first
+message sent at once; a spectator otherwise, and never a player's socket that silently
+serves a spectator because its token came late."""
+
+from typing import Any
+
+import pytest
+
+from tests.api.game import ScriptedGame
+from tests.api.support import Json, Live, Server
+
+
+def _caught_up(messages: list[Json]) -> bool:
+    return any(m["type"] == "standings" for m in messages)
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def test_a_player_known_by_the_authorization_header_receives_their_private_events(
+    server: Server,
+) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    ann, bob, *_ = game.accounts
+    async with (
+        Live.open(server.base, game.game_id, headers=_bearer(bob.token)) as bobs,
+        Live.open(server.base, game.game_id) as spectators,
+    ):
+        for live in (bobs, spectators):
+            await live.wait_for(_caught_up)
+        await game.api.orders(game.game_id, ann, "EA B")
+        await game.api.orders(game.game_id, bob, "BE H")
+        # Seen by every socket: once it has come, so has everything before it.
+        last = await game.api.as_(ann).broadcast(game.game_id, "last")
+        for live in (bobs, spectators):
+            await live.wait_for_position(last.position)
+    submitted = [e for e in bobs.events if e["type"] == "orders_submitted.v1"]
+    assert [(e["data"]["player_id"], e["data"]["text"]) for e in submitted] == [("p2", "BE H")]
+    assert not [e for e in spectators.events if e["type"] == "orders_submitted.v1"]
+
+
+async def test_a_token_sent_after_the_wait_closes_the_spectators_socket_with_a_reason(
+    server: Server,
+) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    async with Live.open(server.base, game.game_id) as live:
+        # Caught up: the server waited for a token and went on as a spectator's socket.
+        await live.wait_for(_caught_up)
+        await live.connection.send(f'{{"token": "{game.admin.token}"}}')
+        assert await live.wait_closed() == 4400
+    error = live.messages[-1]
+    assert error["type"] == "error"
+    assert "Authorization header" in error["message"]
+    # Where to reconnect from: every message before it was delivered.
+    assert error["position"] == live.messages[-2]["position"]
+
+
+@pytest.mark.parametrize(
+    ("how", "code"),
+    [
+        ({"token": "not-a-token"}, 4401),
+        ({"first_message": "not-a-token"}, 4401),
+        ({"headers": _bearer("not-a-token")}, 4401),
+        ({"headers": {"Authorization": "Basic YTpi"}}, 4401),
+        ({"game": "no-such-game"}, 4404),
+    ],
+)
+async def test_a_socket_with_a_wrong_token_or_game_is_closed_with_a_reason(
+    server: Server, how: dict[str, Any], code: int
+) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    game_id = how.pop("game", game.game_id)
+    async with Live.open(server.base, game_id, **how) as live:
+        assert await live.wait_closed() == code
+    assert [m["type"] for m in live.messages] == ["error"]
+    assert live.messages[0]["message"]
+
+
+async def test_a_token_in_the_header_and_the_query_is_refused(server: Server) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    token = game.admin.token
+    async with Live.open(server.base, game.game_id, token=token, headers=_bearer(token)) as live:
+        assert await live.wait_closed() == 4401
+    assert "not both" in live.messages[0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("first", "code"),
+    # A binary frame holding a token is read as one: this one is not known.
+    [("hello", 4400), (b"\xff", 4400), (b'{"token": "not-a-token"}', 4401)],
+)
+async def test_a_first_message_that_is_not_a_token_is_refused(
+    server: Server, first: str | bytes, code: int
+) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    async with Live.open(server.base, game.game_id) as live:
+        await live.connection.send(first)
+        assert await live.wait_closed() == code
+    assert [m["type"] for m in live.messages] == ["error"]
