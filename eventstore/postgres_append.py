@@ -112,9 +112,8 @@ def _last_snapshot(requests: list[AppendRequest]) -> tuple[str, bytes, int] | No
 async def _refused(connection: Any, request: AppendRequest) -> Outcome:
     """Why nothing was appended: a re-send (fine), a partial re-send, or a conflict."""
     stream_id, events = request.stream_id, request.events
-    recorded = await connection.fetch(
-        sql.FIND_RECORDED, stream_id, [event.event_id for event in events]
-    )
+    rows = await connection.fetch(sql.REFUSAL, stream_id, [event.event_id for event in events])
+    recorded = [row[2:] for row in rows if row[2] is not None]
     if len(recorded) == len(events):
         _, version, position, transaction_id = max(recorded, key=lambda row: row[1])
         return AppendResult(
@@ -126,8 +125,7 @@ async def _refused(connection: Any, request: AppendRequest) -> Outcome:
         )
     if recorded:
         return DuplicateEventError(stream_id, [row[0] for row in recorded])
-    head = await connection.fetchrow(sql.HEAD, stream_id)
-    version, position = head if head is not None else (0, 0)
+    version, position = rows[0][0] or 0, rows[0][1] or 0
     return ConcurrencyError(
         stream_id,
         request.expected_version,

@@ -114,6 +114,14 @@ WHERE stream_id = $1 AND event_id = ANY($2::uuid[])"""
 # The version and the position of the last event.
 HEAD = "SELECT version, position FROM streams WHERE stream_id = $1"
 
+# Why an append found nothing to do, in one round trip: the stream's head on every row, and
+# on each further row one of the append's events already recorded (a re-send).
+REFUSAL = """
+SELECT head.version, head.position, e.event_id, e.version, e.position, e.transaction_id
+FROM (SELECT 1) AS one
+LEFT JOIN streams AS head ON head.stream_id = $1
+LEFT JOIN events AS e ON e.stream_id = $1 AND e.event_id = ANY($2::uuid[])"""
+
 # --- Reads. ---------------------------------------------------------------------------------
 # Only transactions older than every running one: none of them can still commit, so nothing
 # can later appear before the last event returned.
