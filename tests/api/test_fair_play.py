@@ -61,7 +61,7 @@ async def test_an_admin_who_plays_sees_exactly_what_a_player_sees(server: Server
     assert started.vote is not None
     first, second = started.vote.candidates
 
-    async with Live.open(server.base, game_id, first_message=ann.token) as anns:
+    async with Live.open(server.base, game_id, headers=ann.auth) as anns:
         await api.orders(game_id, bob, _holds(started, "p2", SECRET_WORDS[0]))
         await api.orders(game_id, cy, _holds(started, "p3", SECRET_WORDS[1]))
         await api.orders(game_id, ann, _holds(started, "p1", "anns own words"))
@@ -122,7 +122,7 @@ async def test_a_moderators_read_is_in_the_log_for_everyone_after_the_turn(
     started = await api.game(game_id)
     await api.orders(game_id, bob, _holds(started, "p2", SECRET_WORDS[0]))
 
-    async with Live.open(server.base, game_id, first_message=mo.token) as mos:
+    async with Live.open(server.base, game_id, headers=mo.auth) as mos:
         # Mo, who plays no seat, may read Bob's orders: the read is logged first.
         before = await api.events(game_id, mo)
         assert SECRET_WORDS[0] in _text(before)

@@ -14,10 +14,6 @@ def _caught_up(messages: list[Json]) -> bool:
     return any(m["type"] == "standings" for m in messages)
 
 
-def _bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 async def test_a_player_known_by_the_authorization_header_receives_their_private_events(
     server: Server,
 ) -> None:
@@ -26,7 +22,7 @@ async def test_a_player_known_by_the_authorization_header_receives_their_private
     await game.join_and_start()
     ann, bob, *_ = game.accounts
     async with (
-        Live.open(server.base, game.game_id, headers=_bearer(bob.token)) as bobs,
+        Live.open(server.base, game.game_id, headers=bob.auth) as bobs,
         Live.open(server.base, game.game_id) as spectators,
     ):
         for live in (bobs, spectators):
@@ -65,7 +61,7 @@ async def test_a_token_sent_after_the_wait_closes_the_spectators_socket_with_a_r
     [
         ({"token": "not-a-token"}, 4401),
         ({"first_message": "not-a-token"}, 4401),
-        ({"headers": _bearer("not-a-token")}, 4401),
+        ({"headers": {"Authorization": "Bearer not-a-token"}}, 4401),
         ({"headers": {"Authorization": "Basic YTpi"}}, 4401),
         ({"game": "no-such-game"}, 4404),
     ],
@@ -86,8 +82,8 @@ async def test_a_token_in_the_header_and_the_query_is_refused(server: Server) ->
     game = ScriptedGame(server)
     await game.create()
     await game.join_and_start()
-    token = game.admin.token
-    async with Live.open(server.base, game.game_id, token=token, headers=_bearer(token)) as live:
+    admin = game.admin
+    async with Live.open(server.base, game.game_id, token=admin.token, headers=admin.auth) as live:
         assert await live.wait_closed() == 4401
     assert "not both" in live.messages[0]["message"]
 

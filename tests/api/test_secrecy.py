@@ -69,7 +69,7 @@ async def test_nothing_of_other_players_leaks_before_resolution(server: Server) 
         return ", ".join([*(f"{t} H" for t in mine), secret])
 
     async with (
-        Live.open(server.base, game_id, first_message=bob.token) as bobs,
+        Live.open(server.base, game_id, headers=bob.auth) as bobs,
         Live.open(server.base, game_id) as spectators,
     ):
         for live in (bobs, spectators):
