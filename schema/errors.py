@@ -51,7 +51,7 @@ BAD_MESSAGE = _code(
     "bad_message",
     400,
     'A websocket\'s first message is not `{"token": "..."}`, or the client of a socket that '
-    "received no token in time (a spectator's) spoke later (the socket closes with 4400).",
+    "received no token in time (a spectator's) sent one later (the socket closes with 4400).",
 )
 CLIENT_DISCONNECTED = _code(
     "client_disconnected", 400, "The client left while sending its body; nobody reads this."

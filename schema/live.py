@@ -22,7 +22,7 @@ class LiveQuery(msgspec.Struct, frozen=True):
 
 class TokenMessage(msgspec.Struct, frozen=True):
     """The client's first message, sent at once on connecting (within 250 ms), to be known
-    as the player of that token; a client without one says nothing (a message after the
+    as the player of that token; a client without one says nothing (a token after the
     250 ms closes the socket with 4400: it was serving a spectator)."""
 
     token: str

@@ -38,8 +38,8 @@ DROP_CLOSE_SECONDS = 10.0
 SNAPSHOT_BEYOND = 200
 # Events read at a time while catching up: most of what one connection holds.
 _PAGE = 50
-_SPOKE_LATE = (
-    f"a message came after the {TOKEN_WAIT_SECONDS * 1000:g} ms in which a token is taken, "
+_TOKEN_LATE = (
+    f"the token came after the {TOKEN_WAIT_SECONDS * 1000:g} ms in which one is taken, "
     "while this socket served a spectator; to be known as a player, reconnect with the "
     "token in the Authorization header, in ?token=, or as the first message, sent at once"
 )
@@ -97,11 +97,11 @@ async def _serve(
     # the database); a position past it would hold back every event until it is reached.
     after = min(max(after, 0), loaded.position)
     feed, joined = await hub.join(game, client, after)
-    spoke_late = False
+    token_late = False
     try:
         try:
             await _catch_up(websocket, found, feed, client, after, joined)
-            spoke_late = await _send_live(websocket, client, feed, tokenless=identity is None)
+            token_late = await _send_live(websocket, client, feed, tokenless=identity is None)
         finally:
             # From here on a drop must not cancel the handler's cleaning up.
             client.on_drop = None
@@ -115,8 +115,8 @@ async def _serve(
         await _drop(websocket, client.delivered)
     finally:
         await hub.release(feed, client)
-    if spoke_late:
-        await _refuse(websocket, 4400, _SPOKE_LATE, position=client.delivered)
+    if token_late:
+        await _refuse(websocket, 4400, _TOKEN_LATE, position=client.delivered)
 
 
 def _writer(websocket: WebSocket) -> SocketWriter | None:
@@ -244,8 +244,8 @@ async def _send_live(
     websocket: WebSocket, client: Client, feed: GameFeed, *, tokenless: bool
 ) -> bool:
     """Send the backlog; when it is empty the feed writes to the socket itself, and this
-    waits for a backlog, a ping's time, or the client's leaving. Whether it stopped because
-    a tokenless client spoke late (`_drain_incoming`)."""
+    waits for a backlog, a ping's time, or the client's leaving. Whether it stopped for a
+    token that came too late (`_drain_incoming`)."""
     receiver = asyncio.create_task(_drain_incoming(websocket, client, tokenless=tokenless))
     try:
         while not client.left:
@@ -289,19 +289,26 @@ async def _woken(client: Client, seconds: float) -> bool:
 
 
 async def _drain_incoming(websocket: WebSocket, client: Client, *, tokenless: bool) -> bool:
-    """Read what the client sends until it leaves, then wake the sender so that it stops at
-    once; whether it stopped a tokenless socket that spoke late. A player's socket has
-    nothing more to say and is let be; one that sent no token in time and says something
-    now (a token, most likely, that a slow link delayed) must not go on serving a spectator
-    while its client takes it for a player's."""
+    """Read (and drop) what the client sends until it leaves, then wake the sender so that
+    it stops at once; whether it stopped for a token that came too late. A socket that
+    received no token in time serves a spectator, and must not go on doing so while its
+    client (a slow link delayed its token) takes it for a player's."""
     with contextlib.suppress(WebSocketDisconnect):
         while True:
-            await _receive(websocket)
-            if tokenless:
+            message = await _receive(websocket)
+            if tokenless and _is_token(message):
                 client.leave()
                 return True
     client.leave()
     return False
+
+
+def _is_token(message: str | bytes) -> bool:
+    try:
+        _decode_token(message)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return False
+    return True
 
 
 async def _send(websocket: WebSocket, data: bytes) -> None:

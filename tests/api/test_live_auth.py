@@ -56,6 +56,23 @@ async def test_a_token_sent_after_the_wait_closes_the_spectators_socket_with_a_r
     assert error["position"] == live.messages[-2]["position"]
 
 
+async def test_anything_but_a_token_that_a_spectator_sends_later_is_ignored(
+    server: Server,
+) -> None:
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    async with Live.open(server.base, game.game_id) as live:
+        await live.wait_for(_caught_up)
+        for noise in ('{"type": "ping"}', "hello", b"\x00"):
+            await live.connection.send(noise)
+        said = await game.api.as_(game.admin).broadcast(game.game_id, "still here")
+        await live.wait_for_position(said.position)
+        again = await game.api.as_(game.admin).broadcast(game.game_id, "and here")
+        await live.wait_for_position(again.position)
+        assert not live.of_type("error")
+
+
 @pytest.mark.parametrize(
     ("how", "code"),
     [
