@@ -1,5 +1,6 @@
 """The HTTP and websocket API under load: `python -m benchmarks api [--workers=N]
-[--seconds=N] [--spectators=1000,5000] [--rounds=N] [--neighbours=N] [--verbose]`.
+[--seconds=N] [--spectators=1000,5000] [--rounds=N] [--neighbours=N] [--verbose]
+[--only=submissions --repeat=N]`.
 
 The server runs as subprocesses (the app under uvicorn, as `skirmish serve --workers N`
 runs it: N processes accepting on one port, 1 by default; without its per-request access
@@ -31,6 +32,10 @@ directory), so that their memory and CPU can be read from /proc.
    answering the server's pings does not slow the measuring clients. Each for 25 s, so that
    every spectator's pings (one each way per 20 s) fall within it. What a hostile neighbour
    costs everyone else, on a server of its own (2 leaves the server's memory grown).
+
+`--only=submissions` measures the tables of 1 alone, `--repeat` times on one server: runs
+short enough to alternate between two versions of the code, whose differences (two workers
+racing for one game, say) are smaller than a machine's drift over a whole benchmark.
 """
 
 import asyncio
@@ -67,22 +72,17 @@ def main(argv: Sequence[str]) -> None:
     workers = int(options.get("workers", 1))
     _raise_file_limit(max(*spectators, neighbours) * 2 + 1000)
     verbose = "--verbose" in argv
+    only = options.get("only")
+    if only is not None:
+        if only != "submissions":
+            sys.exit(f"--only takes submissions, not {only!r}")
+        repeat = int(options.get("repeat", 1))
+        _print_orders(asyncio.run(_submissions_only(workers, seconds, repeat)))
+        return
     orders, cost, fan_out, beside = asyncio.run(
         _run(workers, seconds, spectators, rounds, neighbours, verbose)
     )
-    print_table(
-        [
-            "order submissions",
-            "clients",
-            "requests",
-            "per second",
-            "p50 ms",
-            "p99 ms",
-            "errors",
-            "client CPU µs per order",
-        ],
-        orders,
-    )
+    _print_orders(orders)
     print()
     print_client_cost(*cost)
     print()
@@ -117,6 +117,22 @@ def main(argv: Sequence[str]) -> None:
     )
 
 
+def _print_orders(orders: list[list[object]]) -> None:
+    print_table(
+        [
+            "order submissions",
+            "clients",
+            "requests",
+            "per second",
+            "p50 ms",
+            "p99 ms",
+            "errors",
+            "client CPU µs per order",
+        ],
+        orders,
+    )
+
+
 def _raise_file_limit(wanted: int) -> None:
     """Each spectator is a socket here and one in the server (which inherits the limit)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -140,12 +156,7 @@ async def _run(
 ]:
     async with scratch_database() as url:
         async with server(url, workers) as (port, pids):
-            orders = [
-                await submissions(port, games=5, players=10, seconds=seconds),
-                await submissions(port, games=1, players=20, seconds=seconds),
-                await submissions(port, games=5, players=10, seconds=seconds, through="bare"),
-            ]
-            orders.append(_share(orders[0], orders[2]))
+            orders = await _orders(port, seconds)
             cost = await client_cost(port, seconds)
             fan_out = [
                 await _fan_out(port, pids, count, rounds, verbose=verbose) for count in spectators
@@ -154,6 +165,21 @@ async def _run(
         async with server(url, workers) as (port, pids):
             beside = await _beside_idle_spectators(port, pids, neighbours)
     return orders, cost, fan_out, beside
+
+
+async def _submissions_only(workers: int, seconds: float, repeat: int) -> list[list[object]]:
+    async with scratch_database() as url, server(url, workers) as (port, _):
+        return [row for _ in range(repeat) for row in await _orders(port, seconds)]
+
+
+async def _orders(port: int, seconds: float) -> list[list[object]]:
+    """The submission tables of 1, and the five games' rate as a share of the bare one's."""
+    orders = [
+        await submissions(port, games=5, players=10, seconds=seconds),
+        await submissions(port, games=1, players=20, seconds=seconds),
+        await submissions(port, games=5, players=10, seconds=seconds, through="bare"),
+    ]
+    return [*orders, _share(orders[0], orders[2])]
 
 
 def _share(orders: list[object], bare: list[object]) -> list[object]:
