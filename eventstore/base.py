@@ -6,7 +6,7 @@ they were encoded, and metadata. Every implementation passes the same contract t
 """
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import ClassVar, Self
@@ -253,6 +253,10 @@ def check_truncate(stream_id: str, after_version: int, truncated_by: str, reason
         raise InvalidRequestError("a truncation needs a reason")
 
 
+# What a writer appends, given the events it had not seen: events and a snapshot, or nothing.
+DecideHeld = Callable[[list[RecordedEvent]], tuple[Sequence[NewEvent], NewSnapshot | None] | None]
+
+
 class EventStore(abc.ABC):
     """Append-only streams of events, a gap-safe global log, and what truncations archived.
 
@@ -284,6 +288,17 @@ class EventStore(abc.ABC):
         `snapshot`, the state folded up to the last of `events`, is saved with them, in
         the same transaction (as `save_snapshot` would, at their last version and
         position); not when they were recorded already."""
+
+    @abc.abstractmethod
+    async def append_held(
+        self, stream_id: str, after_position: int, decide: "DecideHeld"
+    ) -> AppendResult | None:
+        """Append what `decide` makes of the stream's events after `after_position` (its
+        events, and a snapshot as `append` takes one), with no other writer of the stream in
+        between: a writer that keeps losing the race to `append` cannot lose this one. The
+        stream is held while `decide` runs, once: it must do no I/O. It returns None to
+        append nothing, and then so does this. Raises ConcurrencyError only for a stream
+        that did not exist yet and was created meanwhile."""
 
     @abc.abstractmethod
     async def read_stream(

@@ -14,6 +14,7 @@ from eventstore.base import (
     BriefEvent,
     Checkpoint,
     ConcurrencyError,
+    DecideHeld,
     DuplicateEventError,
     EventStore,
     InvalidRequestError,
@@ -64,6 +65,21 @@ class MemoryEventStore(EventStore):
                 )
             self._wakeups.wake([stream_id])
         return result
+
+    async def append_held(
+        self, stream_id: str, after_position: int, decide: DecideHeld
+    ) -> AppendResult | None:
+        check_name("stream id", stream_id)
+        stream = self._streams.get(stream_id, [])
+        # Nothing else runs between this read and the append: no await comes before it.
+        decided = decide([event for event in stream if event.position > after_position])
+        if decided is None:
+            return None
+        events, snapshot = decided
+        head = stream[-1].position if stream else 0
+        return await self.append(
+            stream_id, events, len(stream), expected_position=head, snapshot=snapshot
+        )
 
     def _append(
         self,

@@ -19,6 +19,7 @@ from eventstore.base import (
     BriefEvent,
     Checkpoint,
     ConcurrencyError,
+    DecideHeld,
     DuplicateEventError,
     EventStore,
     EventStoreError,
@@ -37,7 +38,13 @@ from eventstore.base import (
 from eventstore.batching import AppendCombiner, AppendRequest, Outcome
 from eventstore.kept_connections import KeptConnections
 from eventstore.notifications import CONNECTION_ERRORS, Listener, Notifier, retrying
-from eventstore.postgres_append import NeedsJudging, append_batch, append_chain, chained
+from eventstore.postgres_append import (
+    NeedsJudging,
+    append_batch,
+    append_chain,
+    append_held,
+    chained,
+)
 
 
 def channel_for_schema(schema: str) -> str:
@@ -104,6 +111,25 @@ class PostgresEventStore(EventStore):
         if not result.already_recorded:
             self._wakeups.wake([stream_id])
             self._notifier.notify([stream_id])
+        return result
+
+    async def append_held(
+        self, stream_id: str, after_position: int, decide: DecideHeld
+    ) -> AppendResult | None:
+        check_name("stream id", stream_id)
+        started = time.perf_counter()
+        try:
+            async with self._pool.acquire() as connection:
+                result = await append_held(connection, stream_id, after_position, decide)
+        except CONNECTION_ERRORS as error:
+            # Not retried: whether it committed is unknown, and `decide` runs once.
+            raise StoreUnavailableError(f"database unavailable: {error}") from error
+        if result is None:
+            return None
+        if self._observe_append is not None:
+            self._observe_append(time.perf_counter() - started)
+        self._wakeups.wake([stream_id])
+        self._notifier.notify([stream_id])
         return result
 
     async def _write(self, requests: list[AppendRequest]) -> list[Outcome]:

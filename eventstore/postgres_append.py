@@ -16,8 +16,18 @@ from uuid import UUID
 import asyncpg
 
 from eventstore import postgres_sql as sql
-from eventstore.base import AppendResult, ConcurrencyError, DuplicateEventError
+from eventstore.base import (
+    AppendResult,
+    ConcurrencyError,
+    DecideHeld,
+    DuplicateEventError,
+    RecordedEvent,
+    check_append,
+)
 from eventstore.batching import AppendRequest, Outcome
+
+# Events read at a time, with the stream held, before `decide` sees them all.
+_HELD_PAGE = 500
 
 
 class NeedsJudging(Exception):
@@ -191,3 +201,34 @@ def _judged(
         transaction_id=transaction_id,
         already_recorded=verdict == "recorded",
     )
+
+
+async def append_held(
+    connection: Any, stream_id: str, after_position: int, decide: DecideHeld
+) -> AppendResult | None:
+    """EventStore.append_held in one transaction: the head row locked (other appends to
+    the stream wait for it), the events after `after_position` read, and what `decide`
+    makes of them appended at the head."""
+    async with connection.transaction():
+        head = await connection.fetchrow(sql.LOCK_HEAD_AND_POSITION, stream_id)
+        version, position = head if head is not None else (0, 0)
+        missed: list[RecordedEvent] = []
+        after = after_position
+        while True:
+            rows = await connection.fetch(
+                sql.READ_STREAM_AFTER_POSITION, stream_id, after, _HELD_PAGE
+            )
+            missed += [RecordedEvent(*row) for row in rows]
+            if len(rows) < _HELD_PAGE:
+                break
+            after = missed[-1].position
+        decided = decide(missed)
+        if decided is None:
+            return None
+        events, snapshot = decided
+        check_append(stream_id, events, version, snapshot, position)
+        request = AppendRequest(stream_id, tuple(events), version, snapshot, position)
+        [outcome] = await append_chain(connection, [request])
+        if not isinstance(outcome, AppendResult):
+            raise outcome
+        return outcome

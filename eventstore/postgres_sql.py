@@ -157,6 +157,7 @@ SELECT stream_id, version FROM streams WHERE stream_id > $1 ORDER BY stream_id L
 
 # --- Truncation, archive, snapshots. --------------------------------------------------------
 LOCK_HEAD = "SELECT version FROM streams WHERE stream_id = $1 FOR UPDATE"
+LOCK_HEAD_AND_POSITION = "SELECT version, position FROM streams WHERE stream_id = $1 FOR UPDATE"
 
 INSERT_TRUNCATION = """
 INSERT INTO truncations (stream_id, after_version, truncated_by, reason, truncated_at)

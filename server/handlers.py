@@ -9,18 +9,23 @@ from collections.abc import Callable
 
 import msgspec
 
-from eventstore.base import ConcurrencyError, EventStore, NewSnapshot, RecordedEvent
-from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
+from eventstore.base import ConcurrencyError, EventStore, NewEvent, NewSnapshot, RecordedEvent
+from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot
 from projections.loading import stream_of
 from projections.states import GameStates, Loaded
 from schema import errors as codes
 from schema.commands import GameCommand, RewindTurn
 from schema.game_events import GameEvent, TurnResolved, game_codec
-from server.decide import RewindPlan, decide, plan_rewind
+from server.decide import RewindPlan, plan_rewind
 from server.decide.errors import Conflict, DomainError
+from server.deciding import Decided, continues, decide_in_turn, folded, new_events, snapshot_of
 
 _PAGE = 1000
-_encoder = msgspec.json.Encoder()
+# Races lost in a row on a state just read, after which a command holds the game's stream to
+# append: one process can keep beating another to every append (its kept state is the head,
+# and its next append goes one round trip after its last), while holding the stream makes
+# the others wait, so it is kept for such runs of bad luck.
+_HOLD_AFTER_LOSSES = 3
 
 
 class Busy(DomainError):
@@ -63,8 +68,8 @@ class GameService:
         cached = self.states.latest(game_id)
         if cached is not None:
             events = await self._read_after_position(stream, cached.position)
-            if _continues(cached.state.version, events):
-                return self.states.remember(game_id, _folded(cached, events))
+            if continues(cached.state.version, events):
+                return self.states.remember(game_id, folded(cached, events))
         snapshot, events = await self.store.read_from_snapshot(stream, SNAPSHOT_NAME)
         loaded = Loaded(GameState(), 0)
         if snapshot is not None:
@@ -74,7 +79,7 @@ class GameService:
                 events = await self.store.read_stream(stream)
             else:
                 loaded = Loaded(state, snapshot.position)
-        return self.states.remember(game_id, _folded(loaded, events))
+        return self.states.remember(game_id, folded(loaded, events))
 
     async def execute(self, game_id: str, command: GameCommand) -> Executed:
         # A duration for the metrics, not a time of the game: not the injected clock.
@@ -139,34 +144,33 @@ class GameService:
         # up to date, as it may be the stale state's answer.
         loaded = self.states.latest(game_id)
         read = loaded is None
+        lost = 0
         for _ in range(self._attempts):
             if loaded is None:
                 loaded, read = await self.load(game_id), True
-            decided, state = _decide_in_turn(loaded.state, commands)
+            if lost >= _HOLD_AFTER_LOSSES:
+                try:
+                    answers = await self._execute_held(game_id, loaded, commands, correlations)
+                except ConcurrencyError:
+                    answers = None
+                if answers is not None:
+                    return answers
+                loaded = None
+                continue
+            decided, state = decide_in_turn(loaded.state, commands)
             if not read and not all(isinstance(d, list) and d for d in decided):
                 loaded = None
                 continue
-            new = [
-                game_codec.new_event(
-                    e, occurred_at=command.now, actor=command.actor.account, correlation_id=c
-                )
-                for command, c, events in zip(commands, correlations, decided, strict=True)
-                if isinstance(events, list)
-                for e in events
-            ]
+            new = new_events(commands, correlations, decided)
             if not new:
                 return [_answer(d, loaded.state, loaded.position) for d in decided]
-            # Each resolution leaves a snapshot, written with its events in one round trip.
-            snapshot = None
-            if any(isinstance(e, TurnResolved) for d in decided if isinstance(d, list) for e in d):
-                snapshot = NewSnapshot(SNAPSHOT_NAME, _encoder.encode(state))
             try:
                 result = await self.store.append(
                     stream_of(game_id),
                     new,
                     loaded.state.version,
                     expected_position=loaded.position,
-                    snapshot=snapshot,
+                    snapshot=snapshot_of(decided, state),
                 )
             except ConcurrencyError:
                 # The cached state stays: the next load reads on from it, and reloads from
@@ -176,11 +180,46 @@ class GameService:
                 # next try: the process that won appends again one round trip later, from
                 # its own state, so a loser that waited lost again (with two workers on one
                 # game, one worker's players waited 0.3-0.8 s at the p99).
+                if read:
+                    lost += 1
                 loaded = None
                 continue
             self.states.remember(game_id, Loaded(state, result.position))
             return [_answer(d, state, result.position) for d in decided]
         raise Busy("the game is too busy right now; try again")
+
+    async def _execute_held(
+        self,
+        game_id: str,
+        loaded: Loaded,
+        commands: list[GameCommand],
+        correlations: list[uuid.UUID],
+    ) -> list[Executed | DomainError] | None:
+        """The commands decided on what the game's stream holds and appended with it held
+        (EventStore.append_held): for a process that keeps losing the race to another
+        process's appends, which could otherwise go on for every attempt. None when the
+        stream no longer follows on from `loaded` (a rewind elsewhere)."""
+        taken: list[tuple[list[Decided], Loaded, GameState]] = []
+
+        def decide_held(
+            missed: list[RecordedEvent],
+        ) -> tuple[list[NewEvent], NewSnapshot | None] | None:
+            if not continues(loaded.state.version, missed):
+                return None
+            current = folded(loaded, missed)
+            decided, state = decide_in_turn(current.state, commands)
+            taken.append((decided, current, state))
+            new = new_events(commands, correlations, decided)
+            return (new, snapshot_of(decided, state)) if new else None
+
+        result = await self.store.append_held(stream_of(game_id), loaded.position, decide_held)
+        if not taken:
+            return None
+        [(decided, current, state)] = taken
+        if result is None:
+            return [_answer(d, current.state, current.position) for d in decided]
+        self.states.remember(game_id, Loaded(state, result.position))
+        return [_answer(d, state, result.position) for d in decided]
 
     async def rewind(self, game_id: str, command: RewindTurn) -> Executed:
         """Undo the last resolution: its events and everything after go to the archive, and
@@ -245,37 +284,5 @@ class _Waiting(msgspec.Struct, frozen=True):
     answer: "asyncio.Future[Executed]"
 
 
-def _decide_in_turn(
-    state: GameState, commands: list[GameCommand]
-) -> tuple[list[list[GameEvent] | DomainError], GameState]:
-    """Each command decided on the state the ones before it left, as if they had run one
-    after another; a refused one leaves it as it was."""
-    decided: list[list[GameEvent] | DomainError] = []
-    for command in commands:
-        try:
-            events = decide(state, command)
-        except DomainError as refused:
-            decided.append(refused)
-            continue
-        state = fold(state, enumerate(events, start=state.version + 1))
-        decided.append(events)
-    return decided, state
-
-
-def _answer(
-    decided: list[GameEvent] | DomainError, state: GameState, position: int
-) -> Executed | DomainError:
+def _answer(decided: Decided, state: GameState, position: int) -> Executed | DomainError:
     return decided if isinstance(decided, DomainError) else Executed(decided, state, position)
-
-
-def _continues(version: int, events: list[RecordedEvent]) -> bool:
-    """True when `events` follow on from `version` one by one; a rewind elsewhere breaks
-    the sequence, and the state must be loaded afresh."""
-    return all(e.version == version + i for i, e in enumerate(events, start=1))
-
-
-def _folded(loaded: Loaded, events: list[RecordedEvent]) -> Loaded:
-    if not events:
-        return loaded
-    state = fold(loaded.state, ((e.version, game_codec.decode_recorded(e)) for e in events))
-    return Loaded(state, events[-1].position)

@@ -1,13 +1,14 @@
 """The async shell on every store: a whole game, rewinds, races, snapshots."""
 
 import asyncio
+from datetime import datetime
 from typing import Any, cast
 
 import pytest
 from msgspec.structs import replace
 
 from eventstore.base import EventStore, Truncation
-from projections.game import SNAPSHOT_NAME
+from projections.game import SNAPSHOT_NAME, GameState
 from projections.loading import stream_of
 from schema.commands import Actor, JoinGame, ResolveTurn, RewindTurn, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnResolved, TurnRewound, game_codec
@@ -253,3 +254,51 @@ async def test_a_rewind_lands_while_players_keep_submitting(store: EventStore) -
     assert isinstance(executed.events[0], TurnRewound)
     assert executed.state.turn == 2
     assert len(await store.read_archive(stream_of("g1"))) == 1
+
+
+class AlwaysBeaten:
+    """The store, except that before each of this process's appends another process
+    appends a submission of its own: every race this process runs, it loses."""
+
+    def __init__(self, store: EventStore, rival: ScriptedGame) -> None:
+        self._store = store
+        self._rival = rival
+        self.beaten = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def append(self, *args: Any, **kwargs: Any) -> Any:
+        self.beaten += 1
+        rival = self._rival
+        await rival.run(_holds((await rival.service.load("g1")).state, "p2", rival.now))
+        return await self._store.append(*args, **kwargs)
+
+
+def _holds(state: GameState, player_id: str, now: datetime) -> SubmitOrders:
+    mine = [t for t, owner in state.board.armies.items() if owner == player_id]
+    account = state.players[player_id].accounts[0]
+    text = ", ".join(f"{t} H" for t in mine)
+    return SubmitOrders(nonce=NONCE, actor=Actor(account), now=now, text=text)
+
+
+async def test_a_process_that_loses_every_race_still_gets_its_command_in(
+    store: EventStore,
+) -> None:
+    rival = ScriptedGame(GameService(store))
+    await rival.set_up()
+    now = rival.tick(0.1)
+    beaten = AlwaysBeaten(store, rival)
+    loser = GameService(cast(EventStore, beaten))
+
+    done = await loser.execute("g1", _holds((await loser.load("g1")).state, "p3", now))
+
+    recorded = await store.read_stream(stream_of("g1"))
+    events = [game_codec.decode_recorded(e) for e in recorded]
+    submitted = [e.player_id for e in events if isinstance(e, OrdersSubmitted)]
+    # Beaten on its kept state and on three states just read, not a hundred times: then it
+    # holds the stream, and goes in after the rival's.
+    assert beaten.beaten == 4
+    assert submitted == ["p2"] * beaten.beaten + ["p3"]
+    assert done.position == recorded[-1].position
+    assert done.state == (await GameService(store).load("g1")).state
