@@ -14,12 +14,17 @@ def _caught_up(messages: list[Json]) -> bool:
     return any(m["type"] == "standings" for m in messages)
 
 
-async def test_a_player_known_by_the_authorization_header_receives_their_private_events(
-    server: Server,
-) -> None:
+async def _started(server: Server) -> ScriptedGame:
     game = ScriptedGame(server)
     await game.create()
     await game.join_and_start()
+    return game
+
+
+async def test_a_player_known_by_the_authorization_header_receives_their_private_events(
+    server: Server,
+) -> None:
+    game = await _started(server)
     ann, bob, *_ = game.accounts
     async with (
         Live.open(server.base, game.game_id, headers=bob.auth) as bobs,
@@ -41,9 +46,7 @@ async def test_a_player_known_by_the_authorization_header_receives_their_private
 async def test_a_token_sent_after_the_wait_closes_the_spectators_socket_with_a_reason(
     server: Server,
 ) -> None:
-    game = ScriptedGame(server)
-    await game.create()
-    await game.join_and_start()
+    game = await _started(server)
     async with Live.open(server.base, game.game_id) as live:
         # Caught up: the server waited for a token and went on as a spectator's socket.
         await live.wait_for(_caught_up)
@@ -59,9 +62,7 @@ async def test_a_token_sent_after_the_wait_closes_the_spectators_socket_with_a_r
 async def test_anything_but_a_token_that_a_spectator_sends_later_is_ignored(
     server: Server,
 ) -> None:
-    game = ScriptedGame(server)
-    await game.create()
-    await game.join_and_start()
+    game = await _started(server)
     async with Live.open(server.base, game.game_id) as live:
         await live.wait_for(_caught_up)
         for noise in ('{"type": "ping"}', "hello", b"\x00"):
@@ -96,9 +97,7 @@ async def test_a_socket_with_a_wrong_token_or_game_is_closed_with_a_reason(
 
 
 async def test_a_token_in_the_header_and_the_query_is_refused(server: Server) -> None:
-    game = ScriptedGame(server)
-    await game.create()
-    await game.join_and_start()
+    game = await _started(server)
     admin = game.admin
     async with Live.open(server.base, game.game_id, token=admin.token, headers=admin.auth) as live:
         assert await live.wait_closed() == 4401

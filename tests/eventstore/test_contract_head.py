@@ -7,24 +7,12 @@ another process would (the memory store has no other instance: it is its own).
 """
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
 
 from eventstore.base import ConcurrencyError, EventStore, InvalidRequestError
-from eventstore.postgres import PostgresEventStore
 from tests.support import FIXED_TIME, new_event, numbered
-
-
-@pytest.fixture
-async def elsewhere(store: EventStore) -> AsyncIterator[EventStore]:
-    """Another store over the same data, as in another process."""
-    if not isinstance(store, PostgresEventStore):
-        yield store
-        return
-    async with await type(store).open(store._pool, poll_interval=0.2) as other:
-        yield other
 
 
 async def rewind_to_the_same_version(store: EventStore, stream: str) -> int:

@@ -4,23 +4,10 @@ nobody can append in between. The racing writer here is a second store over the 
 another process would be (the memory store has no other instance: it is its own)."""
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
-
-import pytest
+from collections.abc import Sequence
 
 from eventstore.base import EventStore, NewEvent, NewSnapshot, RecordedEvent, Snapshot
-from eventstore.postgres import PostgresEventStore
 from tests.support import new_event, numbered
-
-
-@pytest.fixture
-async def elsewhere(store: EventStore) -> AsyncIterator[EventStore]:
-    """Another store over the same data, as in another process."""
-    if not isinstance(store, PostgresEventStore):
-        yield store
-        return
-    async with await type(store).open(store._pool, poll_interval=0.2) as other:
-        yield other
 
 
 async def test_decide_is_given_the_events_after_the_position_and_its_own_go_at_the_head(
