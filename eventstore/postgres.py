@@ -106,11 +106,7 @@ class PostgresEventStore(EventStore):
         result = await self._combiner.append(
             AppendRequest(stream_id, tuple(events), expected_version, snapshot, expected_position)
         )
-        if self._observe_append is not None:
-            self._observe_append(time.perf_counter() - started)
-        if not result.already_recorded:
-            self._wakeups.wake([stream_id])
-            self._notifier.notify([stream_id])
+        self._appended(stream_id, started, result)
         return result
 
     async def append_held(
@@ -124,13 +120,18 @@ class PostgresEventStore(EventStore):
         except CONNECTION_ERRORS as error:
             # Not retried: whether it committed is unknown, and `decide` runs once.
             raise StoreUnavailableError(f"database unavailable: {error}") from error
-        if result is None:
-            return None
+        if result is not None:
+            self._appended(stream_id, started, result)
+        return result
+
+    def _appended(self, stream_id: str, started: float, result: AppendResult) -> None:
+        """An append's time for the metrics (from `started`), and, if it wrote anything,
+        word of it to this process's subscribers and the other processes."""
         if self._observe_append is not None:
             self._observe_append(time.perf_counter() - started)
-        self._wakeups.wake([stream_id])
-        self._notifier.notify([stream_id])
-        return result
+        if not result.already_recorded:
+            self._wakeups.wake([stream_id])
+            self._notifier.notify([stream_id])
 
     async def _write(self, requests: list[AppendRequest]) -> list[Outcome]:
         """One transaction for the requests; one outcome each."""

@@ -210,7 +210,7 @@ async def append_held(
     the stream wait for it), the events after `after_position` read, and what `decide`
     makes of them appended at the head."""
     async with connection.transaction():
-        head = await connection.fetchrow(sql.LOCK_HEAD_AND_POSITION, stream_id)
+        head = await connection.fetchrow(sql.LOCK_HEAD, stream_id)
         version, position = head if head is not None else (0, 0)
         missed: list[RecordedEvent] = []
         after = after_position

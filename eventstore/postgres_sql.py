@@ -156,8 +156,8 @@ LIST_STREAMS = """
 SELECT stream_id, version FROM streams WHERE stream_id > $1 ORDER BY stream_id LIMIT $2"""
 
 # --- Truncation, archive, snapshots. --------------------------------------------------------
-LOCK_HEAD = "SELECT version FROM streams WHERE stream_id = $1 FOR UPDATE"
-LOCK_HEAD_AND_POSITION = "SELECT version, position FROM streams WHERE stream_id = $1 FOR UPDATE"
+# The head row locked until the transaction ends: the stream's version, then its position.
+LOCK_HEAD = "SELECT version, position FROM streams WHERE stream_id = $1 FOR UPDATE"
 
 INSERT_TRUNCATION = """
 INSERT INTO truncations (stream_id, after_version, truncated_by, reason, truncated_at)
