@@ -12,6 +12,7 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
+from server.homes import sockets_directory
 from server.workers import listen
 
 OPERATOR = "benchmark-operator-token"
@@ -30,8 +31,9 @@ from fastapi.responses import Response
 from eventstore.base import NewEvent
 from server.app import create_app
 from server.clock import SystemClock
+from server.homes import Places
 from server.serve import GC_THRESHOLDS, PROTOCOLS, WEBSOCKET_OPTIONS
-app = create_app()
+app = create_app(places=Places(sys.argv[3], int(sys.argv[4]), int(sys.argv[5])))
 clock = SystemClock()
 async def bare(request: Request, stream: str) -> Response:
     event = NewEvent(event_id=uuid.uuid4(), type="benchmark_appended.v1",
@@ -69,11 +71,11 @@ async def server(url: str, workers: int = 1) -> AsyncIterator[tuple[int, list[in
         "SKIRMISH_WEBHOOK_ALLOW_PRIVATE": "1",
     }
     processes: list[asyncio.subprocess.Process] = []
-    with listen("127.0.0.1", 0) as listening:
+    with listen("127.0.0.1", 0) as listening, sockets_directory() as homes:
         port = listening.getsockname()[1]
         fd = str(listening.fileno())
         try:
-            for _ in range(workers):
+            for place in range(workers):
                 processes.append(
                     await asyncio.create_subprocess_exec(
                         sys.executable,
@@ -81,6 +83,9 @@ async def server(url: str, workers: int = 1) -> AsyncIterator[tuple[int, list[in
                         _SERVER,
                         fd,
                         BARE,
+                        homes,
+                        str(place),
+                        str(workers),
                         env=environment,
                         pass_fds=[listening.fileno()],
                         stdout=asyncio.subprocess.PIPE,

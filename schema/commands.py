@@ -20,7 +20,9 @@ class Actor(msgspec.Struct, frozen=True):
     vouched_by: str | None = None
 
 
-class Command(msgspec.Struct, frozen=True, kw_only=True):
+# Tagged with the class's name: the workers of one server send commands to each other
+# (server/homes.py).
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag=True):
     actor: Actor
     now: datetime
 

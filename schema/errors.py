@@ -302,7 +302,12 @@ TURN_QUOTA = _code(
     "Past a player's quota for the turn (100 submissions, 1,000 order lines); Retry-After "
     "says when the turn resolves, which resets it.",
 )
-BUSY = _code("busy", 503, "The game is too busy right now: try again after Retry-After.")
+BUSY = _code(
+    "busy",
+    503,
+    "The game is too busy right now, or the server's worker that runs its commands went away "
+    "with the call under way (whether it went in is not known): try again after Retry-After.",
+)
 READ_MODELS_BEHIND = _code(
     "read_models_behind",
     503,

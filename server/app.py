@@ -22,6 +22,7 @@ from server.entropy import Entropy, system_entropy
 from server.errors import install_error_handlers
 from server.gate import Gate
 from server.handlers import GameService
+from server.homes import Homes, Places
 from server.limits import BodyLimit
 from server.live import LiveHub
 from server.logs import RequestIds
@@ -70,6 +71,7 @@ def create_app(
     *,
     clock: Clock | None = None,
     entropy: Entropy = system_entropy,
+    places: Places | None = None,
 ) -> FastAPI:
     """The application. On start it opens the pool and migrates the schema; on stop it
     closes them. Without settings it reads the environment (DATABASE_URL must be set: the
@@ -131,10 +133,18 @@ def create_app(
                     )
                 # For /v1/health, which says when one is not running.
                 app.state.background = background
+                homes = None
+                if places is not None:
+                    homes = Homes(places, games.act_here, measured.forwarded_command)
                 try:
+                    if homes is not None:
+                        await homes.start()
+                        games.homes = homes
                     yield
                 finally:
                     await _stop(background)
+                    if homes is not None:
+                        await _within(STOP_SECONDS, homes.close(), "the workers' sockets")
                     await _within(STOP_SECONDS, found.live.close(), "the live feeds")
             finally:
                 await _within(STOP_SECONDS, store.close(), "the event store")

@@ -22,12 +22,13 @@ from server.decide.acting import existing, require_admin
 from server.decide.errors import DomainError, InvalidCommand, NotFound
 from server.decide.fork import check_fork, forked_players
 from server.handlers import Executed
+from server.homes import Acted
 from server.services import Services
 
 
-def done(executed: Executed) -> Done:
+def done(acted: Acted | Executed) -> Done:
     """What an action appended, as the API answers it."""
-    return Done([game_codec.type_of(e) for e in executed.events], executed.position)
+    return Done([game_codec.type_of(e) for e in acted.events], acted.position)
 
 
 async def readable(found: Services, game: str) -> Loaded:

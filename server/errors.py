@@ -29,6 +29,8 @@ from server.decide.errors import DomainError
 
 # How long a client should wait before trying again after a 503 (every 503 says so).
 RETRY_AFTER_SECONDS = 2
+# What a request that the database failed is told.
+NO_DATABASE = "the database is unavailable; try again shortly"
 # A websocket's close code for "try again later".
 _TRY_AGAIN_LATER = 1013
 
@@ -110,7 +112,7 @@ def install_error_handlers(app: FastAPI) -> None:
     # Any: Starlette calls it with the Request (answer: a response) or the WebSocket (answer:
     # None, once closed), whichever met the error.
     async def database_unavailable(connection: Any, _: Exception) -> Any:
-        message = "the database is unavailable; try again shortly"
+        message = NO_DATABASE
         if isinstance(connection, WebSocket):
             # No HTTP answer fits a websocket: close it, and the client reconnects later.
             with contextlib.suppress(RuntimeError):

@@ -19,6 +19,7 @@ from schema.game_events import GameEvent, TurnResolved, game_codec
 from server.decide import RewindPlan, plan_rewind
 from server.decide.errors import Conflict, DomainError
 from server.deciding import Decided, continues, decide_in_turn, folded, new_events, snapshot_of
+from server.homes import Acted, Homes
 
 _PAGE = 1000
 # Races lost in a row on a state just read, after which a command holds the game's stream to
@@ -62,6 +63,8 @@ class GameService:
         )
         # The commands waiting for each game's lock: the next to take it runs them all.
         self._waiting: dict[str, list[_Waiting]] = {}
+        # With several workers, the one each game's commands run in (set once they listen).
+        self.homes: Homes | None = None
 
     async def load(self, game_id: str) -> Loaded:
         stream = stream_of(game_id)
@@ -80,6 +83,19 @@ class GameService:
             else:
                 loaded = Loaded(state, snapshot.position)
         return self.states.remember(game_id, folded(loaded, events))
+
+    async def act(self, game_id: str, command: GameCommand) -> Acted:
+        """The command run in its game's home (server/homes.py): what it appended. For
+        callers that need no more than that."""
+        if self.homes is not None:
+            acted = await self.homes.forward(game_id, command)
+            if acted is not None:
+                return acted
+        return await self.act_here(game_id, command)
+
+    async def act_here(self, game_id: str, command: GameCommand) -> Acted:
+        executed = await self.execute(game_id, command)
+        return Acted(executed.events, executed.position)
 
     async def execute(self, game_id: str, command: GameCommand) -> Executed:
         # A duration for the metrics, not a time of the game: not the injected clock.

@@ -140,6 +140,13 @@ class Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
             registry=registry,
         )
+        self.forwarded = Counter(
+            "skirmish_forwarded_commands",
+            "commands sent to their game's home worker (server/homes.py), by outcome: appended, "
+            "refused (by the game), unreachable (run where they came), failed (503 busy)",
+            ["outcome"],
+            registry=registry,
+        )
         # Of the processes alive, summed (the mode matters only when shared).
         self.open_sockets = Gauge(
             "skirmish_open_sockets",
@@ -168,6 +175,9 @@ class Metrics:
         self._gauges: list[tuple[Gauge, Callable[[], int]]] = []
         self._database = _FromDatabase()
         registry.register(self._database)
+
+    def forwarded_command(self, outcome: str) -> None:
+        self.forwarded.labels(outcome).inc()
 
     def watch(self, pool: asyncpg.Pool, open_sockets: Callable[[], int]) -> None:
         """Read the pool and the sockets when scraped (nothing on their paths), and, when

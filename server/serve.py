@@ -20,6 +20,7 @@ import uvicorn
 from server.app import create_app
 from server.clock import Clock, FakeClock, SystemClock
 from server.database import EmbeddedPostgres, EmbeddedPostgresError
+from server.homes import Places
 from server.logs import LogFormat, configure
 from server.settings import Settings, SettingsError
 
@@ -130,12 +131,13 @@ def run_server(
     *,
     clock: Clock | None = None,
     sockets: list[socket.socket] | None = None,
+    places: Places | None = None,
     started: Callable[[], None] | None = None,
 ) -> int:
     """One process's uvicorn over create_app, on `sockets` if given (a worker's share of
     the parent's) or else listening itself; 0 once it has served and stopped, 1 if the
     application could not start. `started` is called once it serves."""
-    app = create_app(settings, clock=clock)
+    app = create_app(settings, clock=clock, places=places)
     config = uvicorn.Config(
         app,
         host=host,

@@ -29,6 +29,7 @@ from multiprocessing.process import BaseProcess
 
 from prometheus_client.multiprocess import mark_process_dead
 
+from server.homes import Places, sockets_directory
 from server.logs import configure
 from server.metrics import SHARED_DIRECTORY
 from server.serve import Stop, run_server, stop_on_signals
@@ -78,6 +79,12 @@ def supervise(settings: Settings, host: str, port: int, workers: int) -> int:
     except OSError as error:
         logger.error("cannot listen on %s:%d: %s", host, port, error.strerror)
         return 1
+    try:
+        homes = sockets_directory()
+    except OSError as error:
+        listening.close()
+        logger.error("cannot make a directory for the workers' sockets: %s", error)
+        return 1
     # Each worker sends its pid down this pipe once it serves.
     ready, announce = _spawn.Pipe(duplex=False)
     # Fresh for each start, so no figure of an earlier run is counted; inherited by the
@@ -85,11 +92,11 @@ def supervise(settings: Settings, host: str, port: int, workers: int) -> int:
     shared = tempfile.TemporaryDirectory(prefix="skirmish-metrics-")
     previous = os.environ.get(SHARED_DIRECTORY)
     os.environ[SHARED_DIRECTORY] = shared.name
-    with listening, ready, announce, shared:
-        start = _Starter(settings, host, listening, announce)
+    with listening, ready, announce, shared, homes:
+        start = _Starter(settings, host, listening, announce, homes.name, workers)
         running: list[BaseProcess] = []
         try:
-            running.extend(start() for _ in range(workers))
+            running.extend(start(place) for place in range(workers))
             return _watch(start, running, ready, shared.name)
         finally:
             _stop(running)
@@ -125,17 +132,31 @@ class _Starter:
     """Starts one more worker."""
 
     def __init__(
-        self, settings: Settings, host: str, listening: socket.socket, announce: Connection
+        self,
+        settings: Settings,
+        host: str,
+        listening: socket.socket,
+        announce: Connection,
+        homes: str,
+        workers: int,
     ) -> None:
         self.settings = settings
         self.host = host
         self.listening = listening
         self.announce = announce
+        self.homes = homes
+        self.workers = workers
 
-    def __call__(self) -> BaseProcess:
+    def __call__(self, place: int) -> BaseProcess:
         process = _spawn.Process(
             target=_work,
-            args=(self.settings, self.host, self.listening, self.announce),
+            args=(
+                self.settings,
+                self.host,
+                self.listening,
+                self.announce,
+                Places(self.homes, place, self.workers),
+            ),
             name="skirmish worker",
         )
         process.start()
@@ -156,7 +177,7 @@ def _watch(start: _Starter, running: list[BaseProcess], ready: Connection, share
         """Start a worker in the place; the pid of the one that died there."""
         dead = running[place].pid
         assert dead is not None  # it was started
-        running[place], born[place] = start(), now
+        running[place], born[place] = start(place), now
         # One of the first start that died before it served: its replacement is awaited.
         if dead in starting:
             starting.remove(dead)
@@ -255,7 +276,9 @@ def _say_running(start: _Starter, running: list[BaseProcess]) -> None:
     )
 
 
-def _work(settings: Settings, host: str, listening: socket.socket, announce: Connection) -> None:
+def _work(
+    settings: Settings, host: str, listening: socket.socket, announce: Connection, places: Places
+) -> None:
     """A worker's life: serve on the parent's socket until SIGTERM, or until the parent
     goes away without a word (killed with SIGKILL): then it stops as if told to."""
     configure(settings.log_format)
@@ -271,6 +294,7 @@ def _work(settings: Settings, host: str, listening: socket.socket, announce: Con
                 host,
                 port,
                 sockets=[listening],
+                places=places,
                 started=lambda: announce.send(os.getpid()),
             )
             if served == 0:

@@ -42,7 +42,7 @@ async def _act(request: Request, game: str, command: Callable[..., GameCommand])
     """Run the command that `command` makes from the fields every command carries."""
     who = await required_caller(request)
     found = services(request)
-    executed = await found.games.execute(game, command(actor=who.actor, now=found.clock.now()))
+    executed = await found.games.act(game, command(actor=who.actor, now=found.clock.now()))
     return json_response(done(executed))
 
 
@@ -89,7 +89,7 @@ async def ban(request: Request, game: GameId) -> Response:
     body = await read_body(request, BanBody)
     found = services(request)
     command = BanPlayer(actor=who.actor, now=found.clock.now(), player_id=body.player)
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))
 
 
 @router.post("/unban", **_documented("Lift a player's ban", BanBody))
@@ -98,4 +98,4 @@ async def unban(request: Request, game: GameId) -> Response:
     body = await read_body(request, BanBody)
     found = services(request)
     command = UnbanPlayer(actor=who.actor, now=found.clock.now(), player_id=body.player)
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))

@@ -47,7 +47,7 @@ async def add_admin(request: Request, game: GameId) -> Response:
             raise ApiError(codes.ACCOUNT_NOT_FOUND, f"no such account: {body.account}")
         accounts = (body.account,)
     command = AddAdmin(actor=who.actor, now=found.clock.now(), accounts=accounts)
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))
 
 
 @router.delete(
@@ -62,4 +62,4 @@ async def remove_admin(request: Request, game: GameId, account: AccountId) -> Re
     who = await required_caller(request)
     found = services(request)
     command = RemoveAdmin(actor=who.actor, now=found.clock.now(), accounts=(account,))
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))

@@ -82,7 +82,7 @@ async def join_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
     command = JoinGame(actor=who.actor, now=found.clock.now(), name=who.name[:32])
-    executed = await found.games.execute(game, command)
+    executed = await found.games.act(game, command)
     (joined,) = (e for e in executed.events if isinstance(e, PlayerJoined))
     appended = done(executed)
     return json_response(Joined(appended.events, appended.position, player=joined.player_id))
@@ -98,7 +98,7 @@ async def start_game(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
     command = StartGame(actor=who.actor, now=found.clock.now(), secret=found.entropy())
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))
 
 
 @router.patch(
@@ -123,4 +123,4 @@ async def change_settings(request: Request, game: GameId) -> Response:
         broadcasting=body.broadcasting,
         vp_target=body.vp_target,
     )
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))

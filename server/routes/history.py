@@ -65,7 +65,7 @@ async def get_events(
     if who is not None and viewer.moderator and not state.settings.sandbox and page.secrets:
         # rules.md: a moderator's read of secrets before resolution is in the log, for every
         # player to see after the turn; it is written before anything is read.
-        await found.games.execute(game, RecordPrivateRead(actor=who.actor, now=found.clock.now()))
+        await found.games.act(game, RecordPrivateRead(actor=who.actor, now=found.clock.now()))
     return json_response(EventPage(page.events, page.position, page.has_more))
 
 

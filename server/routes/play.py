@@ -58,7 +58,7 @@ async def submit_orders(request: Request, game: GameId) -> Response:
         as_player=body.player,
         nonce=found.nonces(),
     )
-    executed = await found.games.execute(game, command)
+    executed = await found.games.act(game, command)
     (submitted,) = executed.events
     assert isinstance(submitted, OrdersSubmitted)
     return json_response(OrdersAccepted.of(submitted, executed.position))
@@ -99,7 +99,7 @@ async def vote(request: Request, game: GameId) -> Response:
     command = CastVote(
         actor=who.actor, now=found.clock.now(), effect=body.effect, as_player=body.player
     )
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))
 
 
 @router.post(
@@ -118,7 +118,7 @@ async def join_forces(request: Request, game: GameId) -> Response:
     command = RequestJoinForces(
         actor=who.actor, now=found.clock.now(), with_player=body.with_player
     )
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))
 
 
 @router.post(
@@ -135,7 +135,7 @@ async def broadcast(request: Request, game: GameId) -> Response:
     body = await read_body(request, BroadcastBody)
     found = services(request)
     command = Broadcast(actor=who.actor, now=found.clock.now(), message=body.message)
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))
 
 
 @router.post(
@@ -148,7 +148,7 @@ async def resign(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     found = services(request)
     command = Resign(actor=who.actor, now=found.clock.now())
-    return json_response(done(await found.games.execute(game, command)))
+    return json_response(done(await found.games.act(game, command)))
 
 
 @router.patch(
@@ -179,14 +179,14 @@ async def change_me(request: Request, game: GameId) -> Response:
             name=body.name,
             as_player=body.player,
         )
-        executed = await found.games.execute(game, look)
+        executed = await found.games.act(game, look)
         events += [game_codec.type_of(e) for e in executed.events]
         position = executed.position
     if body.notifications is not None:
         notifications = SetNotifications(
             actor=who.actor, now=found.clock.now(), enabled=body.notifications
         )
-        executed = await found.games.execute(game, notifications)
+        executed = await found.games.act(game, notifications)
         events += [game_codec.type_of(e) for e in executed.events]
         position = executed.position
     return json_response(Done(events, position))
