@@ -3,8 +3,10 @@
 The parent binds the socket, starts the workers (spawned: a fresh interpreter each, no
 state forked from the parent) and watches them. Each worker is a whole server: its own
 pool, live feeds, scheduler and background leaders, as when several `skirmish serve` run
-on one database (the advisory locks and LISTEN/NOTIFY make them agree). The kernel hands
-each new connection to whichever worker accepts it first.
+on one database (the advisory locks and LISTEN/NOTIFY make them agree), and the home of a
+share of the games, whose commands the others send it over Unix sockets in a directory the
+parent makes and removes (server/homes.py). The kernel hands each new connection to
+whichever worker accepts it first.
 
 A worker that dies is started again: at once if it had served a while, else after a delay
 that grows with each such quick death in a row (Restarts); after too many in a row, or if a
