@@ -1,7 +1,7 @@
 """Each game's home worker. With `skirmish serve --workers N` the kernel hands a player's
 connection to any worker, so every worker would write to every game: their appends race,
 each lost race costs the loser three round trips, and one process can keep beating another
-(docs/operations.md, "Homes"). Instead each game has a home, one of the workers, and a
+(docs/operations.md, "Several workers"). Instead each game has a home, one of the workers, and a
 command to a game that another worker took is run by the game's home: the home's queue
 takes the game's commands in turn and appends them in groups, from the state it keeps,
 as one process alone would.
@@ -41,6 +41,7 @@ _LENGTH = struct.Struct(">I")
 # A command is a request's body at most (64 KiB) with a few fields; its answer a few events.
 MAX_FRAME = 1 << 20
 _PREFIX = "skirmish-homes-"
+# The longest path a Unix socket may have on macOS (Linux allows 107 bytes).
 _LONGEST_PATH = 103
 # A forwarded command waits this long for its home at most, then the player is told busy.
 ANSWER_SECONDS = 30.0
@@ -59,8 +60,7 @@ class Acted(msgspec.Struct, frozen=True):
 
 def sockets_directory() -> tempfile.TemporaryDirectory[str]:
     """A new directory for the workers' sockets, for the server's user only: in the
-    temporary directory, or in /tmp where that one's path leaves no room for a socket's
-    name (a Unix socket's path has at most 103 bytes on macOS, 107 on Linux)."""
+    temporary directory, or in /tmp where that one's path leaves no room for a socket's."""
     parent = tempfile.gettempdir()
     longest = os.path.join(parent, f"{_PREFIX}12345678", "place-9999.sock")
     if len(longest.encode()) > _LONGEST_PATH:

@@ -53,6 +53,15 @@ async def worker(
         await games.homes.close()
 
 
+@contextlib.asynccontextmanager
+async def two_workers(
+    store: EventStore, directory: Path
+) -> AsyncIterator[tuple[Worker, Worker, ScriptedGame]]:
+    """Workers in places 0 and 1, and a started game whose home is place 1."""
+    async with worker(store, directory, 0) as took, worker(store, directory, 1) as home:
+        yield took, home, await set_up(home, game_at_home(1))
+
+
 def game_at_home(place: int) -> str:
     """A game id whose home is `place` of two."""
     return next(g for g in (f"g{n}" for n in range(100)) if Places("", 0, 2).home_of(g) == place)
@@ -91,11 +100,7 @@ def test_every_process_finds_the_same_home_and_the_games_spread_over_the_workers
 async def test_a_command_taken_by_another_worker_runs_in_the_games_home(
     postgres_store: EventStore, tmp_path: Path
 ) -> None:
-    async with (
-        worker(postgres_store, tmp_path, 0) as took,
-        worker(postgres_store, tmp_path, 1) as home,
-    ):
-        game = await set_up(home, game_at_home(1))
+    async with two_workers(postgres_store, tmp_path) as (took, home, game):
         acted = await took.games.act(game.game_id, orders(game))
         assert [type(e).__name__ for e in acted.events] == ["OrdersSubmitted"]
         # The home decided and appended it, and keeps the state it left; the worker that
@@ -115,11 +120,7 @@ async def test_a_command_taken_by_another_worker_runs_in_the_games_home(
 async def test_a_refusal_comes_back_as_the_home_made_it(
     postgres_store: EventStore, tmp_path: Path
 ) -> None:
-    async with (
-        worker(postgres_store, tmp_path, 0) as took,
-        worker(postgres_store, tmp_path, 1) as home,
-    ):
-        game = await set_up(home, game_at_home(1))
+    async with two_workers(postgres_store, tmp_path) as (took, home, game):
         due = (await home.games.load(game.game_id)).state.next_resolution_at()
         assert due is not None
         for _ in range(MAX_SUBMISSIONS):
@@ -227,12 +228,8 @@ async def test_a_home_that_does_not_answer_in_time_answers_busy(
 async def test_a_bad_frame_closes_its_connection_and_nothing_else(
     postgres_store: EventStore, tmp_path: Path, frame: bytes
 ) -> None:
-    async with (
-        worker(postgres_store, tmp_path, 0) as took,
-        worker(postgres_store, tmp_path, 1) as home,
-    ):
-        game = await set_up(home, game_at_home(1))
-        reader, writer = await asyncio.open_unix_connection(Places(str(tmp_path), 1, 2).path(1))
+    async with two_workers(postgres_store, tmp_path) as (took, home, game):
+        reader, writer = await asyncio.open_unix_connection(home.homes.places.path(1))
         writer.write(frame)
         writer.write_eof()
         async with asyncio.timeout(5):

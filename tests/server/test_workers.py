@@ -16,6 +16,7 @@ from server.cli import main
 from server.workers import GIVE_UP, MAX_DELAY, STEADY_SECONDS, Restarts
 from tests.api.support import (
     OPERATOR_TOKEN,
+    Account,
     Api,
     Live,
     Samples,
@@ -33,6 +34,18 @@ from tests.server.worker_processes import (
     served_by,
     workers_in,
 )
+
+
+async def started_game(api: Api) -> tuple[str, Account, Account, str]:
+    """A started game of Ann (its admin), Bob and Cy: its id, Ann, Bob and one of Bob's
+    armies."""
+    ann, bob, cy = [await api.account(name) for name in ("Ann", "Bob", "Cy")]
+    game = (await api.new_game(ann, seed=7)).id
+    for account in (ann, bob, cy):
+        await api.join(game, account)
+    await api.start(game, ann)
+    state = await api.game(game, bob)
+    return game, ann, bob, next(t for t, p in state.board.armies.items() if p == "p2")
 
 
 async def test_two_workers_share_the_port_the_game_and_the_live_feed(schema_url: str) -> None:
@@ -58,13 +71,7 @@ async def test_two_workers_share_the_port_the_game_and_the_live_feed(schema_url:
 
         client = await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30))
         api = Api(client, base)
-        ann, bob, cy = [await api.account(name) for name in ("Ann", "Bob", "Cy")]
-        game = (await api.new_game(ann, seed=7)).id
-        for account in (ann, bob, cy):
-            await api.join(game, account)
-        await api.start(game, ann)
-        state = await api.game(game, bob)
-        army = next(t for t, p in state.board.armies.items() if p == "p2")
+        game, ann, bob, army = await started_game(api)
 
         # Bob follows the game on both workers.
         async def follow() -> tuple[Live, int]:
@@ -299,12 +306,7 @@ async def test_orders_through_either_worker_run_in_the_games_home(schema_url: st
         workers = workers_in(log)
         client = await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30))
         api = Api(client, base)
-        ann, bob, cy = [await api.account(name) for name in ("Ann", "Bob", "Cy")]
-        game = (await api.new_game(ann)).id
-        for account in (ann, bob, cy):
-            await api.join(game, account)
-        await api.start(game, ann)
-        army = next(t for t, p in (await api.game(game, bob)).board.armies.items() if p == "p2")
+        game, _, bob, army = await started_game(api)
         host, port = base.removeprefix("http://").split(":")
 
         async def connect() -> tuple[Connection, int]:
