@@ -212,72 +212,79 @@ _BUSY_MESSAGE = "the game's worker could not answer; try again"
 
 
 class _Peer:
-    """One connection to another worker, opened when first needed and again after a
-    failure, carrying any number of commands at once."""
+    """Another worker, reached over one connection at a time: opened when first needed and
+    again after a failure, carrying any number of commands at once."""
 
     def __init__(self, path: str) -> None:
         self._path = path
-        self._writer: asyncio.StreamWriter | None = None
-        self._reading: asyncio.Task[None] | None = None
-        self._waiting: dict[int, asyncio.Future[_Appended | _Refused]] = {}
+        self._connection: _Connection | None = None
         self._numbers = itertools.count()
         self._connecting = asyncio.Lock()
 
     async def send(self, game_id: str, command: GameCommand) -> Acted | None:
-        writer = await self._connected()
-        if writer is None:
+        connection = await self._connected()
+        if connection is None:
             return None
         number = next(self._numbers)
         answer: asyncio.Future[_Appended | _Refused] = asyncio.get_running_loop().create_future()
-        self._waiting[number] = answer
+        connection.waiting[number] = answer
         body = _encode(_Forwarded(number, game_id, command))
         try:
-            writer.write(_LENGTH.pack(len(body)) + body)
+            connection.writer.write(_LENGTH.pack(len(body)) + body)
             async with asyncio.timeout(ANSWER_SECONDS):
                 got = await answer
         except (OSError, TimeoutError, ConnectionError):
             raise DomainError(codes.BUSY, _BUSY_MESSAGE) from None
         finally:
-            self._waiting.pop(number, None)
+            connection.waiting.pop(number, None)
         if isinstance(got, _Refused):
             raise Relayed(got)
         return got.acted
 
-    async def _connected(self) -> asyncio.StreamWriter | None:
+    async def _connected(self) -> "_Connection | None":
         async with self._connecting:
-            if self._writer is None or self._writer.is_closing():
+            if self._connection is None or self._connection.writer.is_closing():
                 try:
-                    reader, self._writer = await asyncio.open_unix_connection(
-                        self._path, limit=MAX_FRAME
-                    )
+                    reader, writer = await asyncio.open_unix_connection(self._path, limit=MAX_FRAME)
                 except OSError:
                     return None
-                self._reading = asyncio.create_task(self._read(reader))
-            return self._writer
+                self._connection = _Connection(reader, writer)
+            return self._connection
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            await self._connection.close()
+
+
+class _Connection:
+    """One connection to another worker, and the commands waiting for their answers on it:
+    when it fails, they fail, and not those of the connection opened after it."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.waiting: dict[int, asyncio.Future[_Appended | _Refused]] = {}
+        self._reading = asyncio.create_task(self._read(reader))
 
     async def _read(self, reader: asyncio.StreamReader) -> None:
         try:
             while (body := await _read_frame(reader)) is not None:
                 answer = _decode_answer(body)
-                waiting = self._waiting.get(answer.number)
+                waiting = self.waiting.get(answer.number)
                 if waiting is not None and not waiting.done():
                     waiting.set_result(answer)
         except (OSError, BadFrame, msgspec.DecodeError, asyncio.IncompleteReadError) as error:
             _log.warning("a worker's connection failed: %r", error)
         finally:
-            if self._writer is not None:
-                self._writer.close()
-            for waiting in self._waiting.values():
+            self.writer.close()
+            for waiting in self.waiting.values():
                 if not waiting.done():
                     waiting.set_exception(ConnectionError("the game's worker went away"))
 
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-        if self._reading is not None:
-            self._reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reading
+        self.writer.close()
+        self._reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reading
 
 
 async def _read_frame(reader: asyncio.StreamReader) -> bytes | None:
