@@ -45,6 +45,7 @@ _PREFIX = "skirmish-homes-"
 _LONGEST_PATH = 103
 # A forwarded command waits this long for its home at most, then the player is told busy.
 ANSWER_SECONDS = 30.0
+_BUSY_MESSAGE = "the game's worker could not answer; try again"
 
 
 class BadFrame(Exception):
@@ -208,9 +209,6 @@ class Homes:
             writer.write(_LENGTH.pack(len(body)) + body)
 
 
-_BUSY_MESSAGE = "the game's worker could not answer; try again"
-
-
 class _Peer:
     """Another worker, reached over one connection at a time: opened when first needed and
     again after a failure, carrying any number of commands at once."""
@@ -233,7 +231,7 @@ class _Peer:
             connection.writer.write(_LENGTH.pack(len(body)) + body)
             async with asyncio.timeout(ANSWER_SECONDS):
                 got = await answer
-        except (OSError, TimeoutError, ConnectionError):
+        except (OSError, TimeoutError):  # ConnectionError too: the connection failed
             raise DomainError(codes.BUSY, _BUSY_MESSAGE) from None
         finally:
             connection.waiting.pop(number, None)
