@@ -12,6 +12,7 @@ import msgspec
 from msgspec.structs import replace
 
 from projections.schedule import (
+    Due,
     earliest_after_unpause,
     earliest_resolution,
     orders_close,
@@ -188,6 +189,9 @@ class GameState(msgspec.Struct, frozen=True):
         if not any(p.wants_notices for p in self.players.values()):
             return None
         return resolves_at - reminder_lead(self.settings)
+
+    def due(self) -> Due:
+        return Due(self.phase, self.turn, self.next_resolution_at(), self.next_reminder_at())
 
 
 def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState:

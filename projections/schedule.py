@@ -2,6 +2,8 @@
 
 from datetime import datetime, timedelta
 
+import msgspec
+
 from schema.game_events import Settings
 
 FAST_PERIOD = timedelta(minutes=15)
@@ -13,6 +15,16 @@ SHORTEST_OPEN = timedelta(hours=1)
 REMINDER_LEAD = timedelta(hours=1)
 FAST_REMINDER_LEAD = timedelta(minutes=3)
 _INSTANT = timedelta(microseconds=1)
+
+
+class Due(msgspec.Struct, frozen=True):
+    """A game's phase and turn, and when it falls due next (None: nothing is scheduled):
+    what the scheduler leaves in the read model for a game it is done with."""
+
+    phase: str
+    turn: int
+    resolution_at: datetime | None
+    reminder_at: datetime | None
 
 
 def lock_length(settings: Settings) -> timedelta:

@@ -95,7 +95,7 @@ class GameService:
 
     async def act_here(self, game_id: str, command: GameCommand) -> Acted:
         executed = await self.execute(game_id, command)
-        return Acted(executed.events, executed.position)
+        return Acted(executed.events, executed.position, executed.state.due())
 
     async def execute(self, game_id: str, command: GameCommand) -> Executed:
         # A duration for the metrics, not a time of the game: not the injected clock.

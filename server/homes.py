@@ -29,6 +29,7 @@ from typing import Any
 import msgspec
 
 from eventstore.outages import UNREACHABLE
+from projections.schedule import Due
 from schema import errors as codes
 from schema.commands import GameCommand
 from schema.errors import CODES
@@ -53,10 +54,12 @@ class BadFrame(Exception):
 
 
 class Acted(msgspec.Struct, frozen=True):
-    """What a command appended, and the position of its last event."""
+    """What a command appended, the position of its last event, and when the game falls due
+    next as the command left it."""
 
     events: list[GameEvent]
     position: int
+    due: Due
 
 
 def sockets_directory() -> tempfile.TemporaryDirectory[str]:

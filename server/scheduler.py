@@ -7,7 +7,9 @@ games are carried out; exactly-once does not rest on that claim, though: a resol
 its turn, and the decider refuses a turn that is already resolved, under the store's
 optimistic append. A crash mid-resolution appends all of it or nothing; the game stays due
 and is picked up again once the lease has run out. A turn overdue after downtime resolves
-once, at once, and the next one is reckoned from that resolution.
+once, at once, and the next one is reckoned from that resolution. With several workers, a
+claimed game's command runs in the game's home (server/homes.py), in turn with its players'
+commands and from the state the home keeps.
 """
 
 import asyncio
@@ -20,13 +22,14 @@ import msgspec
 
 from eventstore.base import EventStore
 from eventstore.outages import Backoff
-from projections.game import GameState
 from projections.queries import ReadModelsBehind
 from projections.runner import ReadModelRunner
+from projections.schedule import Due
+from schema import errors as codes
 from schema.commands import Actor, GameCommand, RemindPlayers, ResolveTurn
 from server.clock import Clock, FakeClock
 from server.decide.errors import DomainError
-from server.handlers import Busy, GameService
+from server.handlers import GameService
 
 ACTOR = "scheduler"
 CATCH_UP_SECONDS = 30.0
@@ -85,6 +88,9 @@ UPDATE read_games SET claimed_until = NULL FROM mine WHERE read_games.game_id = 
 _NEXT_DUE = "SELECT min(least(next_resolution_at, next_reminder_at)) FROM read_games"
 # What the database may answer a game's command or load with: the game stays due.
 _DATABASE_FAILURES = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
+# Refusals that say the command was not carried out, here or in the game's home: the game
+# stays due.
+_NOT_CARRIED_OUT = frozenset({codes.BUSY.code, codes.DATABASE_UNAVAILABLE.code})
 _log = logging.getLogger(__name__)
 
 
@@ -105,23 +111,23 @@ class _Claim(msgspec.Struct, frozen=True):
 
 
 class _Done(msgspec.Struct, frozen=True):
-    """A claimed game done with, and the state it was left in."""
+    """A claimed game done with, and when it falls due next."""
 
     claim: _Claim
-    state: GameState
+    due: Due
 
 
 def _rescheduled(done: list[_Done]) -> tuple[list[object], ...]:
     """_RESCHEDULE's arguments."""
     claims = [d.claim for d in done]
-    states = [d.state for d in done]
+    dues = [d.due for d in done]
     return (
         [c.game_id for c in claims],
         [c.claimed_until for c in claims],
-        [s.phase for s in states],
-        [s.turn for s in states],
-        [s.next_resolution_at() for s in states],
-        [s.next_reminder_at() for s in states],
+        [d.phase for d in dues],
+        [d.turn for d in dues],
+        [d.resolution_at for d in dues],
+        [d.reminder_at for d in dues],
     )
 
 
@@ -237,13 +243,13 @@ class Scheduler:
             # A game that cannot be carried out in time must not keep the whole claim
             # waiting: it stays due and is tried again.
             async with asyncio.timeout(self._deadline):
-                executed = await self._games.execute(game_id, command)
-        except Busy as busy:
-            # Not done, and nothing appended that would make the read model show it due
-            # again: it must stay due.
-            _log.warning("scheduler: %s for %s failed: %s", name, game_id, busy)
-            return None
+                acted = await self._games.act(game_id, command)
         except DomainError as refused:
+            if refused.code in _NOT_CARRIED_OUT:
+                # Nothing appended that would make the read model show it due again: it
+                # must stay due.
+                _log.warning("scheduler: %s for %s failed: %s", name, game_id, refused)
+                return None
             _log.info("scheduler: %s for %s refused: %s", name, game_id, refused)
             return await self._as_it_stands(claim)
         except TimeoutError:
@@ -252,7 +258,7 @@ class Scheduler:
         except _DATABASE_FAILURES as error:
             _log.warning("scheduler: %s for %s failed: %s", name, game_id, error)
             return None
-        return _Done(claim, executed.state)
+        return _Done(claim, acted.due)
 
     async def _as_it_stands(self, claim: _Claim) -> _Done | None:
         """A game whose due command someone else carried out: it falls due next as it now
@@ -263,7 +269,7 @@ class Scheduler:
         except (TimeoutError, *_DATABASE_FAILURES) as error:
             _log.warning("scheduler: %s could not be loaded: %s", claim.game_id, error)
             return None
-        return _Done(claim, loaded.state)
+        return _Done(claim, loaded.state.due())
 
 
 class ClaimsHeldElsewhere(Exception):

@@ -1,5 +1,5 @@
 """Each game's home worker (server/homes.py): two workers' GameServices on one PostgreSQL
-store, in one event loop, talking over real Unix sockets."""
+store, in one event loop, talking over real Unix sockets; and a scheduler in one of them."""
 
 import asyncio
 import contextlib
@@ -14,18 +14,22 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
+import asyncpg
 import msgspec
 import pytest
 
 from eventstore.base import EventStore
 from projections.loading import stream_of
+from projections.runner import ReadModelRunner
 from schema import errors as codes
 from schema.commands import Actor, GameCommand, SubmitOrders
 from server import homes
+from server.clock import FakeClock
 from server.decide.errors import DomainError
 from server.decide.play import MAX_SUBMISSIONS
-from server.handlers import GameService
+from server.handlers import Busy, GameService
 from server.homes import Acted, Homes, Places
+from server.scheduler import Scheduler
 from tests.api.support import until
 from tests.server.scripted import NONCE, ScriptedGame
 
@@ -270,6 +274,61 @@ async def test_a_command_runs_to_its_end_when_its_senders_connection_goes(
             await serving.close()
         events = await postgres_store.read_stream(stream_of(game.game_id))
         assert events[-1].type == "orders_submitted.v1"
+
+
+async def read_game(pool: asyncpg.Pool, game_id: str) -> asyncpg.Record:
+    """What the scheduler claims a game by."""
+    row = await pool.fetchrow(
+        "SELECT turn, next_resolution_at, claimed_until FROM read_games WHERE game_id = $1",
+        game_id,
+    )
+    assert row is not None
+    return row
+
+
+async def test_a_due_game_claimed_by_another_worker_resolves_in_its_home(
+    postgres_store: EventStore, pool: asyncpg.Pool, tmp_path: Path
+) -> None:
+    async with two_workers(postgres_store, tmp_path) as (took, home, game):
+        await ReadModelRunner(postgres_store, pool).catch_up()
+        due = await read_game(pool, game.game_id)
+        clock = FakeClock(due["next_resolution_at"])
+        tick = await Scheduler(took.games, pool, clock).run_due()
+        assert (tick.resolved, tick.failed) == (1, 0)
+        assert took.outcomes == ["appended"]
+        # Resolved from the state the home kept; the worker that claimed it never loaded it.
+        kept = home.games.states.latest(game.game_id)
+        assert kept is not None
+        assert kept.state.turn == due["turn"] + 1
+        assert took.games.states.latest(game.game_id) is None
+        # What the home answered put the game's next turn in the read model at once.
+        after = await read_game(pool, game.game_id)
+        assert after["turn"] == kept.state.turn
+        assert after["next_resolution_at"] == kept.state.next_resolution_at()
+        assert after["claimed_until"] is None
+
+
+async def test_a_due_game_whose_home_answers_busy_stays_due(
+    postgres_store: EventStore, pool: asyncpg.Pool, tmp_path: Path
+) -> None:
+    async def busy(game_id: str, command: GameCommand) -> Acted:
+        raise Busy("too busy")
+
+    home = Homes(Places(str(tmp_path), 1, 2), busy, uncounted)
+    await home.start()
+    try:
+        async with worker(postgres_store, tmp_path, 0) as took:
+            game = await set_up(took, game_at_home(1))
+            await ReadModelRunner(postgres_store, pool).catch_up()
+            due = await read_game(pool, game.game_id)
+            clock = FakeClock(due["next_resolution_at"])
+            tick = await Scheduler(took.games, pool, clock).run_due()
+            assert (tick.resolved, tick.failed) == (0, 1)
+            assert took.outcomes == ["refused"]
+            # Let go of, as it was: due for the next claim.
+            assert await read_game(pool, game.game_id) == due
+    finally:
+        await home.close()
 
 
 @pytest.mark.parametrize("long", [False, True], ids=["short", "too long for a socket"])
