@@ -10,7 +10,8 @@ from datetime import datetime, timedelta
 import msgspec
 
 from eventstore.base import EventStore, NewEvent, Snapshot
-from projections.game import SNAPSHOT_NAME, GameState, fold
+from projections.evolve import fold
+from projections.game import SNAPSHOT_NAME, GameState
 from projections.loading import stream_of
 from schema.commands import (
     Actor,

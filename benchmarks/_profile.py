@@ -34,7 +34,7 @@ PHASES: Sequence[tuple[str, str]] = (
     ("decide (the rules engine)", "decide (server/decide"),
     ("append the events", "PostgresEventStore.append ("),
     ("save the snapshot", "GameService._snapshot ("),
-    ("fold the new events", "fold (projections/game.py"),
+    ("fold the new events", "fold (projections/evolve.py"),
     ("encode the new events", "EventCodec.new_event ("),
     ("scheduler: claims, due games", "Scheduler."),
     ("HTTP (uvicorn, FastAPI)", "RequestResponseCycle.run_asgi ("),
@@ -45,7 +45,7 @@ PHASES: Sequence[tuple[str, str]] = (
 KINDS: Sequence[tuple[str, tuple[str, ...]]] = (
     ("msgspec encode/decode, event ids (schema/, uuid4)", ("msgspec/", "schema/", "uuid.py")),
     ("rules engine (rules/, server/decide/)", ("rules/", "server/decide/")),
-    ("folding (projections/game.py)", ("projections/game.py",)),
+    ("folding (projections/evolve.py, game.py)", ("projections/evolve.py", "projections/game.py")),
     ("read-model rows (projections/)", ("projections/",)),
     ("asyncpg (the call: encoding, socket writes)", ("asyncpg/",)),
     ("event store, Python side (eventstore/)", ("eventstore/",)),

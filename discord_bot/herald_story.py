@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from projections.views import public_game
 from schema.api import FeedEvent
 from schema.game_events import (

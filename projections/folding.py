@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from eventstore.base import BriefEvent, Checkpoint, EventStore, RecordedEvent
 from eventstore.outages import UNREACHABLE
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from projections.loading import game_of, state_until
 from projections.rows import GameRows
 from projections.states import GameStates

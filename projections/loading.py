@@ -1,7 +1,8 @@
 """Where a game's events live, and reading a game's state from them."""
 
 from eventstore.base import EventStore
-from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot, fold
+from projections.evolve import fold
+from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot
 from schema.game_events import game_codec
 
 _PREFIX = "game-"

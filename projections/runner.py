@@ -30,8 +30,9 @@ from eventstore.base import BriefEvent, Checkpoint, EventStore
 from eventstore.migrations import Connection
 from eventstore.outages import Backoff
 from projections import failures
+from projections.evolve import fold
 from projections.folding import FoldedBatch, LoggedEvent, fold_batch
-from projections.game import GameState, fold
+from projections.game import GameState
 from projections.lag import NAME, CatchUpProgress, any_after, checkpoint
 from projections.leading import Connect, lead
 from projections.loading import stream_of

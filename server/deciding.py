@@ -7,7 +7,8 @@ import uuid
 import msgspec
 
 from eventstore.base import NewEvent, NewSnapshot, RecordedEvent
-from projections.game import SNAPSHOT_NAME, GameState, fold
+from projections.evolve import fold
+from projections.game import SNAPSHOT_NAME, GameState
 from projections.states import Loaded
 from schema.commands import GameCommand
 from schema.game_events import GameEvent, TurnResolved, game_codec

@@ -26,7 +26,8 @@ import msgspec
 
 from eventstore.base import EventStore, RecordedEvent
 from eventstore.outages import UNREACHABLE
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from projections.loading import state_until, stream_of
 from projections.views import public_game, standings
 from projections.visibility import Viewer

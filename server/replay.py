@@ -14,7 +14,8 @@ from pathlib import Path
 
 import msgspec
 
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from schema.commands import Actor, ResolveTurn
 from schema.game_events import GameEvent, TurnResolved
 from schema.verification import FieldChange, TurnDifference

@@ -15,7 +15,8 @@ from pathlib import Path
 import msgspec
 
 from bots.strategies import random_ballot, random_orders
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from projections.views import public_game
 from schema.commands import (
     Actor,

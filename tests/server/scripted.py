@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 from msgspec.structs import replace
 
 from eventstore.base import EventStore, NewEvent
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from projections.loading import stream_of
 from schema.commands import (
     Actor,

@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 from uuid import uuid4
 
 from eventstore.base import MAX_APPEND_BYTES, MAX_EVENT_BYTES
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from rules.parse import MAX_ORDER_LENGTH
 from schema.commands import (
     Actor,

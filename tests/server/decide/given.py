@@ -8,7 +8,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from rules.maps import builtin_map
 from rules.prng import commitment
 from schema.commands import (

@@ -3,7 +3,7 @@ from datetime import datetime, timedelta
 import msgspec
 import pytest
 
-from projections.game import evolve
+from projections.evolve import evolve
 from rules.maps import builtin_map
 from schema import errors as codes
 from schema.commands import (

@@ -4,7 +4,8 @@ from datetime import datetime
 
 import pytest
 
-from projections.game import GameState, fold
+from projections.evolve import fold
+from projections.game import GameState
 from rules.prng import commitment
 from rules.turn import Death, OrderReport
 from schema import errors as codes

@@ -4,7 +4,8 @@ from datetime import timedelta
 
 from msgspec.structs import replace
 
-from projections.game import GameState, evolve, fold
+from projections.evolve import evolve, fold
+from projections.game import GameState
 from rules.maps import builtin_map
 from rules.turn import OrderReport
 from schema.commands import Actor

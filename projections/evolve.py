@@ -1,0 +1,269 @@
+"""How a game's events make its state: `evolve(state, event) -> state`, and `fold` for a
+stream of them (projections.game holds the state).
+
+Pure: no I/O, no clock.
+"""
+
+from collections.abc import Iterable
+
+from msgspec.structs import replace
+
+from projections.game import GameState, Player
+from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
+from schema.game_events import (
+    AdminAdded,
+    AdminRemoved,
+    ForkedFrom,
+    GameCreated,
+    GameEvent,
+    GameForked,
+    GameKilled,
+    GamePaused,
+    GameStarted,
+    GameUnpaused,
+    JoinForcesRequested,
+    MessageBroadcast,
+    NotificationsChanged,
+    OrdersSubmitted,
+    PlayerBanned,
+    PlayerJoined,
+    PlayerLeft,
+    PlayerLookChanged,
+    PlayerNotified,
+    PlayerResigned,
+    PlayerUnbanned,
+    PrivateEventsRead,
+    SettingsChanged,
+    TurnResolved,
+    TurnRewound,
+    VoteCast,
+)
+
+
+def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState:
+    """Apply (version, event) pairs in order."""
+    for version, event in events:
+        state = replace(evolve(state, event), version=version)
+        if isinstance(event, TurnResolved):
+            state = replace(state, resolved_versions=(*state.resolved_versions, version))
+    return state
+
+
+def evolve(state: GameState, event: GameEvent) -> GameState:
+    match event:
+        # Each case is an isinstance test, in order: the events of every turn come first (a
+        # rebuild folds hundreds of thousands of them).
+        case OrdersSubmitted():
+            mine = (*state.submissions.get(event.player_id, ()), event)
+            return replace(state, submissions={**state.submissions, event.player_id: mine})
+        case PlayerNotified():
+            if event.kind == "reminder" and event.turn > state.reminded_turn:
+                return replace(state, reminded_turn=event.turn)
+            return state
+        case TurnResolved():
+            return _resolved(state, event)
+        case GameCreated():
+            return replace(
+                state,
+                game_id=event.game_id,
+                phase="joining",
+                settings=event.settings,
+                admins=(event.admin,),
+                client_id=event.client_id,
+                seed=event.seed,
+                created_at=event.at,
+            )
+        case PlayerJoined():
+            player = Player(
+                event.player_id, event.name, (event.account_id,), event.color, event.pattern
+            )
+            return replace(
+                state,
+                players={**state.players, player.id: player},
+                joined_so_far=state.joined_so_far + 1,
+            )
+        case PlayerLeft():
+            players = dict(state.players)
+            del players[event.player_id]
+            return replace(state, players=players)
+        case GameStarted():
+            return replace(
+                state,
+                phase="running",
+                map=event.map,
+                board=event.board,
+                turn=1,
+                turn_began_at=event.at,
+                earliest_resolution=earliest_resolution(event.at, state.settings),
+                vote=event.vote,
+                secret=event.secret,
+                commitment=event.commitment,
+            )
+        case VoteCast():
+            return replace(state, ballots={**state.ballots, event.player_id: event.effect})
+        case JoinForcesRequested():
+            requests = {**state.join_requests, event.player_id: event.with_player}
+            return replace(state, join_requests=requests)
+        case TurnRewound():
+            # The resolution itself is gone from the stream; what remains is to forget the
+            # votes of the turn, as rules.md says, and to reckon the next resolution from
+            # now rather than from a resolution long past.
+            state = replace(
+                state,
+                ballots={},
+                earliest_resolution=earliest_resolution(event.at, state.settings),
+            )
+            if event.secret is None:
+                return state
+            return replace(state, secret=event.secret, commitment=event.commitment)
+        case PlayerResigned():
+            return _update_player(state, event.player_id, status="resigned", notifications=False)
+        case PlayerBanned():
+            state = replace(state, banned_accounts=state.banned_accounts | {event.account_id})
+            if event.player_id is None:
+                return state
+            return _void_turn_of(
+                _update_player(state, event.player_id, banned=True), event.player_id
+            )
+        case PlayerUnbanned():
+            state = replace(state, banned_accounts=state.banned_accounts - {event.account_id})
+            players = {
+                pid: replace(p, banned=False) if event.account_id in p.accounts else p
+                for pid, p in state.players.items()
+            }
+            return replace(state, players=players)
+        case GamePaused():
+            return replace(state, phase="paused", paused_at=event.at)
+        case GameUnpaused():
+            return replace(
+                state,
+                phase="running",
+                paused_at=None,
+                earliest_resolution=earliest_after_unpause(event.at, state.settings),
+            )
+        case GameKilled():
+            return replace(state, phase="killed")
+        case SettingsChanged():
+            old, new = state.settings, event.settings
+            # Local time only names the hour: a new time zone that keeps the resolution's
+            # hour in UTC keeps the next resolution where it was (rules.md).
+            moved = (old.fast_mode, resolution_hour_utc(old)) != (
+                new.fast_mode,
+                resolution_hour_utc(new),
+            )
+            if moved and state.earliest_resolution is not None:
+                return replace(
+                    state, settings=new, earliest_resolution=earliest_resolution(event.at, new)
+                )
+            return replace(state, settings=new)
+        case PlayerLookChanged():
+            return _update_player(
+                state, event.player_id, name=event.name, color=event.color, pattern=event.pattern
+            )
+        case NotificationsChanged():
+            return _update_player(state, event.player_id, notifications=event.enabled)
+        case MessageBroadcast():
+            return state
+        case AdminAdded():
+            return replace(state, admins=(*state.admins, event.account_id))
+        case AdminRemoved():
+            return replace(state, admins=tuple(a for a in state.admins if a != event.account_id))
+        case PrivateEventsRead():
+            return replace(state, private_readers=state.private_readers | {event.reader})
+        case GameForked():
+            return _forked(event)
+
+
+def _update_player(state: GameState, player_id: str, **changes: object) -> GameState:
+    player = replace(state.players[player_id], **changes)
+    return replace(state, players={**state.players, player_id: player})
+
+
+def _void_turn_of(state: GameState, player_id: str) -> GameState:
+    """A ban voids what the player sent this turn that is not resolved yet (rules.md):
+    their orders, their vote, and join-forces requests from or to them."""
+    return replace(
+        state,
+        submissions={p: s for p, s in state.submissions.items() if p != player_id},
+        ballots={p: b for p, b in state.ballots.items() if p != player_id},
+        join_requests={
+            p: other for p, other in state.join_requests.items() if player_id not in (p, other)
+        },
+    )
+
+
+def _resolved(state: GameState, event: TurnResolved) -> GameState:
+    players = dict(state.players)
+    for joint, (a, b) in event.joined.items():
+        first, second = players.pop(a), players.pop(b)
+        players[joint] = replace(
+            first,
+            id=joint,
+            name=f"{first.name}/{second.name}",
+            accounts=first.accounts + second.accounts,
+            notifications=first.notifications or second.notifications,
+            banned=first.banned and second.banned,
+            has_joined_forces=True,
+        )
+    for player_id, vp in event.vp.items():
+        players[player_id] = replace(players[player_id], vp=vp)
+    for player_id in event.eliminated:
+        if players[player_id].status == "active":
+            players[player_id] = replace(players[player_id], status="eliminated")
+    return replace(
+        state,
+        phase="finished" if event.winner is not None else state.phase,
+        players=players,
+        board=event.board,
+        turn=event.turn + 1,
+        turn_began_at=event.at,
+        earliest_resolution=earliest_resolution(event.at, state.settings),
+        submissions={},
+        vote=event.next_vote,
+        ballots={},
+        effect=event.next_effect,
+        join_requests={},
+        last_turn=event,
+        winner=event.winner,
+        private_readers=frozenset(),
+    )
+
+
+def _forked(event: GameForked) -> GameState:
+    players = {
+        p.id: Player(
+            p.id,
+            p.name,
+            p.accounts,
+            p.color,
+            p.pattern,
+            status=p.status,
+            vp=p.vp,
+            has_joined_forces=p.has_joined_forces,
+        )
+        for p in event.players
+    }
+    return GameState(
+        game_id=event.game_id,
+        phase="running",
+        settings=event.settings,
+        admins=(event.admin,),
+        secret=event.secret,
+        commitment=event.commitment,
+        created_at=event.at,
+        players=players,
+        joined_so_far=len(players),
+        map=event.map,
+        board=event.board,
+        turn=event.turn,
+        turn_began_at=event.at,
+        earliest_resolution=earliest_resolution(event.at, event.settings),
+        vote=event.vote,
+        effect=event.effect,
+        forked_from=ForkedFrom(
+            game=event.source_game,
+            turn=event.turn,
+            position=event.position,
+            chain_hash=event.chain_hash,
+        ),
+    )
