@@ -1,6 +1,6 @@
 """Maps: territories, adjacency (overseas links included), barracks, and their JSON form."""
 
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -55,26 +55,41 @@ class GameMap(
     homes: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
-        _checked(self)
+        # Kept on the map, so that its board needs no second look-up: each look-up hashes
+        # and compares the whole map, as long as decoding it takes.
+        self.__dict__["known"] = _known(self)
 
-    @cached_property
+    @property
     def board(self) -> "Board":
-        return _board(self)
+        known: _Known = self.__dict__["known"]
+        return known.board()
+
+
+class _Known:
+    """A map checked already, and its board once asked for."""
+
+    __slots__ = ("_board", "_map")
+
+    def __init__(self, game_map: GameMap) -> None:
+        _check(game_map)
+        self._map = game_map
+        self._board: Board | None = None
+
+    def board(self) -> "Board":
+        # Threads may build it twice at once; either board is as good.
+        if self._board is None:
+            self._board = Board(self._map)
+        return self._board
 
 
 # Every load of a game decodes its map again (from its start event or a snapshot), and
 # checking a map costs some five times what hashing and comparing it does, building its
 # board ten times: a map equal to one checked already is as good, and so is its board.
-# Kept by content, the latest few (generated maps are many), in lru_caches, which threads
+# Kept by content, the latest few (generated maps are many), in an lru_cache, which threads
 # may share.
 @lru_cache(maxsize=64)
-def _checked(game_map: GameMap) -> None:
-    _check(game_map)
-
-
-@lru_cache(maxsize=64)
-def _board(game_map: GameMap) -> "Board":
-    return Board(game_map)
+def _known(game_map: GameMap) -> _Known:
+    return _Known(game_map)
 
 
 def _check(game_map: GameMap) -> None:
