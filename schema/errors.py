@@ -50,8 +50,9 @@ INVALID_ACTING_USER_NAME = _code(
 BAD_MESSAGE = _code(
     "bad_message",
     400,
-    'A websocket\'s first message is not `{"token": "..."}`, or the client of a socket that '
-    "received no token in time (a spectator's) sent one later (the socket closes with 4400).",
+    'A websocket\'s first message is not `{"token": "..."}`; the client of a socket that '
+    "received no token in time (a spectator's) sent one later; or a socket opened with "
+    "`?auth=message` received no token within 10 s (the socket closes with 4400).",
 )
 CLIENT_DISCONNECTED = _code(
     "client_disconnected", 400, "The client left while sending its body; nobody reads this."

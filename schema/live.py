@@ -1,7 +1,7 @@
 """What is said on the websocket of a live game (docs/api.md, "Live"): its query, the client's
 one message, and the server's, one Struct per `type`. /asyncapi.json is generated from them."""
 
-from typing import cast
+from typing import Literal, cast
 
 import msgspec
 
@@ -18,12 +18,16 @@ class LiveQuery(msgspec.Struct, frozen=True):
     # The player's token: this socket is then also that player's private channel (or send
     # it in the Authorization header, or as the first message).
     token: str | None = None
+    # "message": the token comes as the first message, and the socket waits for it (10 s at
+    # most) however slow the link, instead of serving a spectator after 250 ms.
+    auth: Literal["message"] | None = None
 
 
 class TokenMessage(msgspec.Struct, frozen=True):
-    """The client's first message, sent at once on connecting (within 250 ms), to be known
-    as the player of that token; a client without one says nothing (a token after the
-    250 ms closes the socket with 4400: it was serving a spectator)."""
+    """The client's first message, to be known as the player of that token: sent at once on
+    connecting (within 250 ms), or within 10 s with `?auth=message`. A client without one
+    says nothing (a token after the 250 ms closes the socket with 4400: it was serving a
+    spectator)."""
 
     token: str
 

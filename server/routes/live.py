@@ -28,8 +28,10 @@ from server.live import Client, GameFeed, Joined, messages_for
 from server.services import Services, services
 
 router = APIRouter()
-# A client that authenticates by message must send it at once.
+# A client that authenticates by message must send it at once, unless it said it would.
 TOKEN_WAIT_SECONDS = 0.25
+# How long a socket opened with ?auth=message waits for its token (a slow link's).
+TOKEN_MESSAGE_SECONDS = 10.0
 PING_SECONDS = 20.0
 # How long a dropped client's socket may take to accept its close frame.
 DROP_CLOSE_SECONDS = 10.0
@@ -41,7 +43,8 @@ _PAGE = 50
 _TOKEN_LATE = (
     f"the token came after the {TOKEN_WAIT_SECONDS * 1000:g} ms in which one is taken, "
     "while this socket served a spectator; to be known as a player, reconnect with the "
-    "token in the Authorization header, in ?token=, or as the first message, sent at once"
+    "token in the Authorization header or in ?token=, or with ?auth=message and the token "
+    "as the first message"
 )
 _encode = msgspec.json.Encoder().encode
 _decode_token = msgspec.json.Decoder(TokenMessage).decode
@@ -61,7 +64,7 @@ async def live(websocket: WebSocket, game: str) -> None:
             # Counted first, so that a flood from one address costs little beyond handshakes.
             seat.take_address(_address(websocket))
             query = _query(websocket)
-            identity = await _identity(websocket, query.token)
+            identity = await _identity(websocket, query)
             seat.take_account(identity)
             loaded = await found.games.load(game)
             existing(loaded.state)
@@ -139,23 +142,30 @@ def _query(websocket: WebSocket) -> LiveQuery:
         raise ApiError(codes.INVALID_REQUEST, f"the query: {error}") from None
 
 
-async def _identity(websocket: WebSocket, query_token: str | None) -> Identity | None:
+async def _identity(websocket: WebSocket, query: LiveQuery) -> Identity | None:
     """Who connects: by the Authorization header (as over HTTP, for clients that can send
-    one), `?token=`, or a first message sent at once (a browser's way without the token in
-    an address); None, a spectator, when no token comes."""
+    one), `?token=`, or a first message (a browser's way without the token in an address):
+    sent at once, or awaited with `?auth=message`; None, a spectator, when no token comes."""
     header_token = bearer_token(websocket)
-    if header_token is not None and query_token is not None:
+    given = [t for t in (header_token, query.token) if t is not None]
+    if len(given) + (query.auth == "message") > 1:
         raise ApiError(
             codes.BAD_AUTHORIZATION,
-            "send the token once: in the Authorization header or in ?token=, not both",
+            "send the token once: in the Authorization header, in ?token=, or as the first "
+            "message with ?auth=message",
         )
-    token = query_token if header_token is None else header_token
-    if token is not None:
-        return await identify(websocket, token)
+    if given:
+        return await identify(websocket, given[0])
+    awaited = query.auth == "message"
     try:
-        async with asyncio.timeout(TOKEN_WAIT_SECONDS):
+        async with asyncio.timeout(TOKEN_MESSAGE_SECONDS if awaited else TOKEN_WAIT_SECONDS):
             first = await _receive(websocket)
     except TimeoutError:
+        if awaited:
+            raise ApiError(
+                codes.BAD_MESSAGE,
+                f"?auth=message, but no token came within {TOKEN_MESSAGE_SECONDS:g} s",
+            ) from None
         return None
     try:
         message = _decode_token(first)

@@ -175,6 +175,7 @@ class Live:
         *,
         after: int = 0,
         token: str | None = None,
+        auth: str | None = None,
         first_message: str | None = None,
         headers: dict[str, str] | None = None,
         read: bool = True,
@@ -183,6 +184,8 @@ class Live:
         query: dict[str, Any] = {"after": after}
         if token is not None:
             query["token"] = token
+        if auth is not None:
+            query["auth"] = auth
         url = f"{base.replace('http', 'ws', 1)}/v1/games/{game_id}/live?{urlencode(query)}"
         async with connect(url, proxy=None, additional_headers=headers, **options) as connection:
             if first_message is not None:

@@ -1,11 +1,14 @@
 """Who a live socket serves: a player known by the Authorization header, `?token=` or a first
-message sent at once; a spectator otherwise, and never a player's socket that silently
-serves a spectator because its token came late."""
+message, sent at once or awaited with `?auth=message`; a spectator otherwise, and never a
+player's socket that silently serves a spectator because its token came late."""
 
+import asyncio
+import json
 from typing import Any
 
 import pytest
 
+from server.routes import live as live_route
 from tests.api.game import ScriptedGame
 from tests.api.support import Json, Live, Server
 
@@ -59,6 +62,58 @@ async def test_a_token_sent_after_the_wait_closes_the_spectators_socket_with_a_r
     assert error["position"] == live.messages[-2]["position"]
 
 
+async def test_a_token_announced_in_the_query_is_awaited_however_late_it_comes(
+    server: Server,
+) -> None:
+    game = await _started(server)
+    ann, bob, *_ = game.accounts
+    async with Live.open(server.base, game.game_id, auth="message") as bobs:
+        # A slow link: the token comes well after a spectator's socket would have begun.
+        await asyncio.sleep(live_route.TOKEN_WAIT_SECONDS * 3)
+        assert not bobs.messages
+        await bobs.connection.send(json.dumps({"token": bob.token}))
+        await bobs.wait_for(_caught_up)
+        await game.api.orders(game.game_id, ann, "EA B")
+        await game.api.orders(game.game_id, bob, "BE H")
+        last = await game.api.as_(ann).broadcast(game.game_id, "last")
+        await bobs.wait_for_position(last.position)
+    submitted = [e for e in bobs.events if e["type"] == "orders_submitted.v1"]
+    assert [(e["data"]["player_id"], e["data"]["text"]) for e in submitted] == [("p2", "BE H")]
+    assert not bobs.of_type("error")
+
+
+async def test_a_token_announced_in_the_query_that_never_comes_closes_the_socket(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live_route, "TOKEN_MESSAGE_SECONDS", 0.5)
+    game = await _started(server)
+    async with Live.open(server.base, game.game_id, auth="message") as live:
+        assert await live.wait_closed() == 4400
+    assert [m["type"] for m in live.messages] == ["error"]
+    assert "no token came within 0.5 s" in live.messages[0]["message"]
+
+
+async def test_only_the_first_message_may_be_announced(server: Server) -> None:
+    game = await _started(server)
+    async with Live.open(server.base, game.game_id, auth="header") as live:
+        assert await live.wait_closed() == 4422
+    assert "auth" in live.messages[0]["message"]
+
+
+@pytest.mark.parametrize(
+    "how",
+    [{"token": "t"}, {"headers": {"Authorization": "Bearer t"}}],
+    ids=["?token=", "Authorization"],
+)
+async def test_a_token_announced_as_a_message_and_given_otherwise_is_refused(
+    server: Server, how: dict[str, Any]
+) -> None:
+    game = await _started(server)
+    async with Live.open(server.base, game.game_id, auth="message", **how) as live:
+        assert await live.wait_closed() == 4401
+    assert "send the token once" in live.messages[0]["message"]
+
+
 async def test_anything_but_a_token_that_a_spectator_sends_later_is_ignored(
     server: Server,
 ) -> None:
@@ -101,7 +156,7 @@ async def test_a_token_in_the_header_and_the_query_is_refused(server: Server) ->
     admin = game.admin
     async with Live.open(server.base, game.game_id, token=admin.token, headers=admin.auth) as live:
         assert await live.wait_closed() == 4401
-    assert "not both" in live.messages[0]["message"]
+    assert "send the token once" in live.messages[0]["message"]
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from server.routes import live as live_route
 from tests.api.support import until
 from tests.browser.support import UNLABELLED_CONTROLS, Server, first_move, serving
 from tests.server.running import running
@@ -109,3 +110,32 @@ async def test_the_example_plays_a_game_from_another_origin(
     )
     await page.get_by_role("button", name="Join this game").click()
     await expect(page.locator("#problem")).to_have_text(f"{refused['code']}: {refused['message']}")
+
+
+async def test_over_a_slow_link_the_example_still_follows_as_the_player(
+    server: Server, site: str, page: "Page"
+) -> None:
+    from playwright.async_api import expect
+
+    await server.new_game()
+    ann = server.players[0]
+    # Whatever the page sends on a websocket arrives long after a spectator's wait for a
+    # token: the page's token too.
+    late = live_route.TOKEN_WAIT_SECONDS * 1000 * 3
+    await page.add_init_script(
+        "const send = WebSocket.prototype.send;"
+        "WebSocket.prototype.send = function (data) {"
+        f"  setTimeout(() => send.call(this, data), {late});"
+        "};"
+    )
+    await page.goto(f"{site}/front-end.html?api={server.base}")
+    await page.fill("#token", ann.token)
+    await page.get_by_role("button", name="Use it").click()
+    await page.evaluate("id => openGame(id)", server.game_id)
+    await expect(page.locator("#live")).to_have_text("live")
+
+    unit, target = first_move(await server.game(), ann.id)
+    await server.orders(ann, f"{unit} to {target}")
+    # Ann's own event, which only her private channel carries.
+    await expect(page.locator("#log")).to_contain_text("orders_submitted.v1")
+    await expect(page.locator("#live")).to_have_text("live")
