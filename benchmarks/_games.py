@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 
 import msgspec
 
-from eventstore.base import EventStore, NewEvent, Snapshot
+from eventstore.base import EventStore
+from eventstore.records import NewEvent, Snapshot
 from projections.evolve import fold
 from projections.game import SNAPSHOT_NAME, GameState
 from projections.loading import stream_of

@@ -27,8 +27,8 @@ from datetime import UTC, datetime, timedelta
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ADMIN, SECRET, BuiltGame, append_games, count_events, save_snapshots
 from benchmarks._table import print_table
-from eventstore.base import RecordedEvent, Snapshot
 from eventstore.postgres import PostgresEventStore
+from eventstore.records import RecordedEvent, Snapshot
 from projections.runner import ReadModelRunner
 from schema.commands import Actor, RewindTurn
 from schema.game_events import Settings

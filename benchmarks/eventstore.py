@@ -19,10 +19,10 @@ import asyncpg
 
 from benchmarks._database import scratch_database
 from benchmarks._table import print_table
-from eventstore.base import Checkpoint, NewEvent
 from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
 from eventstore.postgres_sql import COLUMNS
+from eventstore.records import Checkpoint, NewEvent
 from schema.events import Event, EventCodec
 from server.database import create_pool
 

@@ -1,4 +1,5 @@
-"""The event store's contract: data types, typed errors and the abstract store.
+"""The event store's contract: the abstract store, its bounds and the checks of its
+arguments (its data types are in eventstore.records, its errors in eventstore.errors).
 
 The store knows nothing of game events: it keeps a type string, the payload bytes exactly as
 they were encoded, and metadata. Every implementation passes the same contract test suite
@@ -9,11 +10,20 @@ import abc
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import ClassVar, Self
-from uuid import UUID
+from typing import Self
 
-import msgspec
-
+from eventstore.errors import EventTooLargeError, InvalidRequestError, StoreUnavailableError
+from eventstore.records import (
+    AppendResult,
+    BriefEvent,
+    Checkpoint,
+    NewEvent,
+    NewSnapshot,
+    RecordedEvent,
+    Snapshot,
+    StreamInfo,
+    Truncation,
+)
 from eventstore.subscription import Fetch, Subscription, Wakeups
 
 MAX_NAME_LENGTH = 200
@@ -23,175 +33,6 @@ MAX_NAME_LENGTH = 200
 MAX_EVENT_BYTES = 32 * 1024 * 1024
 # The most one append (or truncation's follow-up) may carry in all.
 MAX_APPEND_BYTES = 2 * MAX_EVENT_BYTES
-
-
-class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """An event to append. `schema.events.EventCodec.new_event` builds one from a game event."""
-
-    event_id: UUID
-    type: str
-    data: bytes
-    occurred_at: datetime
-    actor: str
-    correlation_id: UUID
-    causation_id: UUID | None = None
-
-
-class NewSnapshot(msgspec.Struct, frozen=True):
-    """A snapshot to save with an append: a projection's state folded up to the append's
-    last event, whose version and position the store fills in."""
-
-    name: str
-    data: bytes
-
-
-class Checkpoint(msgspec.Struct, frozen=True, order=True, gc=False):
-    """A place in the global log. Its order is the log's order: by transaction, then position."""
-
-    transaction_id: int
-    position: int
-
-    START: ClassVar["Checkpoint"]
-
-
-Checkpoint.START = Checkpoint(0, 0)
-
-
-# gc=False: instances hold only atoms, so they can never be part of a reference cycle, and
-# catch-up reads create them by the hundred thousand; not tracking them saves the collector.
-class RecordedEvent(msgspec.Struct, frozen=True, gc=False):
-    """An event as stored. `position` is unique and never reused; `version` counts within the
-    stream and is reused after a truncation."""
-
-    stream_id: str
-    version: int
-    position: int
-    transaction_id: int
-    event_id: UUID
-    type: str
-    data: bytes
-    occurred_at: datetime
-    actor: str
-    correlation_id: UUID
-    causation_id: UUID | None
-    # The hash chain's link (eventstore/chain.py): SHA-256 of the previous event's hash and
-    # of this event's content.
-    hash: bytes
-
-    @property
-    def checkpoint(self) -> Checkpoint:
-        return Checkpoint(self.transaction_id, self.position)
-
-
-class BriefEvent(msgspec.Struct, frozen=True, gc=False):
-    """An event as a projection folds it: where it stands in its stream and in the global log,
-    and what it says; none of the metadata (ids, time, actor, hash) that a fold does not use.
-    A catch-up reads events by the hundred thousand, and each column costs it to decode."""
-
-    stream_id: str
-    version: int
-    position: int
-    transaction_id: int
-    type: str
-    data: bytes
-
-    @property
-    def checkpoint(self) -> Checkpoint:
-        return Checkpoint(self.transaction_id, self.position)
-
-
-class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
-    """Where the last event of an append landed. `already_recorded` is true when every event
-    had been appended before (a re-send): nothing was written and the original place is
-    returned."""
-
-    stream_id: str
-    version: int
-    position: int
-    transaction_id: int
-    already_recorded: bool = False
-
-
-class Truncation(msgspec.Struct, frozen=True, kw_only=True):
-    """One truncation of a stream and the events it moved to the archive, in version order."""
-
-    truncation_id: int
-    stream_id: str
-    after_version: int
-    truncated_by: str
-    reason: str
-    truncated_at: datetime
-    events: tuple[RecordedEvent, ...]
-
-
-class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """A projection's state folded up to the event at (version, position) of a stream."""
-
-    stream_id: str
-    name: str
-    version: int
-    position: int
-    data: bytes
-
-
-class StreamInfo(msgspec.Struct, frozen=True):
-    stream_id: str
-    version: int
-
-
-class EventStoreError(Exception):
-    """Base of every error the store raises on purpose."""
-
-
-class InvalidRequestError(EventStoreError, ValueError):
-    """The arguments can never succeed: an empty batch, a bad name, a naive datetime..."""
-
-
-class EventTooLargeError(InvalidRequestError):
-    """An event, or an append in all, is past the store's bound: nothing was written."""
-
-
-class ConcurrencyError(EventStoreError):
-    """The stream is not at the expected version, or its last event is not the expected one:
-    someone else appended first, or rewound it. `actual_position` is the position of the
-    stream's last event when the store knows it."""
-
-    def __init__(
-        self,
-        stream_id: str,
-        expected: int | None,
-        actual: int,
-        *,
-        expected_position: int | None = None,
-        actual_position: int | None = None,
-    ) -> None:
-        if expected == actual and expected_position is not None:
-            message = (
-                f"stream {stream_id!r} is at version {actual} but its last event is at "
-                f"position {actual_position}, expected {expected_position}: it was rewound"
-            )
-        else:
-            message = f"stream {stream_id!r} is at version {actual}, expected {expected}"
-        super().__init__(message)
-        self.stream_id = stream_id
-        self.expected = expected
-        self.actual = actual
-        self.expected_position = expected_position
-        self.actual_position = actual_position
-
-
-class DuplicateEventError(EventStoreError):
-    """Some, but not all, events of a batch were appended before: not a plain re-send."""
-
-    def __init__(self, stream_id: str, event_ids: Sequence[UUID]) -> None:
-        listed = ", ".join(str(event_id) for event_id in event_ids)
-        super().__init__(f"stream {stream_id!r} already holds events {listed}")
-        self.stream_id = stream_id
-        self.event_ids = tuple(event_ids)
-
-
-class StoreUnavailableError(EventStoreError):
-    """The database could not be reached, even after retrying."""
 
 
 def check_name(kind: str, value: str) -> None:

@@ -18,7 +18,9 @@ from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from eventstore.base import MAX_APPEND_BYTES, AppendResult, EventStoreError, NewEvent, NewSnapshot
+from eventstore.base import MAX_APPEND_BYTES
+from eventstore.errors import EventStoreError
+from eventstore.records import AppendResult, NewEvent, NewSnapshot
 
 
 class AppendRequest(msgspec.Struct, frozen=True):

@@ -17,7 +17,7 @@ from uuid import UUID
 
 import msgspec
 
-from eventstore.base import NewEvent, RecordedEvent, Truncation
+from eventstore.records import NewEvent, RecordedEvent, Truncation
 
 GENESIS = bytes(32)
 _NOT_FOLLOWING = "its hash does not follow from its content and the events before it"

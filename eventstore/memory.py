@@ -9,24 +9,18 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from eventstore import chain
-from eventstore.base import (
+from eventstore.base import DecideHeld, EventStore, check_append, check_name, check_truncate
+from eventstore.errors import ConcurrencyError, DuplicateEventError, InvalidRequestError
+from eventstore.records import (
     AppendResult,
     BriefEvent,
     Checkpoint,
-    ConcurrencyError,
-    DecideHeld,
-    DuplicateEventError,
-    EventStore,
-    InvalidRequestError,
     NewEvent,
     NewSnapshot,
     RecordedEvent,
     Snapshot,
     StreamInfo,
     Truncation,
-    check_append,
-    check_name,
-    check_truncate,
 )
 
 

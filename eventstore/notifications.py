@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import asyncpg
 import msgspec
 
-from eventstore.base import StoreUnavailableError
+from eventstore.errors import StoreUnavailableError
 from eventstore.subscription import Wakeups
 
 logger = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ import logging
 
 import asyncpg
 
-from eventstore.base import StoreUnavailableError
+from eventstore.errors import StoreUnavailableError
 from eventstore.notifications import CONNECTION_ERRORS
 
 # The database is away, or its connection was lost or closed under us: the store's error

@@ -14,28 +14,15 @@ from typing import Any, Self
 import asyncpg
 
 from eventstore import postgres_sql as sql
-from eventstore.base import (
-    AppendResult,
-    BriefEvent,
-    Checkpoint,
+from eventstore.base import DecideHeld, EventStore, check_append, check_name, check_truncate
+from eventstore.batching import AppendCombiner, AppendRequest, Outcome
+from eventstore.errors import (
     ConcurrencyError,
-    DecideHeld,
     DuplicateEventError,
-    EventStore,
     EventStoreError,
     InvalidRequestError,
-    NewEvent,
-    NewSnapshot,
-    RecordedEvent,
-    Snapshot,
     StoreUnavailableError,
-    StreamInfo,
-    Truncation,
-    check_append,
-    check_name,
-    check_truncate,
 )
-from eventstore.batching import AppendCombiner, AppendRequest, Outcome
 from eventstore.kept_connections import KeptConnections
 from eventstore.notifications import CONNECTION_ERRORS, Listener, Notifier, retrying
 from eventstore.postgres_append import (
@@ -44,6 +31,17 @@ from eventstore.postgres_append import (
     append_chain,
     append_held,
     chained,
+)
+from eventstore.records import (
+    AppendResult,
+    BriefEvent,
+    Checkpoint,
+    NewEvent,
+    NewSnapshot,
+    RecordedEvent,
+    Snapshot,
+    StreamInfo,
+    Truncation,
 )
 
 

@@ -16,15 +16,10 @@ from uuid import UUID
 import asyncpg
 
 from eventstore import postgres_sql as sql
-from eventstore.base import (
-    AppendResult,
-    ConcurrencyError,
-    DecideHeld,
-    DuplicateEventError,
-    RecordedEvent,
-    check_append,
-)
+from eventstore.base import DecideHeld, check_append
 from eventstore.batching import AppendRequest, Outcome
+from eventstore.errors import ConcurrencyError, DuplicateEventError
+from eventstore.records import AppendResult, RecordedEvent
 
 # Events read at a time, with the stream held, before `decide` sees them all.
 _HELD_PAGE = 500

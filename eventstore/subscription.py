@@ -15,7 +15,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
-    from eventstore.base import RecordedEvent
+    from eventstore.records import RecordedEvent
 
 # The next events after the cursor (advancing it), and whether more have committed but are
 # held back for now (the global log waits for older transactions): then look again soon.

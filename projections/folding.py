@@ -5,8 +5,9 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from eventstore.base import BriefEvent, Checkpoint, EventStore, RecordedEvent
+from eventstore.base import EventStore
 from eventstore.outages import UNREACHABLE
+from eventstore.records import BriefEvent, Checkpoint, RecordedEvent
 from projections.evolve import fold
 from projections.game import GameState
 from projections.loading import game_of, state_until

@@ -10,8 +10,8 @@ from datetime import datetime
 import asyncpg
 import msgspec
 
-from eventstore.base import Checkpoint
 from eventstore.migrations import Connection
+from eventstore.records import Checkpoint
 
 # The read models' checkpoint. v2: with read_members (schema/sql/0007_read_members.sql),
 # rebuilt from the log.

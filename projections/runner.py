@@ -26,9 +26,10 @@ from functools import partial
 
 import asyncpg
 
-from eventstore.base import BriefEvent, Checkpoint, EventStore
+from eventstore.base import EventStore
 from eventstore.migrations import Connection
 from eventstore.outages import Backoff
+from eventstore.records import BriefEvent, Checkpoint
 from projections import failures
 from projections.evolve import fold
 from projections.folding import FoldedBatch, LoggedEvent, fold_batch

@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from eventstore.base import BriefEvent, NewEvent, RecordedEvent
+from eventstore.records import BriefEvent, NewEvent, RecordedEvent
 
 TAG_PATTERN = re.compile(r"^[a-z][a-z0-9_]*\.v[1-9][0-9]*$")
 

@@ -6,7 +6,7 @@ import secrets
 
 from msgspec.structs import replace
 
-from eventstore.base import RecordedEvent
+from eventstore.records import RecordedEvent
 from projections import queries
 from projections.game import GameState
 from projections.loading import state_until, stream_of

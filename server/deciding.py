@@ -6,7 +6,7 @@ import uuid
 
 import msgspec
 
-from eventstore.base import NewEvent, NewSnapshot, RecordedEvent
+from eventstore.records import NewEvent, NewSnapshot, RecordedEvent
 from projections.evolve import fold
 from projections.game import SNAPSHOT_NAME, GameState
 from projections.states import Loaded

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocket
 
-from eventstore.base import (
+from eventstore.errors import (
     ConcurrencyError,
     DuplicateEventError,
     EventTooLargeError,

@@ -1,6 +1,6 @@
 """Events as a reader may see them: in the event feed, the archive and on websockets."""
 
-from eventstore.base import RecordedEvent
+from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.visibility import Viewer, shown
 from schema.api import FEED_EVENTS, FeedEvent

@@ -9,7 +9,9 @@ from collections.abc import Callable
 
 import msgspec
 
-from eventstore.base import ConcurrencyError, EventStore, NewEvent, NewSnapshot, RecordedEvent
+from eventstore.base import EventStore
+from eventstore.errors import ConcurrencyError
+from eventstore.records import NewEvent, NewSnapshot, RecordedEvent
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot
 from projections.loading import stream_of
 from projections.states import GameStates, Loaded

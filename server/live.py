@@ -24,8 +24,9 @@ from collections.abc import Callable
 
 import msgspec
 
-from eventstore.base import EventStore, RecordedEvent
+from eventstore.base import EventStore
 from eventstore.outages import UNREACHABLE
+from eventstore.records import RecordedEvent
 from projections.evolve import fold
 from projections.game import GameState
 from projections.loading import state_until, stream_of

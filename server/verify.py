@@ -8,8 +8,9 @@ from collections.abc import AsyncIterator
 
 import msgspec
 
-from eventstore.base import EventStore, RecordedEvent, Truncation
+from eventstore.base import EventStore
 from eventstore.chain import first_break
+from eventstore.records import RecordedEvent, Truncation
 from projections.loading import stream_of
 from schema.events import EventSchemaError
 from schema.game_events import GameEvent, game_codec

@@ -14,8 +14,9 @@ import logging
 import asyncpg
 import msgspec
 
-from eventstore.base import Checkpoint, EventStore, RecordedEvent
+from eventstore.base import EventStore
 from eventstore.outages import Backoff
+from eventstore.records import Checkpoint, RecordedEvent
 from projections.leading import Connect, lead
 from projections.loading import game_of
 from projections.visibility import Viewer, shown

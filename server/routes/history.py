@@ -6,7 +6,8 @@ import msgspec
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from eventstore.base import EventStore, RecordedEvent
+from eventstore.base import EventStore
+from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.loading import stream_of
 from projections.visibility import Viewer, is_pending_secret

@@ -3,8 +3,9 @@
 import asyncio
 from collections.abc import Iterator
 
-from eventstore.base import AppendResult, ConcurrencyError
 from eventstore.batching import AppendCombiner, AppendRequest, Outcome
+from eventstore.errors import ConcurrencyError
+from eventstore.records import AppendResult
 from tests.support import new_event
 
 

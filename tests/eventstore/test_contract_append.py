@@ -6,15 +6,9 @@ from datetime import datetime
 import pytest
 from msgspec.structs import replace
 
-from eventstore.base import (
-    BriefEvent,
-    Checkpoint,
-    ConcurrencyError,
-    DuplicateEventError,
-    EventStore,
-    InvalidRequestError,
-    StreamInfo,
-)
+from eventstore.base import EventStore
+from eventstore.errors import ConcurrencyError, DuplicateEventError, InvalidRequestError
+from eventstore.records import BriefEvent, Checkpoint, StreamInfo
 from tests.support import FIXED_TIME, new_event, numbered, visible_log
 
 

@@ -5,13 +5,8 @@ from datetime import timedelta
 
 import pytest
 
-from eventstore.base import (
-    MAX_APPEND_BYTES,
-    MAX_EVENT_BYTES,
-    EventStore,
-    EventTooLargeError,
-    InvalidRequestError,
-)
+from eventstore.base import MAX_APPEND_BYTES, MAX_EVENT_BYTES, EventStore
+from eventstore.errors import EventTooLargeError, InvalidRequestError
 from tests.support import FIXED_TIME, new_event, numbered
 
 # One buffer for every large event, so that the tests hold it in memory once. Random, so

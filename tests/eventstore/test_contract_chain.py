@@ -5,7 +5,8 @@ from datetime import timedelta
 from uuid import UUID
 
 from eventstore import chain
-from eventstore.base import EventStore, NewEvent
+from eventstore.base import EventStore
+from eventstore.records import NewEvent
 from tests.support import FIXED_TIME, new_event, numbered, visible_log
 
 LATER = FIXED_TIME + timedelta(hours=1)

@@ -11,7 +11,8 @@ from datetime import timedelta
 
 import pytest
 
-from eventstore.base import ConcurrencyError, EventStore, InvalidRequestError
+from eventstore.base import EventStore
+from eventstore.errors import ConcurrencyError, InvalidRequestError
 from tests.support import FIXED_TIME, new_event, numbered
 
 

@@ -6,7 +6,8 @@ another process would be (the memory store has no other instance: it is its own)
 import asyncio
 from collections.abc import Sequence
 
-from eventstore.base import EventStore, NewEvent, NewSnapshot, RecordedEvent, Snapshot
+from eventstore.base import EventStore
+from eventstore.records import NewEvent, NewSnapshot, RecordedEvent, Snapshot
 from tests.support import new_event, numbered
 
 

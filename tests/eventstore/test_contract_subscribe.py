@@ -2,7 +2,8 @@
 
 import asyncio
 
-from eventstore.base import EventStore, RecordedEvent
+from eventstore.base import EventStore
+from eventstore.records import RecordedEvent
 from eventstore.subscription import Subscription
 from tests.support import FIXED_TIME, new_event, numbered, visible_log
 

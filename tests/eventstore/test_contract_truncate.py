@@ -5,15 +5,9 @@ from datetime import timedelta
 
 import pytest
 
-from eventstore.base import (
-    AppendResult,
-    ConcurrencyError,
-    DuplicateEventError,
-    EventStore,
-    InvalidRequestError,
-    NewSnapshot,
-    Snapshot,
-)
+from eventstore.base import EventStore
+from eventstore.errors import ConcurrencyError, DuplicateEventError, InvalidRequestError
+from eventstore.records import AppendResult, NewSnapshot, Snapshot
 from tests.support import FIXED_TIME, new_event, numbered, visible_log
 
 LATER = FIXED_TIME + timedelta(hours=1)

@@ -8,10 +8,11 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 
-from eventstore.base import AppendResult, ConcurrencyError, NewSnapshot, RecordedEvent
 from eventstore.batching import AppendRequest
+from eventstore.errors import ConcurrencyError
 from eventstore.postgres import PostgresEventStore
 from eventstore.postgres_append import append_chain
+from eventstore.records import AppendResult, NewSnapshot, RecordedEvent
 from tests.eventstore.test_contract_subscribe import receive
 from tests.support import FIXED_TIME, migrated_pool, new_event
 

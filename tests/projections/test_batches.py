@@ -9,8 +9,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from eventstore.base import RecordedEvent
 from eventstore.postgres import PostgresEventStore
+from eventstore.records import RecordedEvent
 from projections import failures
 from projections.runner import ReadModelRunner
 from server.handlers import GameService

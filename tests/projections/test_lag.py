@@ -5,8 +5,8 @@ import logging
 import asyncpg
 import pytest
 
-from eventstore.base import Checkpoint
 from eventstore.postgres import PostgresEventStore
+from eventstore.records import Checkpoint
 from projections.lag import _ANY_AFTER, CatchUpProgress, any_after
 from tests.support import log_of_pages, new_event, pages_read, visible_log
 

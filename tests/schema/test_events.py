@@ -5,8 +5,8 @@ import uuid
 import msgspec
 import pytest
 
-from eventstore.base import RecordedEvent
 from eventstore.memory import MemoryEventStore
+from eventstore.records import RecordedEvent
 from schema.events import (
     Event,
     EventCodec,

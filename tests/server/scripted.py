@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 from msgspec.structs import replace
 
-from eventstore.base import EventStore, NewEvent
+from eventstore.base import EventStore
+from eventstore.records import NewEvent
 from projections.evolve import fold
 from projections.game import GameState
 from projections.loading import stream_of

@@ -7,7 +7,8 @@ from typing import Any, cast
 import pytest
 from msgspec.structs import replace
 
-from eventstore.base import EventStore, Truncation
+from eventstore.base import EventStore
+from eventstore.records import Truncation
 from projections.game import SNAPSHOT_NAME, GameState
 from projections.loading import stream_of
 from schema.commands import Actor, JoinGame, ResolveTurn, RewindTurn, SubmitOrders

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator, Sequence
 
 import asyncpg
 
-from eventstore.base import AppendResult, NewEvent, NewSnapshot, RecordedEvent, Snapshot
 from eventstore.postgres import PostgresEventStore
+from eventstore.records import AppendResult, NewEvent, NewSnapshot, RecordedEvent, Snapshot
 from projections.loading import stream_of
 from schema.commands import Actor, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnRewound, game_codec
