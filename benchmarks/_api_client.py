@@ -6,9 +6,9 @@ once each way, and once with httpx alone (the client's HTTP library, with the JS
 and decoded by the standard library): what of the cost is the library's. Catch-ups: a
 spectator connects from the start of a game of some 160 events (under the snapshot's
 threshold, so every event is sent) and reads until the standings that end the catch-up,
-one at a time, raw and through the client in turn. A spectator's catch-up starts once it
-has not sent a token for 250 ms (docs/api.md, "Live"): the figures from its first message
-on leave that wait out. "CPU" is this process's, the client side's, alone.
+one at a time, raw and through the client in turn, both with `?auth=none` (a spectator's
+socket that sends no token, served at once: docs/api.md, "Live"). "CPU" is this process's,
+the client side's, alone.
 """
 
 import asyncio
@@ -93,7 +93,7 @@ class _Spectator(RawWebsocket):
 
 async def _raw_catch_up(port: int, game_id: str) -> float:
     """A raw spectator's catch-up; when its first message came."""
-    request = upgrade_request(f"127.0.0.1:{port}", f"/v1/games/{game_id}/live?after=0")
+    request = upgrade_request(f"127.0.0.1:{port}", f"/v1/games/{game_id}/live?after=0&auth=none")
     loop = asyncio.get_running_loop()
     _, spectator = await loop.create_connection(lambda: _Spectator(request), "127.0.0.1", port)
     await spectator.caught_up.wait()

@@ -200,7 +200,7 @@ class Spectator(RawWebsocket):
 async def spectate(port: int, http: Http, game_id: str, count: int) -> list[Spectator]:
     """`count` spectators of the game, connected from its current position and caught up."""
     state = await call(http, "GET", f"/v1/games/{game_id}")
-    target = f"/v1/games/{game_id}/live?after={state['position']}"
+    target = f"/v1/games/{game_id}/live?after={state['position']}&auth=none"
     request = upgrade_request(f"127.0.0.1:{port}", target)
     loop = asyncio.get_running_loop()
     spectators: list[Spectator] = []

@@ -215,10 +215,13 @@ class Subscription:
         if self._failing_since is not None or self._failures:
             wait = min(LONGEST_DELAY, FIRST_DELAY * 2 ** max(self._failures - 1, 0))
             await asyncio.sleep(random.uniform(wait / 2, wait))
-        query = urlencode({"after": self._cursor.resume_after})
+        query = {"after": str(self._cursor.resume_after)}
+        if "Authorization" not in self._headers:
+            # A spectator's: the server need not wait for a token sent as a message.
+            query["auth"] = "none"
         try:
             socket = await connect(
-                f"{self._url}?{query}",
+                f"{self._url}?{urlencode(query)}",
                 additional_headers=self._headers,
                 open_timeout=OPEN_SECONDS,
                 max_size=None,

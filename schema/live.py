@@ -19,8 +19,9 @@ class LiveQuery(msgspec.Struct, frozen=True):
     # it in the Authorization header, or as the first message).
     token: str | None = None
     # "message": the token comes as the first message, and the socket waits for it (10 s at
-    # most) however slow the link, instead of serving a spectator after 250 ms.
-    auth: Literal["message"] | None = None
+    # most) however slow the link, instead of serving a spectator after 250 ms. "none": no
+    # token comes: a spectator's socket, served at once, without waiting 250 ms for one.
+    auth: Literal["message", "none"] | None = None
 
 
 class TokenMessage(msgspec.Struct, frozen=True):

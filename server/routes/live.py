@@ -145,17 +145,20 @@ def _query(websocket: WebSocket) -> LiveQuery:
 async def _identity(websocket: WebSocket, query: LiveQuery) -> Identity | None:
     """Who connects: by the Authorization header (as over HTTP, for clients that can send
     one), `?token=`, or a first message (a browser's way without the token in an address):
-    sent at once, or awaited with `?auth=message`; None, a spectator, when no token comes."""
+    sent at once, or awaited with `?auth=message`; None, a spectator, when no token comes,
+    at once with `?auth=none`."""
     header_token = bearer_token(websocket)
     given = [t for t in (header_token, query.token) if t is not None]
-    if len(given) + (query.auth == "message") > 1:
+    if len(given) + (query.auth is not None) > 1:
         raise ApiError(
             codes.BAD_AUTHORIZATION,
             "send the token once: in the Authorization header, in ?token=, or as the first "
-            "message with ?auth=message",
+            "message with ?auth=message (?auth=none: a spectator, with no token)",
         )
     if given:
         return await identify(websocket, given[0])
+    if query.auth == "none":
+        return None
     awaited = query.auth == "message"
     try:
         async with asyncio.timeout(TOKEN_MESSAGE_SECONDS if awaited else TOKEN_WAIT_SECONDS):

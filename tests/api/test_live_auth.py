@@ -100,18 +100,33 @@ async def test_only_the_first_message_may_be_announced(server: Server) -> None:
     assert "auth" in live.messages[0]["message"]
 
 
+@pytest.mark.parametrize("auth", ["message", "none"])
 @pytest.mark.parametrize(
     "how",
     [{"token": "t"}, {"headers": {"Authorization": "Bearer t"}}],
     ids=["?token=", "Authorization"],
 )
-async def test_a_token_announced_as_a_message_and_given_otherwise_is_refused(
-    server: Server, how: dict[str, Any]
+async def test_a_token_given_beside_an_auth_in_the_query_is_refused(
+    server: Server, how: dict[str, Any], auth: str
 ) -> None:
     game = await _started(server)
-    async with Live.open(server.base, game.game_id, auth="message", **how) as live:
+    async with Live.open(server.base, game.game_id, auth=auth, **how) as live:
         assert await live.wait_closed() == 4401
     assert "send the token once" in live.messages[0]["message"]
+
+
+async def test_a_spectator_that_will_send_no_token_is_served_without_waiting_for_one(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Far longer than the test waits for the catch-up.
+    monkeypatch.setattr(live_route, "TOKEN_WAIT_SECONDS", 3600.0)
+    game = await _started(server)
+    async with Live.open(server.base, game.game_id, auth="none") as live:
+        await live.wait_for(_caught_up)
+        await game.api.orders(game.game_id, game.accounts[0], "EA B")
+        said = await game.api.as_(game.admin).broadcast(game.game_id, "seen")
+        await live.wait_for_position(said.position)
+    assert not [e for e in live.events if e["type"] == "orders_submitted.v1"]
 
 
 async def test_anything_but_a_token_that_a_spectator_sends_later_is_ignored(

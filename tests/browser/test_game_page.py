@@ -5,6 +5,9 @@ travels through the game's history."""
 import re
 from typing import TYPE_CHECKING
 
+import pytest
+
+from server.routes import live as live_route
 from tests.browser.support import UNLABELLED_CONTROLS, Server, first_move
 
 if TYPE_CHECKING:
@@ -90,10 +93,13 @@ async def test_the_page_renders_a_running_game(server: Server, page: "Page") -> 
 
 
 async def test_websocket_messages_redraw_the_page_without_a_reload(
-    server: Server, page: "Page"
+    server: Server, page: "Page", monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from playwright.async_api import expect
 
+    # The page's socket is a spectator's that says so: it is not held back by the wait for a
+    # token sent as a first message, however long that is.
+    monkeypatch.setattr(live_route, "TOKEN_WAIT_SECONDS", 3600.0)
     state = await server.new_game()
     ann = server.players[0]
     unit, target = first_move(state, ann.id)

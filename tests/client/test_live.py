@@ -90,6 +90,16 @@ async def test_a_players_subscription_is_theirs_from_the_handshake_however_slow_
     assert [e.position for e in events if e.type == "orders_submitted.v1"] == [mine.position]
 
 
+async def test_a_spectators_subscription_is_served_without_waiting_for_a_token(
+    server: Server, anyone: SkirmishClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Far longer than the test waits for the catch-up.
+    monkeypatch.setattr(live_route, "TOKEN_WAIT_SECONDS", 3600.0)
+    game, _ = await _game(anyone)
+    async with collecting(anyone.live(game)) as received:
+        await until(lambda: any(m.type == "standings" for m in received), what="the catch-up")
+
+
 async def test_it_resumes_when_the_server_closes_every_socket(
     server: Server, anyone: SkirmishClient
 ) -> None:

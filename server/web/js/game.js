@@ -340,7 +340,8 @@ function tick() {
 function connect() {
   if (page.stopped) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const url = `${scheme}://${location.host}${base}/live?after=${page.position}`;
+  // A spectator's socket: no token will come, so none is waited for.
+  const url = `${scheme}://${location.host}${base}/live?after=${page.position}&auth=none`;
   const socket = new WebSocket(url);
   page.socket = socket;
   socket.addEventListener("open", () => {
