@@ -149,12 +149,13 @@ def _message_errors(contract: Contract, messages: list[Json]) -> list[str]:
 
 @contextlib.asynccontextmanager
 async def _sockets(server: Server, game: ScriptedGame) -> AsyncIterator[list[Live]]:
-    """A spectator, a player by `?token=` and the admin by first message, from the start."""
+    """A spectator, a player by `?token=` and the admin by an awaited first message (so that
+    the published query's `auth` is used), from the start."""
     base, game_id = server.base, game.game_id
     async with (
         Live.open(base, game_id) as spectator,
         Live.open(base, game_id, token=game.player("Bob").token) as bob,
-        Live.open(base, game_id, first_message=game.admin.token) as ann,
+        Live.open(base, game_id, auth="message", first_message=game.admin.token) as ann,
     ):
         yield [spectator, bob, ann]
 

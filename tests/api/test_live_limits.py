@@ -92,7 +92,9 @@ async def test_an_account_or_address_at_its_limit_leaves_room_for_the_others(
             assert [await outcome(token=ann.token) for _ in range(3)] == [None, None, None]
             assert await outcome(token=ann.token) == 4429
             # A token sent as the first message counts as well.
-            async with Live.open(server.base, game.game_id, first_message=ann.token) as fourth:
+            async with Live.open(
+                server.base, game.game_id, auth="message", first_message=ann.token
+            ) as fourth:
                 assert await fourth.wait_closed() == 4429
             assert "account" in fourth.messages[0]["message"]
             await until(lambda: sockets.total == 3, what="the refused socket to leave")
