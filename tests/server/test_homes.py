@@ -29,7 +29,7 @@ from server.decide.errors import DomainError
 from server.decide.play import MAX_SUBMISSIONS
 from server.handlers import Busy, GameService
 from server.homes import Acted, Homes, Places
-from server.scheduler import Scheduler
+from server.scheduler import Scheduler, Tick
 from tests.api.support import until
 from tests.server.scripted import NONCE, ScriptedGame
 
@@ -286,14 +286,22 @@ async def read_game(pool: asyncpg.Pool, game_id: str) -> asyncpg.Record:
     return row
 
 
+async def run_scheduler_when_due(
+    store: EventStore, pool: asyncpg.Pool, worker: Worker, game_id: str
+) -> tuple[asyncpg.Record, Tick]:
+    """A scheduler in `worker` run at the moment the game falls due, once the read models
+    know it: the game's row as it was claimed, and what the scheduler did."""
+    await ReadModelRunner(store, pool).catch_up()
+    due = await read_game(pool, game_id)
+    clock = FakeClock(due["next_resolution_at"])
+    return due, await Scheduler(worker.games, pool, clock).run_due()
+
+
 async def test_a_due_game_claimed_by_another_worker_resolves_in_its_home(
     postgres_store: EventStore, pool: asyncpg.Pool, tmp_path: Path
 ) -> None:
     async with two_workers(postgres_store, tmp_path) as (took, home, game):
-        await ReadModelRunner(postgres_store, pool).catch_up()
-        due = await read_game(pool, game.game_id)
-        clock = FakeClock(due["next_resolution_at"])
-        tick = await Scheduler(took.games, pool, clock).run_due()
+        due, tick = await run_scheduler_when_due(postgres_store, pool, took, game.game_id)
         assert (tick.resolved, tick.failed) == (1, 0)
         assert took.outcomes == ["appended"]
         # Resolved from the state the home kept; the worker that claimed it never loaded it.
@@ -319,10 +327,7 @@ async def test_a_due_game_whose_home_answers_busy_stays_due(
     try:
         async with worker(postgres_store, tmp_path, 0) as took:
             game = await set_up(took, game_at_home(1))
-            await ReadModelRunner(postgres_store, pool).catch_up()
-            due = await read_game(pool, game.game_id)
-            clock = FakeClock(due["next_resolution_at"])
-            tick = await Scheduler(took.games, pool, clock).run_due()
+            due, tick = await run_scheduler_when_due(postgres_store, pool, took, game.game_id)
             assert (tick.resolved, tick.failed) == (0, 1)
             assert took.outcomes == ["refused"]
             # Let go of, as it was: due for the next claim.
