@@ -1,6 +1,4 @@
-"""The HTTP and websocket API under load: `python -m benchmarks api [--workers=N]
-[--seconds=N] [--spectators=1000,5000] [--rounds=N] [--neighbours=N] [--verbose]
-[--only=submissions --repeat=N]`.
+"""The HTTP and websocket API under load: `python -m benchmarks api`.
 
 The server runs as subprocesses (the app under uvicorn, as `skirmish serve --workers N`
 runs it: N processes accepting on one port, 1 by default; without its per-request access
@@ -45,38 +43,46 @@ import resource
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 
 from benchmarks._api_client import client_cost, print_client_cost
 from benchmarks._api_load import percentile, spectate, submissions
 from benchmarks._api_server import Http, call, new_game, server
 from benchmarks._database import scratch_database
+from benchmarks._options import Option, Value
 from benchmarks._processes import cpu_seconds, rss
 from benchmarks._table import print_table
 
-SECONDS = 5.0
-SPECTATORS = (1000, 5000)
-ROUNDS = 5
-NEIGHBOURS = 2000
 NEIGHBOUR_SECONDS = 25.0
 # Enough players that none meets the quota of 100 submissions a turn in NEIGHBOUR_SECONDS.
 NEIGHBOUR_GAMES = 40
 
 
-def main(argv: Sequence[str]) -> None:
-    options = dict(a.removeprefix("--").split("=", 1) for a in argv if "=" in a)
-    seconds = float(options.get("seconds", SECONDS))
-    spectators = tuple(int(n) for n in options.get("spectators", "1000,5000").split(","))
-    rounds = int(options.get("rounds", ROUNDS))
-    neighbours = int(options.get("neighbours", NEIGHBOURS))
-    workers = int(options.get("workers", 1))
+OPTIONS = {
+    "workers": Option(1, "server processes accepting on one port, as `skirmish serve --workers`"),
+    "seconds": Option(5.0, "seconds of each submissions load"),
+    "spectators": Option("1000,5000", "spectators of one game, a table row for each count"),
+    "rounds": Option(5, "resolutions that each count of spectators receives"),
+    "neighbours": Option(2000, "idle spectators beside the neighbours' last load"),
+    "verbose": Option(False, "print every round of the spectators as it ends"),
+    "only": Option("", "`submissions`: the submissions tables alone"),
+    "repeat": Option(1, "with --only=submissions: that many times on one server"),
+}
+
+
+def main(options: Mapping[str, Value]) -> None:
+    seconds = float(options["seconds"])
+    spectators = tuple(int(n) for n in str(options["spectators"]).split(","))
+    rounds = int(options["rounds"])
+    neighbours = int(options["neighbours"])
+    workers = int(options["workers"])
     _raise_file_limit(max(*spectators, neighbours) * 2 + 1000)
-    verbose = "--verbose" in argv
-    only = options.get("only")
-    if only is not None:
+    verbose = bool(options["verbose"])
+    only = options["only"]
+    if only:
         if only != "submissions":
             sys.exit(f"--only takes submissions, not {only!r}")
-        repeat = int(options.get("repeat", 1))
+        repeat = int(options["repeat"])
         _print_orders(asyncio.run(_submissions_only(workers, seconds, repeat)))
         return
     orders, cost, fan_out, beside = asyncio.run(

@@ -1,4 +1,4 @@
-"""The game as events: `python -m benchmarks domain [--games=N] [--turns=N] [--long-turns=N]`.
+"""The game as events: `python -m benchmarks domain`.
 
 1. A full rebuild of the read models (ReadModelRunner.reset, then catch_up, with the
    garbage collector's thresholds of `skirmish rebuild` and the server) from a log of
@@ -21,11 +21,12 @@ import gc
 import random
 import statistics
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from datetime import UTC, datetime, timedelta
 
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ADMIN, SECRET, BuiltGame, append_games, count_events, save_snapshots
+from benchmarks._options import Option, Value
 from benchmarks._table import print_table
 from eventstore.postgres import PostgresEventStore
 from eventstore.records import RecordedEvent, Snapshot
@@ -53,13 +54,6 @@ class SnapshotBlindStore(PostgresEventStore):
         self, stream_id: str, name: str
     ) -> tuple[Snapshot | None, list[RecordedEvent]]:
         return None, await self.read_stream(stream_id)
-
-
-def _option(options: list[str], name: str, default: int) -> int:
-    for option in options:
-        if option.startswith(f"--{name}="):
-            return int(option.split("=", 1)[1])
-    return default
 
 
 def _build(game_id: str, turns: int, seed: int, *, snapshots: bool = False) -> BuiltGame:
@@ -161,10 +155,17 @@ async def _run(games: int, turns: int, long_turns: int) -> None:
         )
 
 
-def main(options: list[str]) -> None:
-    games = _option(options, "games", 100)
-    turns = _option(options, "turns", 200)
-    long_turns = _option(options, "long-turns", 1000)
+OPTIONS = {
+    "games": Option(100, "games in the log that the read models rebuild from"),
+    "turns": Option(200, "turns of each of those games"),
+    "long-turns": Option(1000, "turns of the long game that is loaded and rewound"),
+}
+
+
+def main(options: Mapping[str, Value]) -> None:
+    games = int(options["games"])
+    turns = int(options["turns"])
+    long_turns = int(options["long-turns"])
     started = time.perf_counter()
     asyncio.run(_run(games, turns, long_turns))
     print(f"\n(whole run: {time.perf_counter() - started:.0f} s)")

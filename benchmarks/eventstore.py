@@ -1,5 +1,4 @@
-"""Event store throughput against its ceiling:
-`python -m benchmarks eventstore [--seconds=1] [--rounds=3] [--in-flight=4]`.
+"""Event store throughput against its ceiling: `python -m benchmarks eventstore`.
 
 Uses DATABASE_URL (or an embedded PostgreSQL in a temporary directory) and a scratch schema
 that it drops afterwards. Every figure is events per second; each append carries one event,
@@ -12,12 +11,13 @@ import asyncio
 import statistics
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 
 import asyncpg
 
 from benchmarks._database import scratch_database
+from benchmarks._options import Option, Value
 from benchmarks._table import print_table
 from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
@@ -203,10 +203,16 @@ async def _measure(
     return rows
 
 
-def main(argv: list[str]) -> None:
-    options = dict(option.removeprefix("--").split("=", 1) for option in argv if "=" in option)
-    seconds = float(options.get("seconds", "1"))
-    rounds = int(options.get("rounds", "3"))
-    in_flight = int(options.get("in-flight", "4"))
+OPTIONS = {
+    "seconds": Option(1.0, "seconds of each measurement"),
+    "rounds": Option(3, "rounds of each measurement, of which the median is reported"),
+    "in-flight": Option(4, "the store's max_in_flight"),
+}
+
+
+def main(options: Mapping[str, Value]) -> None:
+    seconds = float(options["seconds"])
+    rounds = int(options["rounds"])
+    in_flight = int(options["in-flight"])
     rows = asyncio.run(_run(seconds, rounds, in_flight))
     print_table(["measure", "writers", "events/s", "ceiling/s", "ratio"], rows)

@@ -1,4 +1,4 @@
-"""Adjudication speed: `python -m benchmarks rules [--positions=N] [--seed=S]`.
+"""Adjudication speed: `python -m benchmarks rules`.
 
 1. One turn of a generated 20-player normal map, every army ordered (moves, supports and
    holds mixed), timed as our whole `rules.adjudicate(request)`: decoding the request,
@@ -17,7 +17,7 @@ import random
 import statistics
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -27,6 +27,7 @@ from pydip.player.player import Player
 from pydip.player.unit import UnitTypes
 from pydip.turn.resolve import resolve_turn
 
+from benchmarks._options import Option, Value
 from benchmarks._table import print_table
 from rules import adjudicate
 from rules.board import GameMap
@@ -222,13 +223,14 @@ def neighbours_of(edges: Sequence[Sequence[str]], ids: Sequence[str]) -> dict[st
     return {t: sorted(n) for t, n in result.items()}
 
 
-def main(argv: list[str]) -> None:
-    count, seed = 500, 1
-    for option in argv:
-        if option.startswith("--positions="):
-            count = int(option.split("=", 1)[1])
-        elif option.startswith("--seed="):
-            seed = int(option.split("=", 1)[1])
+OPTIONS = {
+    "positions": Option(500, "random positions timed on each map"),
+    "seed": Option(1, "the seed of the generated map and of the positions"),
+}
+
+
+def main(options: Mapping[str, Value]) -> None:
+    count, seed = int(options["positions"]), int(options["seed"])
     rng = random.Random(seed)
 
     generated = generate(20, "normal", seed)

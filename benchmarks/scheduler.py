@@ -1,5 +1,4 @@
-"""Games that fall due in the same minute: `python -m benchmarks scheduler [--games=N]
-[--servers=1,3]`.
+"""Games that fall due in the same minute: `python -m benchmarks scheduler`.
 
 How long the scheduler takes to resolve `--games` games of 20 players on generated maps,
 every army ordered, whose first resolutions fall due within one minute of fake time: with
@@ -29,7 +28,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -39,6 +38,7 @@ import httpx
 
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
+from benchmarks._options import Option, Value
 from benchmarks._processes import cpu_seconds, postgres_cpu_seconds
 from benchmarks._table import print_table
 from eventstore.postgres import PostgresEventStore
@@ -47,9 +47,6 @@ from projections.runner import ReadModelRunner
 from projections.schedule import FAST_PERIOD, FAST_REMINDER_LEAD
 from schema.game_events import GameStarted, Settings
 
-DEFAULT_GAMES = 10_000
-# One run with each of these many server processes on the schema.
-DEFAULT_SERVERS = [1, 3]
 PLAYERS = 20
 # Games share this many generated maps (a map is generated once per seed; the decider is
 # pure, so every game of a seed starts the same way).
@@ -62,20 +59,6 @@ TOKEN = "operator-token-for-the-benchmark"
 # on the PostgreSQL whose CPU per resolution is measured meanwhile.
 POLL_SECONDS = 0.25
 CALL_TIMEOUT_SECONDS = 1800.0
-
-
-def _option(options: list[str], name: str, default: int) -> int:
-    for option in options:
-        if option.startswith(f"--{name}="):
-            return int(option.split("=", 1)[1])
-    return default
-
-
-def _counts(options: list[str], name: str, default: list[int]) -> list[int]:
-    for option in options:
-        if option.startswith(f"--{name}="):
-            return [int(n) for n in option.split("=", 1)[1].split(",")]
-    return default
 
 
 def _starts(prefix: str, games: int, first_due: datetime) -> dict[str, datetime]:
@@ -295,9 +278,15 @@ async def _run(games: int, server_counts: list[int]) -> None:
         )
 
 
-def main(options: list[str]) -> None:
-    games = _option(options, "games", DEFAULT_GAMES)
-    server_counts = _counts(options, "servers", DEFAULT_SERVERS)
+OPTIONS = {
+    "games": Option(10_000, "games of 20 players due in the same minute, in each run"),
+    "servers": Option("1,3", "server processes on the schema, a run for each count"),
+}
+
+
+def main(options: Mapping[str, Value]) -> None:
+    games = int(options["games"])
+    server_counts = [int(n) for n in str(options["servers"]).split(",")]
     started = time.perf_counter()
     asyncio.run(_run(games, server_counts))
     print(f"\n(whole run: {time.perf_counter() - started:.0f} s, on {os.cpu_count()} cores)")
