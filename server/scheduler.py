@@ -14,34 +14,22 @@ commands and from the state the home keeps.
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 import asyncpg
 import msgspec
 
-from eventstore.base import EventStore
 from eventstore.outages import Backoff
-from projections.queries import ReadModelsBehind
-from projections.runner import ReadModelRunner
 from projections.schedule import Due
 from schema import errors as codes
 from schema.commands import Actor, GameCommand, RemindPlayers, ResolveTurn
-from server.clock import Clock, FakeClock
+from server.clock import Clock
 from server.decide.errors import DomainError
 from server.handlers import GameService
 
 ACTOR = "scheduler"
-CATCH_UP_SECONDS = 30.0
 # A claim's lease outlasts the deadline of its games by this much.
 LEASE_MARGIN_SECONDS = 5.0
-# How often a clock waiting for another scheduler's claims looks again.
-CLAIM_POLL_SECONDS = 0.01
-# Whether another scheduler has some due game in hand.
-_CLAIMED_ELSEWHERE = """
-SELECT EXISTS (SELECT 1 FROM read_games
-               WHERE claimed_until > now()
-                 AND least(next_resolution_at, next_reminder_at) <= $1)"""
 # Claims due games, the most overdue first, with a lease: skipped are those another
 # scheduler has in hand and those being written at the moment (by another claim, or the
 # read models' runner). One statement, its own transaction.
@@ -84,8 +72,6 @@ mine AS MATERIALIZED (
     ORDER BY game_id FOR UPDATE OF read_games
 )
 UPDATE read_games SET claimed_until = NULL FROM mine WHERE read_games.game_id = mine.game_id"""
-# From the end of its index (schema/sql/0014_next_due_index.sql), as the claims read it.
-_NEXT_DUE = "SELECT min(least(next_resolution_at, next_reminder_at)) FROM read_games"
 # What the database may answer a game's command or load with: the game stays due.
 _DATABASE_FAILURES = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 # Refusals that say the command was not carried out, here or in the game's home: the game
@@ -270,89 +256,3 @@ class Scheduler:
             _log.warning("scheduler: %s could not be loaded: %s", claim.game_id, error)
             return None
         return _Done(claim, loaded.state.due())
-
-
-class ClaimsHeldElsewhere(Exception):
-    """Other schedulers still hold games due at the clock, past the longest wait for them."""
-
-
-async def advance_clock(
-    clock: FakeClock,
-    target: datetime,
-    scheduler: Scheduler,
-    pool: asyncpg.Pool,
-    store: EventStore,
-) -> Tick:
-    """Move a fake clock to `target` as time would pass: stop at every moment something
-    falls due on the way, carry it out, and go on. Returns what was done on the way."""
-    total = Tick()
-    # Due times show what was done before this call once the read models hold it; those of
-    # the games carried out on the way, the scheduler writes as it goes.
-    await read_models_caught_up(pool, store)
-    while True:
-        due = await _next_due(pool)
-        last_step = due is None or due > target
-        clock.set(max(due, clock.now()) if due is not None and not last_step else target)
-        tick = await scheduler.run_due()
-        total.resolved += tick.resolved
-        total.reminded += tick.reminded
-        done = tick.resolved + tick.reminded
-        if not (last_step or done or tick.failed):
-            # Nothing was left for this scheduler at this moment: another one (in another
-            # server process, or this process's own loop) claimed it. Wait until it is
-            # done, or its lease runs out (a crash), and look again from here, rather than
-            # go on to the target ahead of it and resolve the rest of the way late.
-            await _claims_released(pool, clock.now(), scheduler.lease_seconds)
-            continue
-        # Nothing done at a due moment, only failures, means what is due cannot be carried
-        # out now (the scheduler logged why): go to the target rather than stop here for ever.
-        if last_step or not done:
-            clock.set(target)
-            if not last_step:
-                await scheduler.run_due()
-            await read_models_caught_up(pool, store)
-            return total
-
-
-async def _next_due(pool: asyncpg.Pool) -> datetime | None:
-    """When something falls due next."""
-    due: datetime | None = await pool.fetchval(_NEXT_DUE)
-    return due
-
-
-async def _claims_released(pool: asyncpg.Pool, now: datetime, lease_seconds: float) -> None:
-    """Wait until no other scheduler has a game due at `now` in hand: done, or its lease run
-    out (a scheduler that stopped); a lease and CATCH_UP_SECONDS at most (then
-    ClaimsHeldElsewhere: other schedulers keep claiming games due then)."""
-
-    async def released() -> bool:
-        return not await pool.fetchval(_CLAIMED_ELSEWHERE, now)
-
-    await _polled_until(
-        released, lease_seconds + CATCH_UP_SECONDS, CLAIM_POLL_SECONDS, ClaimsHeldElsewhere
-    )
-
-
-async def read_models_caught_up(pool: asyncpg.Pool, store: EventStore) -> None:
-    """Wait until the read models hold every event committed so far, CATCH_UP_SECONDS at
-    most (then ReadModelsBehind). Their runner may work in another process."""
-    runner = ReadModelRunner(store, pool)
-    await _polled_until(runner.caught_up, CATCH_UP_SECONDS, 0.005, ReadModelsBehind)
-
-
-async def _polled_until(
-    condition: Callable[[], Awaitable[bool]],
-    seconds: float,
-    interval: float,
-    late: type[Exception],
-) -> None:
-    """Ask `condition` every `interval` seconds until it holds, `seconds` at most (then
-    `late`). The conditions live in the database: there is no event to wait on."""
-    try:
-        async with asyncio.timeout(seconds) as waiting:
-            while not await condition():  # noqa: ASYNC110
-                await asyncio.sleep(interval)
-    except TimeoutError:
-        if waiting.expired():
-            raise late from None
-        raise

@@ -10,10 +10,10 @@ from schema import errors as codes
 from schema.api import LONGEST_CLOCK_STEP, ClockBody, ClockNow
 from server.api import documented, json_response, read_body
 from server.clock import FakeClock
+from server.clock_steps import CATCH_UP_SECONDS, ClaimsHeldElsewhere, advance_clock
 from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.identity import required_caller
-from server.scheduler import CATCH_UP_SECONDS, ClaimsHeldElsewhere, advance_clock
 from server.services import services
 
 router = APIRouter(prefix="/v1/admin", tags=["operator"])

@@ -7,7 +7,7 @@ import asyncpg
 import httpx
 import pytest
 
-from server import scheduler
+from server import clock_steps, scheduler
 from server.app import create_app
 from server.clock import FakeClock
 from server.settings import Settings
@@ -99,7 +99,7 @@ async def test_a_real_clock_cannot_be_moved(schema_url: str) -> None:
 async def test_a_clock_whose_read_models_lag_answers_503_and_a_later_call_waits_for_them(
     http: httpx.AsyncClient, schema_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scheduler, "CATCH_UP_SECONDS", 0.5)
+    monkeypatch.setattr(clock_steps, "CATCH_UP_SECONDS", 0.5)
     ann = await _player(http, "Ann")  # once the server has started
     connection = await asyncpg.connect(schema_url)
     try:
@@ -132,7 +132,7 @@ async def test_a_clock_whose_read_models_lag_answers_503_and_a_later_call_waits_
 async def test_a_clock_whose_due_games_another_scheduler_keeps_answers_503_and_goes_on_when_asked(
     http: httpx.AsyncClient, schema_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(scheduler, "CATCH_UP_SECONDS", 0.3)
+    monkeypatch.setattr(clock_steps, "CATCH_UP_SECONDS", 0.3)
     monkeypatch.setattr(scheduler.Scheduler, "lease_seconds", property(lambda _: 0.2))
     game = await _fast_game_started(http, "Claimed")
     caught_up = await http.post(

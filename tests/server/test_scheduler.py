@@ -24,10 +24,11 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
-from server import scheduler
+from server import clock_steps, scheduler
 from server.clock import FakeClock
+from server.clock_steps import advance_clock, read_models_caught_up
 from server.handlers import GameService
-from server.scheduler import Scheduler, advance_clock, read_models_caught_up
+from server.scheduler import Scheduler
 from tests.server.scripted import SECRET
 from tests.support import analyzed_pages, pages_read
 
@@ -262,9 +263,17 @@ async def _lease_of(pool: asyncpg.Pool, game_id: str) -> datetime | None:
     return lease
 
 
-@pytest.mark.parametrize("statement", ["_CLAIM", "_CLAIMED_ELSEWHERE", "_NEXT_DUE"])
+@pytest.mark.parametrize(
+    ("statement", "arguments"),
+    [
+        (scheduler._CLAIM, (START, "{}", 5, "15 seconds")),
+        (clock_steps._CLAIMED_ELSEWHERE, (START,)),
+        (clock_steps._NEXT_DUE, ()),
+    ],
+    ids=["claim", "claimed elsewhere", "next due"],
+)
 async def test_with_twenty_thousand_games_due_at_once_a_claim_reads_a_few_of_them(
-    pool: asyncpg.Pool, statement: str
+    pool: asyncpg.Pool, statement: str, arguments: tuple[object, ...]
 ) -> None:
     async with pool.acquire() as connection:
         await connection.execute(
@@ -274,12 +283,7 @@ async def test_with_twenty_thousand_games_due_at_once_a_claim_reads_a_few_of_the
             START,
         )
         size = await analyzed_pages(connection, "read_games")
-        arguments: dict[str, tuple[object, ...]] = {
-            "_CLAIM": (START, "{}", 5, "15 seconds"),
-            "_CLAIMED_ELSEWHERE": (START,),
-            "_NEXT_DUE": (),
-        }
-        read = await pages_read(connection, getattr(scheduler, statement), *arguments[statement])
+        read = await pages_read(connection, statement, *arguments)
 
     # Each claim of five sorted all the due games (and the clock that waits for other
     # schedulers asked whether any was claimed, every 10 ms, of all of them).
