@@ -14,7 +14,7 @@ from projections.loading import stream_of
 from projections.states import Loaded
 from schema import errors as codes
 from schema.game_events import game_codec
-from schema.live import ErrorMessage, LiveQuery, PingMessage, TokenMessage
+from schema.live import ErrorMessage, LiveQuery, PingMessage
 from server.accounts import Identity
 from server.api import json_response
 from server.asyncapi import asyncapi_document
@@ -23,15 +23,11 @@ from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.feed import viewer_of
 from server.frames import FRAMES, SocketWriter
-from server.identity import bearer_token, identify
 from server.live import Client, GameFeed, Joined, messages_for
+from server.live_auth import TOKEN_LATE, is_token, receive, socket_identity
 from server.services import Services, services
 
 router = APIRouter()
-# A client that authenticates by message must send it at once, unless it said it would.
-TOKEN_WAIT_SECONDS = 0.25
-# How long a socket opened with ?auth=message waits for its token (a slow link's).
-TOKEN_MESSAGE_SECONDS = 10.0
 PING_SECONDS = 20.0
 # How long a dropped client's socket may take to accept its close frame.
 DROP_CLOSE_SECONDS = 10.0
@@ -40,14 +36,7 @@ DROP_CLOSE_SECONDS = 10.0
 SNAPSHOT_BEYOND = 200
 # Events read at a time while catching up: most of what one connection holds.
 _PAGE = 50
-_TOKEN_LATE = (
-    f"the token came after the {TOKEN_WAIT_SECONDS * 1000:g} ms in which one is taken, "
-    "while this socket served a spectator; to be known as a player, reconnect with the "
-    "token in the Authorization header or in ?token=, or with ?auth=message and the token "
-    "as the first message"
-)
 _encode = msgspec.json.Encoder().encode
-_decode_token = msgspec.json.Decoder(TokenMessage).decode
 
 
 @router.get("/asyncapi.json", include_in_schema=False)
@@ -64,7 +53,7 @@ async def live(websocket: WebSocket, game: str) -> None:
             # Counted first, so that a flood from one address costs little beyond handshakes.
             seat.take_address(_address(websocket))
             query = _query(websocket)
-            identity = await _identity(websocket, query)
+            identity = await socket_identity(websocket, query)
             seat.take_account(identity)
             loaded = await found.games.load(game)
             existing(loaded.state)
@@ -119,7 +108,7 @@ async def _serve(
     finally:
         await hub.release(feed, client)
     if token_late:
-        await _refuse(websocket, 4400, _TOKEN_LATE, position=client.delivered)
+        await _refuse(websocket, 4400, TOKEN_LATE, position=client.delivered)
 
 
 def _writer(websocket: WebSocket) -> SocketWriter | None:
@@ -140,56 +129,6 @@ def _query(websocket: WebSocket) -> LiveQuery:
         return msgspec.convert(dict(websocket.query_params), LiveQuery, strict=False)
     except msgspec.ValidationError as error:
         raise ApiError(codes.INVALID_REQUEST, f"the query: {error}") from None
-
-
-async def _identity(websocket: WebSocket, query: LiveQuery) -> Identity | None:
-    """Who connects: by the Authorization header (as over HTTP, for clients that can send
-    one), `?token=`, or a first message (a browser's way without the token in an address):
-    sent at once, or awaited with `?auth=message`; None, a spectator, when no token comes,
-    at once with `?auth=none`."""
-    header_token = bearer_token(websocket)
-    given = [t for t in (header_token, query.token) if t is not None]
-    if len(given) + (query.auth is not None) > 1:
-        raise ApiError(
-            codes.BAD_AUTHORIZATION,
-            "send the token once: in the Authorization header, in ?token=, or as the first "
-            "message with ?auth=message (?auth=none: a spectator, with no token)",
-        )
-    if given:
-        return await identify(websocket, given[0])
-    if query.auth == "none":
-        return None
-    awaited = query.auth == "message"
-    try:
-        async with asyncio.timeout(TOKEN_MESSAGE_SECONDS if awaited else TOKEN_WAIT_SECONDS):
-            first = await _receive(websocket)
-    except TimeoutError:
-        if awaited:
-            raise ApiError(
-                codes.BAD_MESSAGE,
-                f"?auth=message, but no token came within {TOKEN_MESSAGE_SECONDS:g} s",
-            ) from None
-        return None
-    try:
-        message = _decode_token(first)
-    except msgspec.ValidationError:
-        raise ApiError(
-            codes.BAD_MESSAGE, 'the first message may only be {"token": "..."}'
-        ) from None
-    except msgspec.DecodeError:
-        raise ApiError(codes.BAD_MESSAGE, "the first message must be JSON") from None
-    return await identify(websocket, message.token)
-
-
-async def _receive(websocket: WebSocket) -> str | bytes:
-    """The client's next message, a text or a binary one."""
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
-    received: str | bytes | None = message.get("text")
-    if received is None:
-        received = message.get("bytes") or b""
-    return received
 
 
 async def _catch_up(
@@ -308,20 +247,12 @@ async def _drain_incoming(websocket: WebSocket, client: Client, *, tokenless: bo
     client (a slow link delayed its token) takes it for a player's."""
     with contextlib.suppress(WebSocketDisconnect):
         while True:
-            message = await _receive(websocket)
-            if tokenless and _is_token(message):
+            message = await receive(websocket)
+            if tokenless and is_token(message):
                 client.leave()
                 return True
     client.leave()
     return False
-
-
-def _is_token(message: str | bytes) -> bool:
-    try:
-        _decode_token(message)
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        return False
-    return True
 
 
 async def _send(websocket: WebSocket, data: bytes) -> None:

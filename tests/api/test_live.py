@@ -13,6 +13,7 @@ import pytest
 
 from schema.api import Done
 from server import live as live_feeds
+from server import live_auth
 from server.routes import live as live_route
 from tests.api.game import ScriptedGame
 from tests.api.support import Json, Live, Server, delivered, serving, until
@@ -52,7 +53,7 @@ async def test_a_spectator_that_keeps_reconnecting_receives_exactly_what_a_stead
                 wanted = rng.randint(1, 6)
                 with contextlib.suppress(TimeoutError):
                     # A spectator's catch-up starts once it has not sent a token in time.
-                    wait = live_route.TOKEN_WAIT_SECONDS + rng.uniform(0.0, 0.3)
+                    wait = live_auth.TOKEN_WAIT_SECONDS + rng.uniform(0.0, 0.3)
                     async with asyncio.timeout(wait):
                         await live.wait_for(_at_least(wanted))
             if live.messages:

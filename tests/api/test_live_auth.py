@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server.routes import live as live_route
+from server import live_auth
 from tests.api.game import ScriptedGame
 from tests.api.support import Json, Live, Server
 
@@ -69,7 +69,7 @@ async def test_a_token_announced_in_the_query_is_awaited_however_late_it_comes(
     ann, bob, *_ = game.accounts
     async with Live.open(server.base, game.game_id, auth="message") as bobs:
         # A slow link: the token comes well after a spectator's socket would have begun.
-        await asyncio.sleep(live_route.TOKEN_WAIT_SECONDS * 3)
+        await asyncio.sleep(live_auth.TOKEN_WAIT_SECONDS * 3)
         assert not bobs.messages
         await bobs.connection.send(json.dumps({"token": bob.token}))
         await bobs.wait_for(_caught_up)
@@ -85,7 +85,7 @@ async def test_a_token_announced_in_the_query_is_awaited_however_late_it_comes(
 async def test_a_token_announced_in_the_query_that_never_comes_closes_the_socket(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(live_route, "TOKEN_MESSAGE_SECONDS", 0.5)
+    monkeypatch.setattr(live_auth, "TOKEN_MESSAGE_SECONDS", 0.5)
     game = await _started(server)
     async with Live.open(server.base, game.game_id, auth="message") as live:
         assert await live.wait_closed() == 4400
@@ -119,7 +119,7 @@ async def test_a_spectator_that_will_send_no_token_is_served_without_waiting_for
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Far longer than the test waits for the catch-up.
-    monkeypatch.setattr(live_route, "TOKEN_WAIT_SECONDS", 3600.0)
+    monkeypatch.setattr(live_auth, "TOKEN_WAIT_SECONDS", 3600.0)
     game = await _started(server)
     async with Live.open(server.base, game.game_id, auth="none") as live:
         await live.wait_for(_caught_up)

@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from server.routes import live as live_route
+from server import live_auth
 from tests.api.support import until
 from tests.browser.support import UNLABELLED_CONTROLS, Server, first_move, serving
 from tests.server.running import running
@@ -121,7 +121,7 @@ async def test_over_a_slow_link_the_example_still_follows_as_the_player(
     ann = server.players[0]
     # Whatever the page sends on a websocket arrives long after a spectator's wait for a
     # token: the page's token too.
-    late = live_route.TOKEN_WAIT_SECONDS * 1000 * 3
+    late = live_auth.TOKEN_WAIT_SECONDS * 1000 * 3
     await page.add_init_script(
         "const send = WebSocket.prototype.send;"
         "WebSocket.prototype.send = function (data) {"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from server.routes import live as live_route
+from server import live_auth
 from tests.browser.support import UNLABELLED_CONTROLS, Server, first_move
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ async def test_websocket_messages_redraw_the_page_without_a_reload(
 
     # The page's socket is a spectator's that says so: it is not held back by the wait for a
     # token sent as a first message, however long that is.
-    monkeypatch.setattr(live_route, "TOKEN_WAIT_SECONDS", 3600.0)
+    monkeypatch.setattr(live_auth, "TOKEN_WAIT_SECONDS", 3600.0)
     state = await server.new_game()
     ann = server.players[0]
     unit, target = first_move(state, ann.id)

@@ -20,6 +20,7 @@ from schema.live import (
     SnapshotMessage,
     StandingsMessage,
 )
+from server import live_auth
 from server.routes import live as live_route
 from tests.api.support import Server, collecting, serving, until
 
@@ -79,7 +80,7 @@ async def test_a_players_subscription_is_theirs_from_the_handshake_however_slow_
 ) -> None:
     # A server that waits no time at all for a first message: a token sent as one would
     # always be late, and the socket a spectator's.
-    monkeypatch.setattr(live_route, "TOKEN_WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(live_auth, "TOKEN_WAIT_SECONDS", 0.0)
     game, (admin, player, _) = await _game(anyone)
     async with collecting(player.live(game)) as received:
         await until(lambda: any(m.type == "standings" for m in received), what="the catch-up")
@@ -94,7 +95,7 @@ async def test_a_spectators_subscription_is_served_without_waiting_for_a_token(
     server: Server, anyone: SkirmishClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Far longer than the test waits for the catch-up.
-    monkeypatch.setattr(live_route, "TOKEN_WAIT_SECONDS", 3600.0)
+    monkeypatch.setattr(live_auth, "TOKEN_WAIT_SECONDS", 3600.0)
     game, _ = await _game(anyone)
     async with collecting(anyone.live(game)) as received:
         await until(lambda: any(m.type == "standings" for m in received), what="the catch-up")
