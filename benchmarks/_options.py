@@ -72,8 +72,6 @@ def values(declared: Mapping[str, Option], given: Mapping[str, str | None]) -> d
 
 
 def describe(declared: Mapping[str, Option]) -> list[str]:
-    if not declared:
-        return ["  (no options)"]
     usages = {name: option.usage(name) for name, option in declared.items()}
-    width = max(map(len, usages.values()))
+    width = max(map(len, usages.values()), default=0)
     return [f"  {usages[name]:<{width}}  {option.help}" for name, option in declared.items()]

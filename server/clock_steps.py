@@ -14,6 +14,8 @@ from projections.runner import ReadModelRunner
 from server.clock import FakeClock
 from server.scheduler import Scheduler, Tick
 
+# The longest a clock waits for the read models, and for other schedulers' claims past
+# their lease: then the operator is told (503) rather than kept waiting.
 CATCH_UP_SECONDS = 30.0
 # How often a clock waiting for another scheduler's claims looks again.
 CLAIM_POLL_SECONDS = 0.01
