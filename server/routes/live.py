@@ -58,8 +58,7 @@ async def live(websocket: WebSocket, game: str) -> None:
             loaded = await found.games.load(game)
             existing(loaded.state)
         except (ApiError, DomainError) as error:
-            status = getattr(error, "status", 400)
-            await _refuse(websocket, 4000 + status, error.message)
+            await _refuse(websocket, 4000 + error.status, error.message)
             return
         await _serve(websocket, found, game, loaded, identity, query.after)
 
