@@ -39,7 +39,7 @@ from projections.leading import Connect, lead
 from projections.loading import stream_of
 from projections.rows import GameRows
 from projections.rows import write as write_rows
-from projections.states import GameStates, Loaded
+from projections.states import KEPT_STATES, GameStates, Loaded
 from projections.writes import Writes, Written
 from schema.game_events import game_codec
 
@@ -64,6 +64,7 @@ class ReadModelRunner:
         retry_seconds: float = 30.0,
         states: GameStates | None = None,
         catch_up_batch: int = _CATCH_UP_BATCH,
+        kept_states: int = KEPT_STATES,
     ) -> None:
         self._store = store
         # The states this process's GameService folded: a game it has just resolved need
@@ -75,7 +76,11 @@ class ReadModelRunner:
         self._lock_connection = lock_connection or pool.acquire
         self._retry_seconds = retry_seconds
         self._catch_up_batch = catch_up_batch
-        self._games: dict[str, Written] = {}
+        # The state whose rows were written last, of the games written most recently: the
+        # next batch folds on from it. Bounded (KEPT_STATES): a game whose state went is
+        # loaded again (its snapshot, then its events) when it next moves.
+        self._kept_states = kept_states
+        self._written = GameStates(kept_states)
         self._backoff = Backoff("read models", _log)
         self._progress = CatchUpProgress(pool)
 
@@ -145,11 +150,11 @@ class ReadModelRunner:
             try:
                 await lead(self._lock_connection, _LOCK_KEY, self._follow_locked)
             except Exception as error:
-                self._games.clear()
+                self._written = GameStates(self._kept_states)
                 await self._backoff.failed(error)
 
     async def _follow_locked(self) -> None:
-        self._games.clear()
+        self._written = GameStates(self._kept_states)
         loop = asyncio.get_running_loop()
         retry_at = loop.time()
         async with self._store.subscribe(after=await self.checkpoint()) as events:
@@ -179,7 +184,7 @@ class ReadModelRunner:
             await connection.execute("DELETE FROM read_games")
             await connection.execute("DELETE FROM read_model_failures")
             await connection.execute("DELETE FROM projection_checkpoints WHERE name = $1", NAME)
-        self._games.clear()
+        self._written = GameStates(self._kept_states)
 
     async def apply(self, batch: Sequence[LoggedEvent]) -> None:
         """Fold a batch into the read models and move the checkpoint past it, in one
@@ -195,8 +200,8 @@ class ReadModelRunner:
         def before(game_id: str) -> GameState | None:
             if game_id in unwritten:
                 return unwritten[game_id]
-            cached = self._games.get(game_id)
-            return None if cached is None else cached[0]
+            kept = self._written.latest(game_id)
+            return None if kept is None else kept.state
 
         return await fold_batch(self._store, self._states, batch, before)
 
@@ -243,11 +248,12 @@ class ReadModelRunner:
 
     def _committed(self, writes: Writes) -> None:
         """Remember what was written; say once when a game fails, and when it recovers."""
-        self._games.update(writes.written)
         for game_id, (state, position) in writes.written.items():
-            self._states.offer(game_id, Loaded(state, position))
+            loaded = Loaded(state, position)
+            self._written.remember(game_id, loaded)
+            self._states.offer(game_id, loaded)
         for game_id, error in writes.failed.items():
-            self._games.pop(game_id, None)
+            self._written.forget(game_id)
             if game_id not in writes.failing:
                 _log.error(
                     "the read models of game %s could not be written (%s: %s); the other "

@@ -26,8 +26,13 @@ class Loaded(msgspec.Struct, frozen=True):
     position: int
 
 
+# Games whose states a cache keeps, by default: a state of 20 players on a map of their own
+# takes about a quarter of a megabyte, so some 250 MB at the most.
+KEPT_STATES = 1000
+
+
 class GameStates:
-    def __init__(self, size: int = 1000) -> None:
+    def __init__(self, size: int = KEPT_STATES) -> None:
         self._size = size
         self._games: OrderedDict[str, Loaded] = OrderedDict()
 

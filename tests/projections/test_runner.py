@@ -9,8 +9,10 @@ from typing import Any
 import asyncpg
 import pytest
 
+from eventstore.base import EventStore
 from eventstore.postgres import PostgresEventStore
-from projections import failures
+from projections import failures, folding
+from projections.game import GameState
 from projections.loading import state_until
 from projections.runner import ReadModelRunner
 from schema.commands import Actor, SubmitOrders
@@ -23,9 +25,11 @@ from tests.support import new_event, visible_log
 async def _tables(pool: asyncpg.Pool) -> dict[str, list[dict[str, Any]]]:
     games = await pool.fetch("SELECT * FROM read_games ORDER BY game_id")
     turns = await pool.fetch("SELECT * FROM read_turns ORDER BY game_id, turn")
+    members = await pool.fetch("SELECT * FROM read_members ORDER BY game_id, account_id")
     return {
         "games": [dict(r) for r in games],
         "turns": [dict(r) for r in turns],
+        "members": [dict(r) for r in members],
     }
 
 
@@ -109,6 +113,36 @@ async def test_a_runner_sharing_states_never_writes_one_that_a_rewind_elsewhere_
     assert now.turn != kept.state.turn
     assert await pool.fetchval("SELECT turn FROM read_games WHERE game_id = 'g1'") == now.turn
     await runner.apply(later[split:])
+    await _equal_to_a_rebuild(postgres_store, pool)
+
+
+async def test_a_runner_that_keeps_one_state_loads_the_others_and_writes_the_same_rows(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = GameService(postgres_store)
+    first, second = ScriptedGame(service, "g1"), ScriptedGame(service, "g2", players=3)
+    await first.set_up()
+    await second.set_up()
+    for _ in range(2):
+        await first.play_turn()
+        await second.play_turn()
+    await second.rewind()
+    await first.play_turn()
+    events = await visible_log(postgres_store, await pool.fetchval("SELECT count(*) FROM events"))
+    loads: list[str] = []
+
+    async def counted(store: EventStore, game_id: str, version: int) -> GameState:
+        loads.append(game_id)
+        return await state_until(store, game_id, version)
+
+    monkeypatch.setattr(folding, "state_until", counted)
+    runner = ReadModelRunner(postgres_store, pool, kept_states=1)
+    # A batch at a time, each game's turn after the other's: every turn of one game finds
+    # the other's state kept, and its own gone.
+    for start in range(0, len(events), 3):
+        await runner.apply(events[start : start + 3])
+    assert loads.count("g1") >= 2
+    assert loads.count("g2") >= 2
     await _equal_to_a_rebuild(postgres_store, pool)
 
 
