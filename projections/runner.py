@@ -79,7 +79,6 @@ class ReadModelRunner:
         # The state whose rows were written last, of the games written most recently: the
         # next batch folds on from it. Bounded (KEPT_STATES): a game whose state went is
         # loaded again (its snapshot, then its events) when it next moves.
-        self._kept_states = kept_states
         self._written = GameStates(kept_states)
         self._backoff = Backoff("read models", _log)
         self._progress = CatchUpProgress(pool)
@@ -150,11 +149,11 @@ class ReadModelRunner:
             try:
                 await lead(self._lock_connection, _LOCK_KEY, self._follow_locked)
             except Exception as error:
-                self._written = GameStates(self._kept_states)
+                self._written.clear()
                 await self._backoff.failed(error)
 
     async def _follow_locked(self) -> None:
-        self._written = GameStates(self._kept_states)
+        self._written.clear()
         loop = asyncio.get_running_loop()
         retry_at = loop.time()
         async with self._store.subscribe(after=await self.checkpoint()) as events:
@@ -184,7 +183,7 @@ class ReadModelRunner:
             await connection.execute("DELETE FROM read_games")
             await connection.execute("DELETE FROM read_model_failures")
             await connection.execute("DELETE FROM projection_checkpoints WHERE name = $1", NAME)
-        self._written = GameStates(self._kept_states)
+        self._written.clear()
 
     async def apply(self, batch: Sequence[LoggedEvent]) -> None:
         """Fold a batch into the read models and move the checkpoint past it, in one

@@ -66,3 +66,6 @@ class GameStates:
 
     def forget(self, game_id: str) -> None:
         self._games.pop(game_id, None)
+
+    def clear(self) -> None:
+        self._games.clear()

@@ -32,6 +32,11 @@ def test_an_offer_never_replaces_a_state_of_a_later_event() -> None:
     assert states.latest("g") == _at(7, 90)
     states.forget("g")
     assert states.latest("g") is None
+    states.remember("g", _at(9, 99))
+    states.remember("h", _at(1, 100))
+    states.clear()
+    assert states.latest("g") is None
+    assert states.latest("h") is None
 
 
 def test_the_least_recently_used_games_go_first() -> None:
