@@ -39,7 +39,7 @@ from projections.leading import Connect, lead
 from projections.loading import stream_of
 from projections.rows import GameRows
 from projections.rows import write as write_rows
-from projections.states import KEPT_STATES, GameStates, Loaded
+from projections.states import GameStates, Loaded
 from projections.writes import Writes, Written
 from schema.game_events import game_codec
 
@@ -51,6 +51,11 @@ _BATCH = 1000
 _CATCH_UP_BATCH = 5000
 # How soon to look again when committed events are held back by an older transaction.
 _HELD_BACK_SECONDS = 0.005
+# Games whose last written state the runner keeps, to fold their next events on from: all
+# those active at once on a large server, in some 2.5 GB at the most (a state of 20 players
+# on a map of their own takes a quarter of a megabyte). Beyond, the least recently written
+# go, and are loaded again from their snapshots when they next move.
+WRITTEN_STATES = 10_000
 _log = logging.getLogger(__name__)
 
 
@@ -64,7 +69,7 @@ class ReadModelRunner:
         retry_seconds: float = 30.0,
         states: GameStates | None = None,
         catch_up_batch: int = _CATCH_UP_BATCH,
-        kept_states: int = KEPT_STATES,
+        kept_states: int = WRITTEN_STATES,
     ) -> None:
         self._store = store
         # The states this process's GameService folded: a game it has just resolved need
@@ -76,9 +81,7 @@ class ReadModelRunner:
         self._lock_connection = lock_connection or pool.acquire
         self._retry_seconds = retry_seconds
         self._catch_up_batch = catch_up_batch
-        # The state whose rows were written last, of the games written most recently: the
-        # next batch folds on from it. Bounded (KEPT_STATES): a game whose state went is
-        # loaded again (its snapshot, then its events) when it next moves.
+        # The state whose rows were written last, of the games written most recently.
         self._written = GameStates(kept_states)
         self._backoff = Backoff("read models", _log)
         self._progress = CatchUpProgress(pool)

@@ -26,8 +26,8 @@ class Loaded(msgspec.Struct, frozen=True):
     position: int
 
 
-# Games whose states a cache keeps, by default: a state of 20 players on a map of their own
-# takes about a quarter of a megabyte, so some 250 MB at the most.
+# Games whose states a cache keeps, by default (GameService's, in each server process): a
+# state of 20 players on a map of their own takes about a quarter of a megabyte.
 KEPT_STATES = 1000
 
 
