@@ -5,7 +5,8 @@ every army ordered, whose first resolutions fall due within one minute of fake t
 one `skirmish serve --fake-clock` process, then with three on the same schema (a run for
 each count of `--servers`), and the CPU time per resolution meanwhile of the servers and
 of this machine's PostgreSQL (all of its processes, whatever else they serve), which the
-rest of the machine's load moves less than the wall time. Each group of
+rest of the machine's load moves less than the wall time, and the servers' memory at the
+end (their caches of games' states are bounded: projections/states.py). Each group of
 games is built by the pure decider and appended in batches straight to the store (create,
 20 joins, the start, every player's orders, the reminders already sent), the read models
 are caught up, and the servers' clocks are set to just before the minute. Then the clock of
@@ -39,7 +40,7 @@ import httpx
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
 from benchmarks._options import Option, Value
-from benchmarks._processes import cpu_seconds, postgres_cpu_seconds
+from benchmarks._processes import cpu_seconds, postgres_cpu_seconds, rss
 from benchmarks._table import print_table
 from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
@@ -178,9 +179,10 @@ async def _run_group(
     starts: dict[str, datetime],
     prefix: str,
     version: int,
-) -> tuple[float, float, float, float | None]:
+) -> tuple[float, float, float, float | None, int]:
     """Seconds until every game resolved, and until every clock call answered; the servers'
-    CPU seconds meanwhile, and this machine's PostgreSQL's (None if it has none)."""
+    CPU seconds meanwhile, and this machine's PostgreSQL's (None if it has none); the
+    servers' resident memory at the end, in bytes."""
     first_due = min(starts.values()) + FAST_PERIOD
     last_due = max(starts.values()) + FAST_PERIOD
     async with (
@@ -199,6 +201,7 @@ async def _run_group(
             await asyncio.sleep(POLL_SECONDS)
         resolved = time.perf_counter() - started
         answered = max(await asyncio.gather(*calls)) - started
+        memory = rss(pids)
         cpu = cpu_seconds(pids) - cpu
         database_after = postgres_cpu_seconds()
         if database_cpu is not None and database_after is not None:
@@ -209,7 +212,7 @@ async def _run_group(
         f"{stream_of(prefix)}%",
     )
     assert twice == 0, f"{twice} turns resolved twice"
-    return resolved, answered, cpu, database_cpu
+    return resolved, answered, cpu, database_cpu, memory
 
 
 async def _run(games: int, server_counts: list[int]) -> None:
@@ -247,7 +250,7 @@ async def _run(games: int, server_counts: list[int]) -> None:
         with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as logs:
             single = 0.0
             for servers, prefix in zip(server_counts, groups, strict=True):
-                resolved, answered, cpu, database_cpu = await _run_group(
+                resolved, answered, cpu, database_cpu, memory = await _run_group(
                     pool, schema_url, Path(logs), servers, groups[prefix], prefix, version
                 )
                 single = single or resolved
@@ -261,6 +264,7 @@ async def _run(games: int, server_counts: list[int]) -> None:
                         answered,
                         cpu * 1000 / games,
                         "-" if database_cpu is None else f"{database_cpu * 1000 / games:.2f}",
+                        memory / 2**20,
                     )
                 )
         print_table(
@@ -273,6 +277,7 @@ async def _run(games: int, server_counts: list[int]) -> None:
                 "clock calls answered (s)",
                 "servers' CPU ms per resolution",
                 "PostgreSQL's",
+                "servers' RSS MB (at the end)",
             ),
             rows,
         )
