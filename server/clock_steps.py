@@ -17,6 +17,7 @@ from server.scheduler import Scheduler, Tick
 # The longest a clock waits for the read models, and for other schedulers' claims past
 # their lease: then the operator is told (503) rather than kept waiting.
 CATCH_UP_SECONDS = 30.0
+CLAIMS_SECONDS = 30.0
 # How often a clock waiting for another scheduler's claims looks again.
 CLAIM_POLL_SECONDS = 0.01
 # Whether another scheduler has some due game in hand.
@@ -78,14 +79,14 @@ async def _next_due(pool: asyncpg.Pool) -> datetime | None:
 
 async def _claims_released(pool: asyncpg.Pool, now: datetime, lease_seconds: float) -> None:
     """Wait until no other scheduler has a game due at `now` in hand: done, or its lease run
-    out (a scheduler that stopped); a lease and CATCH_UP_SECONDS at most (then
+    out (a scheduler that stopped); a lease and CLAIMS_SECONDS at most (then
     ClaimsHeldElsewhere: other schedulers keep claiming games due then)."""
 
     async def released() -> bool:
         return not await pool.fetchval(_CLAIMED_ELSEWHERE, now)
 
     await _polled_until(
-        released, lease_seconds + CATCH_UP_SECONDS, CLAIM_POLL_SECONDS, ClaimsHeldElsewhere
+        released, lease_seconds + CLAIMS_SECONDS, CLAIM_POLL_SECONDS, ClaimsHeldElsewhere
     )
 
 

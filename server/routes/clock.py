@@ -10,7 +10,12 @@ from schema import errors as codes
 from schema.api import LONGEST_CLOCK_STEP, ClockBody, ClockNow
 from server.api import documented, json_response, read_body
 from server.clock import FakeClock
-from server.clock_steps import CATCH_UP_SECONDS, ClaimsHeldElsewhere, advance_clock
+from server.clock_steps import (
+    CATCH_UP_SECONDS,
+    CLAIMS_SECONDS,
+    ClaimsHeldElsewhere,
+    advance_clock,
+)
 from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.identity import required_caller
@@ -70,7 +75,7 @@ async def move_clock(request: Request) -> Response:
             codes.SCHEDULER_BUSY,
             f"the clock stopped at {clock.now().isoformat()} on its way to "
             f"{target.isoformat()}: another server's scheduler still holds games that fell "
-            f"due then, {CATCH_UP_SECONDS:g} s past its lease; move it again, by "
+            f"due then, {CLAIMS_SECONDS:g} s past its lease; move it again, by "
             f'{{"set": "{target.isoformat()}"}}',
             retry_after=RETRY_AFTER_SECONDS,
         ) from None
