@@ -326,6 +326,17 @@ function tick() {
     return;
   }
   const at = new Date(next);
+  countdown.dataset.at = next;
+  if (game.clock === "fake") {
+    // A fake clock stands still between its operator's moves (`skirmish demo` moves it a
+    // turn every few seconds): real time counting down from it would tell nothing.
+    const time = at.toLocaleTimeString([], { timeStyle: "short" });
+    const day = at.toLocaleDateString([], { dateStyle: "medium" });
+    countdown.textContent =
+      `Next resolution at ${time} on the server's clock (${day}). Its operator moves that ` +
+      "clock by hand (a demo or a test): no countdown.";
+    return;
+  }
   const left = at.getTime() - (Date.now() + page.clockOffset);
   const clock = at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
   countdown.replaceChildren(
@@ -333,7 +344,6 @@ function tick() {
     left > 0 ? el("strong", { class: "remaining" }, formatDuration(left)) : "",
     el("span", { class: "at" }, ` (${clock})`),
   );
-  countdown.dataset.at = next;
 }
 
 // The websocket: catch up from the last position, then follow; reconnect when it drops.
