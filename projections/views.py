@@ -33,7 +33,10 @@ def _player_view(player: Player, territories: int, armies: int) -> PlayerView:
 
 
 def public_game(
-    state: GameState, position: int, now: datetime | None = None, clock: ClockKind = "real"
+    state: GameState,
+    position: int,
+    now: datetime | None = None,
+    clock: ClockKind | None = None,
 ) -> PublicGame:
     assert state.phase != "new"
     vote = None

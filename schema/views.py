@@ -69,9 +69,10 @@ class PublicGame(msgspec.Struct, frozen=True):
     # The server's clock as it answered (the operator's under --fake-clock): count down to
     # next_resolution_at from it, not from the reader's own clock.
     now: datetime | None = None
-    # "fake" under `skirmish serve --fake-clock` (the demo, tests): that clock moves only when
-    # its operator moves it, so `now` does not run on and no countdown can be drawn from it.
-    clock: ClockKind = "real"
+    # The clock `now` comes from (null with it): "fake" under `skirmish serve --fake-clock`
+    # (the demo, tests), which moves only when its operator moves it, so that `now` does not
+    # run on and no countdown can be drawn from it.
+    clock: ClockKind | None = None
     # The SHA-256 (hex) of the game's secret, published when it starts; the secret itself
     # (hex) once the game has ended, so that anyone can check every draw.
     commitment: str | None = None
