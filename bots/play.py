@@ -54,8 +54,11 @@ class Bot:
         follower = asyncio.create_task(follow())
         try:
             while True:
-                if game.phase in OVER or not self._in(game):
-                    self.say(f"{self.player}: the game is {game.phase}, winner {game.winner}")
+                if game.phase in OVER:
+                    self.say(f"{self.player}: game over, {outcome(game)}")
+                    return game
+                if not self._in(game):
+                    self.say(f"{self.player}: out of the game")
                     return game
                 wait = await self.act(game)
                 with contextlib.suppress(TimeoutError):
@@ -122,6 +125,12 @@ class Bot:
         await self.client.vote(self.game, effect)
         self.voted.add(game.turn)
         self.say(f"{self.player}: voted {effect} in turn {game.turn}")
+
+
+def outcome(game: PublicGame) -> str:
+    """How a game that is over ended, its winner named as the page names it."""
+    winner = next((p.name for p in game.players if p.id == game.winner), None)
+    return f"the game was {game.phase}" if winner is None else f"{winner} wins"
 
 
 async def seat(client: SkirmishClient, game: str) -> str:

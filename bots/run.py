@@ -1,7 +1,8 @@
 """`skirmish bot` and `skirmish demo`: bots against a server, from the command line.
 
 The demo runs `skirmish serve --fake-clock` in a subprocess and moves its clock itself, a
-turn every few seconds, so that a fast-mode game of bots can be watched as it plays out.
+turn every few seconds, so that a fast-mode game of bots can be watched as it plays out;
+the server stays up once the game is won, for its page, until Ctrl-C.
 """
 
 import asyncio
@@ -10,11 +11,12 @@ import os
 import secrets
 import sys
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
-from bots.play import Bot, seat
+from bots.play import OVER, Bot, outcome, seat
 from bots.strategies import STRATEGIES
 from client import ApiError, SkirmishClient
 from schema.api import NewGame
@@ -50,7 +52,7 @@ async def play_bot(
         except ApiError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
-    _say(f"game {game}: {final.phase}, winner {final.winner}")
+    _say(f"game {game}: {outcome(final)}" if final.phase in OVER else f"{player} is out")
     return 0
 
 
@@ -58,9 +60,14 @@ async def run_demo(
     players: int, port: int, data_dir: Path, turn_seconds: float, seed: int, vp_target: int
 ) -> int:
     """A server with a game of `players` bots (random and greedy by turns), a turn every
-    `turn_seconds`, until the game is won."""
+    `turn_seconds` until the game is won; then the server serves on, for the game's page,
+    until Ctrl-C (or until it stops: an error)."""
     operator_token = secrets.token_urlsafe(24)
-    async with _server(port, data_dir, operator_token) as base, SkirmishClient(base) as anyone:
+    async with (
+        _server(port, data_dir, operator_token) as server,
+        SkirmishClient(server.base) as anyone,
+    ):
+        base = server.base
         accounts = [
             anyone.using((await anyone.create_account(f"Bot {n + 1}")).token)
             for n in range(players)
@@ -84,8 +91,10 @@ async def run_demo(
                     task.cancel()
                 await asyncio.gather(*playing, return_exceptions=True)
         final = await anyone.get_game(game.id)
-        print(f"game over at turn {final.turn}: winner {final.winner}", flush=True)
-        return 0
+        print(f"game over after turn {final.turn - 1}: {outcome(final)}", flush=True)
+        _say(f"the game's page stays at {base}/games/{game.id}; Ctrl-C stops the server")
+        await server.process.wait()
+    raise RuntimeError("the demo's server stopped; its log says why")
 
 
 async def _step_turns(operator: SkirmishClient, game: str, turn_seconds: float) -> None:
@@ -107,10 +116,16 @@ async def _step_turns(operator: SkirmishClient, game: str, turn_seconds: float) 
         await operator.move_clock(advance_seconds=PAST_THE_LOCK)
 
 
+@dataclass(frozen=True)
+class _Served:
+    base: str
+    process: asyncio.subprocess.Process
+
+
 @contextlib.asynccontextmanager
-async def _server(port: int, data_dir: Path, operator_token: str) -> AsyncIterator[str]:
+async def _server(port: int, data_dir: Path, operator_token: str) -> AsyncIterator[_Served]:
     """`skirmish serve --fake-clock` in a subprocess (its log in a file beside its data
-    directory); its base URL once it answers."""
+    directory), once it answers; stopped on the way out."""
     environment = {**os.environ, "SKIRMISH_OPERATOR_TOKEN": operator_token}
     log_path = data_dir.with_name(f"{data_dir.name}-server.log")
     log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -124,7 +139,7 @@ async def _server(port: int, data_dir: Path, operator_token: str) -> AsyncIterat
     base = f"http://127.0.0.1:{port}"
     try:
         await _until_up(base, lambda: process.returncode is None)
-        yield base
+        yield _Served(base, process)
     finally:
         if process.returncode is None:
             process.terminate()

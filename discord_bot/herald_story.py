@@ -83,7 +83,8 @@ class Story:
         if isinstance(message, RewoundMessage):
             game = self._game(message.position)
             # The board the game is back at, with the orders of the turn before.
-            return [Draft(announcements.rewound(game, self._now()), map_turn=game.turn)]
+            told = announcements.rewound(game, self.state.window(self._now()), self._now())
+            return [Draft(told, map_turn=game.turn)]
         # Standings are drawn from the folded game; a snapshot follows the events it stands
         # for (the subscription reads them from the feed first).
         return []
@@ -105,11 +106,13 @@ class Story:
         message, a rewind's with its `rewound`)."""
         if isinstance(event, GameStarted):
             game = self._game(position)
-            return [Draft(announcements.started(game, self._now()), map_turn=1)]
+            told = announcements.started(game, self.state.window(self._now()), self._now())
+            return [Draft(told, map_turn=1)]
         if isinstance(event, GamePaused):
             return [Draft(announcements.paused())]
         if isinstance(event, GameUnpaused):
-            return [Draft(announcements.unpaused(self._game(position), self._now()))]
+            window = self.state.window(self._now())
+            return [Draft(announcements.unpaused(self._game(position), window, self._now()))]
         if isinstance(event, MessageBroadcast):
             # As /broadcast answers it: nothing says who sent it.
             return [Draft(replies.broadcast(event.message))]
@@ -121,6 +124,7 @@ class Story:
         """The results as /resolve answers them (the vote's outcome and the next vote
         among them, the winner at the end), the standings, and the map the turn led to."""
         game = self._game(position)
-        text = announcements.resolved(resolution, self.names, game, resolution.at)
+        window = self.state.window(resolution.at)
+        text = announcements.resolved(resolution, self.names, game, window, resolution.at)
         table = status.standings(game.players, STANDINGS_SHOWN)
         return Draft("\n".join([text, *table]), map_turn=resolution.turn + 1)

@@ -12,10 +12,12 @@ import msgspec
 
 from projections.schedule import (
     Due,
+    Window,
     orders_close,
     orders_open,
     reminder_lead,
     resolution_from,
+    window,
 )
 from rules.board import GameMap
 from rules.turn import OrderReport
@@ -153,6 +155,16 @@ class GameState(msgspec.Struct, frozen=True):
         None while no resolution is scheduled."""
         resolves_at = self.next_resolution_at()
         return None if resolves_at is None else orders_close(resolves_at, self.settings)
+
+    def window(self, now: datetime) -> Window:
+        """Whether orders, votes and join-forces requests are taken at `now`."""
+        last = self.last_turn.at if self.last_turn is not None else None
+        return window(
+            now,
+            next_resolution=self.next_resolution_at(),
+            last_resolution=last,
+            settings=self.settings,
+        )
 
     def next_reminder_at(self) -> datetime | None:
         """When this turn's reminders are due; None once sent, or if nobody wants one."""

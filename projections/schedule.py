@@ -1,6 +1,7 @@
 """When a game resolves next, and when orders are locked. Pure: `now` is always given."""
 
 from datetime import datetime, timedelta
+from typing import Literal
 
 import msgspec
 
@@ -71,21 +72,45 @@ def resolution_hour_utc(settings: Settings) -> int:
     return (settings.resolution_hour - settings.utc_offset) % 24
 
 
-def locked_until(
+class Window(msgspec.Struct, frozen=True):
+    """Whether orders, votes and join-forces requests are taken at a moment, and until
+    when: what the decider refuses by and every text reply tells (one reading, so that
+    they never disagree)."""
+
+    # "open": taken; "locked": refused until `opens_at`, in the lock window before or after
+    # a resolution; "due": refused, the turn is due and resolves any moment now (orders
+    # open a few minutes after it).
+    state: Literal["open", "locked", "due"]
+    opens_at: datetime | None = None
+    # Open with a resolution scheduled: when the lock window before it begins.
+    closes_at: datetime | None = None
+    # None while nothing is scheduled (joining, paused, over): no lock then.
+    resolves_at: datetime | None = None
+
+
+def window(
     now: datetime,
     *,
-    next_resolution: datetime,
+    next_resolution: datetime | None,
     last_resolution: datetime | None,
     settings: Settings,
-) -> datetime | None:
-    """When orders and votes open again, if `now` falls in a lock window; else None."""
-    if orders_close(next_resolution, settings) <= now:
-        return orders_open(next_resolution, settings)
-    if last_resolution is not None and last_resolution <= now:
+) -> Window:
+    """The window at `now` of a turn that resolves at `next_resolution` (None: nothing is
+    scheduled), after one that resolved at `last_resolution` (None: the first turn)."""
+    if next_resolution is None:
+        return Window("open")
+    if next_resolution <= now:
+        return Window("due", resolves_at=next_resolution)
+    closes = orders_close(next_resolution, settings)
+    opens = None
+    if closes <= now:
+        opens = orders_open(next_resolution, settings)
+    elif last_resolution is not None and last_resolution <= now:
         reopening = orders_open(last_resolution, settings)
-        if now < reopening:
-            return reopening
-    return None
+        opens = reopening if now < reopening else None
+    if opens is not None:
+        return Window("locked", opens_at=opens, resolves_at=next_resolution)
+    return Window("open", closes_at=closes, resolves_at=next_resolution)
 
 
 def orders_close(resolution: datetime, settings: Settings) -> datetime:

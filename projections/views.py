@@ -7,7 +7,7 @@ from datetime import datetime
 from projections.game import GameState, Player
 from projections.visibility import secret_revealed
 from schema.game_events import RecordedOrder
-from schema.views import MyOrders, PlayerView, PublicGame, VoteView
+from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, VoteView
 
 
 def standings(state: GameState) -> list[PlayerView]:
@@ -32,7 +32,12 @@ def _player_view(player: Player, territories: int, armies: int) -> PlayerView:
     )
 
 
-def public_game(state: GameState, position: int, now: datetime | None = None) -> PublicGame:
+def public_game(
+    state: GameState,
+    position: int,
+    now: datetime | None = None,
+    clock: ClockKind | None = None,
+) -> PublicGame:
     assert state.phase != "new"
     vote = None
     if state.vote is not None and state.vote.turn == state.turn:
@@ -60,6 +65,7 @@ def public_game(state: GameState, position: int, now: datetime | None = None) ->
         last_turn=state.last_turn,
         position=position,
         now=now,
+        clock=clock,
         commitment=state.commitment,
         secret=state.secret if secret_revealed(state.secret, state) else None,
         forked_from=state.forked_from,

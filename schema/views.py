@@ -2,6 +2,7 @@
 standings, a player's own orders (built by projections/views.py; the client reads them)."""
 
 from datetime import datetime
+from typing import Literal
 
 import msgspec
 
@@ -39,6 +40,9 @@ class VoteView(msgspec.Struct, frozen=True):
     tally: dict[EffectName, int] | None
 
 
+ClockKind = Literal["real", "fake"]
+
+
 class PublicGame(msgspec.Struct, frozen=True):
     id: str
     name: str
@@ -65,6 +69,10 @@ class PublicGame(msgspec.Struct, frozen=True):
     # The server's clock as it answered (the operator's under --fake-clock): count down to
     # next_resolution_at from it, not from the reader's own clock.
     now: datetime | None = None
+    # The clock `now` comes from (null with it): "fake" under `skirmish serve --fake-clock`
+    # (the demo, tests), which moves only when its operator moves it, so that `now` does not
+    # run on and no countdown can be drawn from it.
+    clock: ClockKind | None = None
     # The SHA-256 (hex) of the game's secret, published when it starts; the secret itself
     # (hex) once the game has ended, so that anyone can check every draw.
     commitment: str | None = None

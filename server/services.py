@@ -6,6 +6,7 @@ import asyncpg
 from starlette.requests import HTTPConnection
 
 from eventstore.base import EventStore
+from schema.views import ClockKind
 from server.accounts import Accounts
 from server.clock import Clock
 from server.entropy import Entropy, system_entropy
@@ -34,6 +35,11 @@ class Services:
     # Webhooks may go to loopback and private addresses (SKIRMISH_WEBHOOK_ALLOW_PRIVATE).
     webhook_allow_private: bool = False
     extras: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def clock_kind(self) -> ClockKind:
+        """What a game's view says of the clock its `now` comes from."""
+        return "fake" if self.fake_clock else "real"
 
 
 def services(request: HTTPConnection) -> Services:

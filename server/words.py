@@ -15,8 +15,8 @@ HINTS: tuple[str, ...] = (
     "An army with no order holds. You never have to send hold orders, but you may.",
     "The newest valid order for an army is the one it carries out; send early and change "
     "your mind later. /list shows what stands.",
-    "Orders close about 5 minutes before the turn resolves and open again about 5 minutes "
-    "after. Do not wait for the last second.",
+    "Orders close 5 minutes before the turn resolves and open again 5 minutes after (1 "
+    "minute in fast mode); /help says when. Do not wait for the last second.",
     "Hold more barracks than you have armies and you can send a new army: REF to <barracks>.",
     "Build a farm on a barracks (EH B), then farm it (EH F) for 1 VP a turn. A farm is no "
     "longer a barracks, so it no longer counts for new armies.",

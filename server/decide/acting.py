@@ -3,7 +3,6 @@
 from datetime import datetime
 
 from projections.game import GameState, Player
-from projections.schedule import locked_until
 from schema import errors as codes
 from schema.bounds import MAX_NAME
 from schema.commands import Actor, Command
@@ -15,6 +14,7 @@ from server.decide.errors import (
     OrdersLocked,
     WrongPhase,
 )
+from server.times import moment
 
 
 def existing(state: GameState) -> GameState:
@@ -75,25 +75,20 @@ def active_player(state: GameState, command: Command, as_player: str | None = No
 
 
 def require_unlocked(state: GameState, now: datetime) -> None:
-    next_resolution = state.next_resolution_at()
-    if next_resolution is None:
-        return
-    last = state.last_turn.at if state.last_turn is not None else None
-    until = locked_until(
-        now, next_resolution=next_resolution, last_resolution=last, settings=state.settings
-    )
-    if until is None:
-        return
-    if next_resolution <= now:
+    window = state.window(now)
+    if window.state == "due":
         raise OrdersLocked(
             "orders are locked: the turn is due and resolves any moment now; they open "
             "again a few minutes after it",
             None,
         )
-    raise OrdersLocked(
-        f"orders are locked around the resolution; they open again at {until.isoformat()}",
-        until,
-    )
+    if window.state == "locked":
+        assert window.opens_at is not None  # a lock window ends
+        when = moment(window.opens_at, now, state.settings.utc_offset)
+        raise OrdersLocked(
+            f"orders are locked around the resolution; they open again at {when}",
+            window.opens_at,
+        )
 
 
 def check_text(label: str, text: str, longest: int) -> str:

@@ -31,4 +31,6 @@ async def fork_game(request: Request, game: GameId) -> Response:
     body = await read_body(request, ForkBody)
     found = services(request)
     executed = await fork(found, who, game, body, client_address(request))
-    return json_response(public_game(executed.state, executed.position, found.clock.now()), 201)
+    return json_response(
+        public_game(executed.state, executed.position, found.clock.now(), found.clock_kind), 201
+    )

@@ -46,7 +46,9 @@ async def create_game(request: Request) -> Response:
     body = await read_body(request, NewGame)
     found = services(request)
     executed = await set_up(found, who, body, client_address(request))
-    return json_response(public_game(executed.state, executed.position, found.clock.now()), 201)
+    return json_response(
+        public_game(executed.state, executed.position, found.clock.now(), found.clock_kind), 201
+    )
 
 
 @router.get("/games", **documented(responses={200: GameList}, summary="List games"))
@@ -67,7 +69,9 @@ async def list_games(
 async def get_game(request: Request, game: GameId) -> Response:
     found = services(request)
     loaded = await readable(found, game)
-    return json_response(public_game(loaded.state, loaded.position, found.clock.now()))
+    return json_response(
+        public_game(loaded.state, loaded.position, found.clock.now(), found.clock_kind)
+    )
 
 
 @router.post(

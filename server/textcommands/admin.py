@@ -1,7 +1,10 @@
 """The admins' commands, and setting up a game. The decider checks who may; the ones that
 name a player check first, so that a non-admin learns that, not whether the name exists."""
 
+from datetime import datetime
+
 from projections.game import GameState, Player
+from projections.schedule import Window
 from projections.views import public_game
 from schema import errors as codes
 from schema.api import CommandReply, ForkBody, NewGame
@@ -19,9 +22,11 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import PlayerLeft, TurnResolved
+from schema.views import PublicGame
 from server.application import done, fork, set_up
 from server.decide.acting import check_text, require_admin
 from server.decide.errors import Conflict, InvalidCommand, NotFound
+from server.handlers import Executed
 from server.textcommands import announcements
 from server.textcommands.context import Context, answer, the
 from server.textcommands.lookup import find_player, mentioned_user
@@ -29,6 +34,12 @@ from server.textcommands.parse import DEFAULT_GAME_NAME, Request
 from server.textcommands.players import Handler
 
 MAX_REASON = 500
+
+
+def _told(ctx: Context, executed: Executed) -> tuple[PublicGame, Window, datetime]:
+    """The game a command left, its window now, and now: what an announcement tells."""
+    now = ctx.now()
+    return public_game(executed.state, executed.position), executed.state.window(now), now
 
 
 async def setup(ctx: Context, request: Request) -> CommandReply:
@@ -42,8 +53,8 @@ async def start(ctx: Context, request: Request) -> CommandReply:
     executed = await ctx.execute(
         StartGame(actor=ctx.who.actor, now=ctx.now(), secret=ctx.found.entropy())
     )
-    game = public_game(executed.state, executed.position)
-    return answer(announcements.started(game, ctx.found.clock.now()), done(executed))
+    game, window, now = _told(ctx, executed)
+    return answer(announcements.started(game, window, now), done(executed))
 
 
 async def pause(ctx: Context, request: Request) -> CommandReply:
@@ -53,8 +64,8 @@ async def pause(ctx: Context, request: Request) -> CommandReply:
 
 async def unpause(ctx: Context, request: Request) -> CommandReply:
     executed = await ctx.execute(UnpauseGame(actor=ctx.who.actor, now=ctx.now()))
-    game = public_game(executed.state, executed.position)
-    return answer(announcements.unpaused(game, ctx.found.clock.now()), done(executed))
+    game, window, now = _told(ctx, executed)
+    return answer(announcements.unpaused(game, window, now), done(executed))
 
 
 async def broadcasting(ctx: Context, request: Request) -> CommandReply:
@@ -70,8 +81,8 @@ async def fast_mode(ctx: Context, request: Request) -> CommandReply:
     executed = await ctx.execute(
         ChangeSettings(actor=ctx.who.actor, now=ctx.now(), fast_mode=request.flag)
     )
-    game = public_game(executed.state, executed.position)
-    reply = announcements.fast_mode(game, ctx.found.clock.now(), bool(executed.events))
+    game, window, now = _told(ctx, executed)
+    reply = announcements.fast_mode(game, window, now, bool(executed.events))
     return answer(reply, done(executed))
 
 
@@ -79,8 +90,8 @@ async def resolution_time(ctx: Context, request: Request) -> CommandReply:
     executed = await ctx.execute(
         ChangeSettings(actor=ctx.who.actor, now=ctx.now(), resolution_hour=request.number)
     )
-    game = public_game(executed.state, executed.position)
-    reply = announcements.resolution_time(game, ctx.found.clock.now(), bool(executed.events))
+    game, window, now = _told(ctx, executed)
+    reply = announcements.resolution_time(game, window, now, bool(executed.events))
     return answer(reply, done(executed))
 
 
@@ -188,8 +199,8 @@ async def rewind(ctx: Context, request: Request) -> CommandReply:
         actor=ctx.who.actor, now=ctx.now(), reason=reason, secret=ctx.found.entropy()
     )
     executed = await ctx.found.games.rewind(ctx.game_id, rewind)
-    game = public_game(executed.state, executed.position)
-    return answer(announcements.rewound(game, ctx.found.clock.now()), done(executed))
+    game, window, now = _told(ctx, executed)
+    return answer(announcements.rewound(game, window, now), done(executed))
 
 
 async def resolve(ctx: Context, request: Request) -> CommandReply:
@@ -198,8 +209,8 @@ async def resolve(ctx: Context, request: Request) -> CommandReply:
     event = the(TurnResolved, executed.events)
     names = {pid: p.name for pid, p in before.players.items()}
     names.update({pid: p.name for pid, p in executed.state.players.items()})
-    game = public_game(executed.state, executed.position)
-    reply = announcements.resolved(event, names, game, ctx.found.clock.now())
+    game, window, now = _told(ctx, executed)
+    reply = announcements.resolved(event, names, game, window, now)
     return answer(reply, done(executed))
 
 

@@ -5,12 +5,14 @@ from collections import defaultdict
 from collections.abc import Mapping
 from datetime import datetime
 
+from projections.schedule import Window
 from rules.turn import OrderReport
 from schema.game_events import Settings, TurnResolved
 from schema.views import PublicGame
 from server.textcommands.replies import VALID, effect_line
-from server.textcommands.status import schedule, vote_lines
-from server.textcommands.text import clip, hour_label, moment, offset_label, plural
+from server.textcommands.status import schedule, turn_line, vote_lines
+from server.textcommands.text import clip, plural
+from server.times import hour_label, offset_label
 
 _VOTES = {
     "every_turn": "a vote every turn",
@@ -48,24 +50,15 @@ def forked(game: PublicGame) -> str:
     )
 
 
-def started(game: PublicGame, now: datetime) -> str:
+def started(game: PublicGame, window: Window, now: datetime) -> str:
     names = ", ".join(p.name for p in game.players)
     lines = [
-        f"**{clip(game.name, 80)}** has started! Turn 1 is open for orders.",
+        f"**{clip(game.name, 80)}** has started! {turn_line(game, window, now)}",
         f"{plural(len(game.players), 'player')}: {names}.",
     ]
-    if game.next_resolution_at is not None:
-        when = moment(game.next_resolution_at, now, game.settings.utc_offset)
-        lines.append(f"First resolution: {when}.")
     lines += vote_lines(game.vote, game.effect)
     lines.append("Send /help to see your armies and /cheat_sheet for the orders.")
     return "\n".join(lines)
-
-
-def next_resolution(game: PublicGame, now: datetime) -> str:
-    if game.next_resolution_at is None:
-        return "No resolution is scheduled."
-    return f"Next resolution: {moment(game.next_resolution_at, now, game.settings.utc_offset)}."
 
 
 def paused() -> str:
@@ -75,8 +68,8 @@ def paused() -> str:
     )
 
 
-def unpaused(game: PublicGame, now: datetime) -> str:
-    return f"The game resumes. {next_resolution(game, now)}"
+def unpaused(game: PublicGame, window: Window, now: datetime) -> str:
+    return f"The game resumes. {turn_line(game, window, now)}"
 
 
 def switch(what: str, on: bool, changed: bool, detail: str) -> str:
@@ -91,11 +84,11 @@ def broadcasting(on: bool, changed: bool) -> str:
     return switch("Broadcasting", on, changed, detail)
 
 
-def fast_mode(game: PublicGame, now: datetime, changed: bool) -> str:
+def fast_mode(game: PublicGame, window: Window, now: datetime, changed: bool) -> str:
     on = game.settings.fast_mode
     detail = (
         "a turn resolves every 15 minutes." if on else "a turn resolves once a day."
-    ) + f" {next_resolution(game, now)}"
+    ) + f" {turn_line(game, window, now)}"
     return switch("Fast mode", on, changed, detail)
 
 
@@ -126,11 +119,11 @@ def admin_removed(name: str) -> str:
     return f"{name} is no longer an admin of this game."
 
 
-def resolution_time(game: PublicGame, now: datetime, changed: bool) -> str:
+def resolution_time(game: PublicGame, window: Window, now: datetime, changed: bool) -> str:
     hour = hour_label(game.settings.resolution_hour)
     if not changed:
         return f"Turns already resolve at {hour} local time."
-    return f"Turns now resolve at {hour} local time. {next_resolution(game, now)}"
+    return f"Turns now resolve at {hour} local time. {turn_line(game, window, now)}"
 
 
 def local_time(game: PublicGame, hour: int) -> str:
@@ -147,11 +140,11 @@ def killed(name: str) -> str:
     return f"{clip(name, 80)} is gone: the room was killed. Use /setup for a new game."
 
 
-def rewound(game: PublicGame, now: datetime) -> str:
+def rewound(game: PublicGame, window: Window, now: datetime) -> str:
     return (
         f"The last resolution is undone: the game is back at turn {game.turn}. That turn's "
         "orders stand as submitted orders and can be replaced; its votes must be cast again. "
-        f"{next_resolution(game, now)}"
+        f"{turn_line(game, window, now)}"
     )
 
 
@@ -164,7 +157,13 @@ def _report(order: OrderReport) -> str:
     return f"{text} ({order.result})"
 
 
-def resolved(event: TurnResolved, names: Mapping[str, str], game: PublicGame, now: datetime) -> str:
+def resolved(
+    event: TurnResolved,
+    names: Mapping[str, str],
+    game: PublicGame,
+    window: Window,
+    now: datetime,
+) -> str:
     """The announcement of a turn's results; `names` maps every player id the event
     mentions (joint players' former halves too) to a name."""
 
@@ -201,7 +200,7 @@ def resolved(event: TurnResolved, names: Mapping[str, str], game: PublicGame, no
     if event.winner is not None:
         lines.append(f"{name(event.winner)} wins the game!")
         return "\n".join(lines)
-    lines.append(f"Turn {game.turn} is open. {next_resolution(game, now)}")
+    lines.append(turn_line(game, window, now))
     if event.next_effect:
         lines.append(f"Effect for turn {game.turn}: {effect_line(event.next_effect)}")
     if event.next_vote is not None:

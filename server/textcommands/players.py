@@ -174,9 +174,11 @@ async def help_(ctx: Context, request: Request) -> CommandReply:
     me = next((p for p in state.players.values() if account in p.accounts), None)
     armies = [] if me is None else armies_of(state, me.id)
     admin = state.is_admin(ctx.who.actor)
+    now = ctx.now()
     text = status.summary(
         game,
-        ctx.found.clock.now(),
+        state.window(now),
+        now,
         me=None if me is None else me.id,
         armies=armies,
         admin=admin,

@@ -3,10 +3,12 @@
 from collections.abc import Sequence
 from datetime import datetime
 
+from projections.schedule import Window
 from schema.game_events import Settings
 from schema.views import PlayerView, PublicGame, VoteView
 from server.textcommands.replies import command_list, effect_line, tally
-from server.textcommands.text import clip, hour_label, moment, offset_label, ordinal, plural
+from server.textcommands.text import clip, ordinal, plural
+from server.times import hour_label, moment, offset_label
 
 # Standings shown in /help; a game has at most 20 players, but a reply must stay short.
 SHOWN_STANDINGS = 10
@@ -47,26 +49,52 @@ def standing(player: PlayerView, rank: int, of: int, armies: Sequence[str]) -> s
     )
 
 
-def _state_line(game: PublicGame, now: datetime) -> str:
+def turn_line(game: PublicGame, window: Window, now: datetime) -> str:
+    """Where the game stands and whether orders are taken, and until when: the one telling
+    of the turn's window (the decider's, projections/schedule.py) that /help and every
+    announcement give, so that no reply contradicts a refusal."""
     if game.phase == "joining":
         return (
             f"Join phase: {plural(len(game.players), 'player')} so far. Join with /join; "
             "an admin starts the game with /start."
         )
     if game.phase == "paused":
-        return f"Turn {game.turn}, paused: no turn resolves until an admin sends /unpause."
+        return (
+            f"Turn {game.turn}, paused: no turn resolves until an admin sends /unpause. "
+            "Orders and votes are still taken."
+        )
     if game.phase == "finished":
         winner = next((p.name for p in game.players if p.id == game.winner), game.winner)
         return f"Finished after turn {game.turn - 1}. Winner: {winner}!"
-    when = game.next_resolution_at
-    if when is None:
-        return f"Turn {game.turn} is open for orders."
-    due = moment(when, now, game.settings.utc_offset)
-    return f"Turn {game.turn} is open for orders. Next resolution: {due}."
+    turn = game.turn
+    if window.state == "due":
+        return (
+            f"Turn {turn} is due: it resolves any moment now, and orders for turn {turn + 1} "
+            "open a few minutes after it."
+        )
+    if window.resolves_at is None:
+        return f"Turn {turn} is open for orders."
+    resolves = moment(window.resolves_at, now, game.settings.utc_offset)
+    if window.state == "locked":
+        assert window.opens_at is not None  # a lock window ends
+        opens = moment(window.opens_at, now, game.settings.utc_offset)
+        if window.opens_at > window.resolves_at:
+            return (
+                f"Turn {turn}'s orders are closed: it resolves at {resolves}; orders for turn "
+                f"{turn + 1} open at {opens}."
+            )
+        return f"Turn {turn} opens for orders at {opens}. Next resolution: {resolves}."
+    assert window.closes_at is not None  # a scheduled resolution has its lock window
+    lock = plural(int((window.resolves_at - window.closes_at).total_seconds() // 60), "minute")
+    return (
+        f"Turn {turn} is open for orders (they close {lock} before the resolution). "
+        f"Next resolution: {resolves}."
+    )
 
 
 def summary(
     game: PublicGame,
+    window: Window,
     now: datetime,
     *,
     me: str | None,
@@ -74,7 +102,7 @@ def summary(
     admin: bool,
 ) -> str:
     """`me` is the caller's player id, if it plays; `armies` where its armies stand."""
-    lines = [f"**{clip(game.name, 80)}** (game {game.id}): {_state_line(game, now)}"]
+    lines = [f"**{clip(game.name, 80)}** (game {game.id}): {turn_line(game, window, now)}"]
     if game.phase != "finished":
         lines.append(f"{schedule(game.settings)} First to {game.settings.vp_target} VP wins.")
         lines += vote_lines(game.vote, game.effect)

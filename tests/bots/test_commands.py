@@ -8,6 +8,9 @@ import signal
 import socket
 from pathlib import Path
 
+import httpx
+import pytest
+
 from client import SkirmishClient
 from schema.api import NewGame
 from tests.api.support import serving, until
@@ -56,12 +59,13 @@ async def test_skirmish_bot_makes_an_account_joins_and_plays(schema_url: str) ->
         assert status == 130
 
 
-async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner(
+async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner_and_serves_on(
     schema_url: str, tmp_path: Path
 ) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
     demo = await asyncio.create_subprocess_exec(
         str(SKIRMISH), "demo", "--port", str(port), "--players", "3", "--turn-seconds", "0.3",
         "--vp", "2", "--seed", "5", "--data-dir", str(tmp_path / "demo"),
@@ -70,15 +74,32 @@ async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner(
     )  # fmt: skip
     try:
         watch = await _line(demo.stdout)
-        assert watch.startswith(f"watch: http://127.0.0.1:{port}/games/")
+        assert watch == f"watch: {base}/games/{watch.rsplit('/', 1)[1]}"
         game = watch.rsplit("/", 1)[1]
-        async with SkirmishClient(f"http://127.0.0.1:{port}") as anyone:
-            assert (await anyone.get_game(game)).phase == "running"
-        over = await _line(demo.stdout)
-        assert over.startswith("game over at turn ")
-        assert over.endswith(("winner p1", "winner p2", "winner p3"))
+        async with SkirmishClient(base) as anyone:
+            playing = await anyone.get_game(game)
+            assert playing.phase == "running"
+            # The demo moves its server's fake clock by hand: the page shows no countdown.
+            assert playing.clock == "fake"
+            over = await _line(demo.stdout)
+            final = await anyone.get_game(game)
+            assert final.phase == "finished"
+            winner = next(p.name for p in final.players if p.id == final.winner)
+            # The winner by name, as the page shows it.
+            assert over == f"game over after turn {final.turn - 1}: {winner} wins"
+            assert winner in ("Bot 1", "Bot 2", "Bot 3")
+            # The server and its page stay for the watcher, until Ctrl-C.
+            await asyncio.sleep(2)
+            assert demo.returncode is None
+            async with httpx.AsyncClient(base_url=base) as page:
+                assert (await page.get(f"/games/{game}")).status_code == 200
+            assert (await anyone.get_game(game)).winner == final.winner
+        demo.send_signal(signal.SIGINT)
         async with asyncio.timeout(60):
-            assert await demo.wait() == 0
+            assert await demo.wait() == 130
+        with pytest.raises(httpx.ConnectError):
+            async with httpx.AsyncClient(base_url=base) as page:
+                await page.get("/v1/health")
     finally:
         if demo.returncode is None:
             demo.kill()

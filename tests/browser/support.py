@@ -6,9 +6,10 @@ import contextlib
 import importlib.util
 import os
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import httpx
 import pytest
 
 from server.app import create_app
-from server.clock import FakeClock
+from server.clock import Clock, FakeClock
 from server.settings import Settings
 from tests.server.running import running
 
@@ -82,7 +83,7 @@ class Server:
 
     base: str
     client: httpx.AsyncClient
-    clock: FakeClock
+    clock: Clock
     game_id: str = ""
     players: list[Player] = field(default_factory=list)
 
@@ -146,10 +147,24 @@ class Server:
         await self.call("POST", path, self.players[0], {"reason": "test"})
 
 
+class RunningClock:
+    """A real clock, set years away from ours: it runs as time does, from `start`."""
+
+    def __init__(self, start: datetime) -> None:
+        self._start = start
+        self._began = time.monotonic()
+
+    def now(self) -> datetime:
+        return self._start + timedelta(seconds=time.monotonic() - self._began)
+
+
 @contextlib.asynccontextmanager
-async def serving(schema_url: str, **overrides: Any) -> AsyncIterator[Server]:
-    """`overrides` set other fields of server.settings.Settings."""
-    clock = FakeClock(START)
+async def serving(
+    schema_url: str, clock: Clock | None = None, **overrides: Any
+) -> AsyncIterator[Server]:
+    """`overrides` set other fields of server.settings.Settings; the clock is a fake one,
+    at START, unless one is given."""
+    clock = clock or FakeClock(START)
     settings = Settings(
         database_url=schema_url, pool_size=4, operator_token=OPERATOR_TOKEN, **overrides
     )

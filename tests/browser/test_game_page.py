@@ -45,11 +45,14 @@ async def test_the_page_renders_a_running_game(server: Server, page: "Page") -> 
     # The side bar: standings in the API's order, and the countdown.
     names = page.locator("#standings li.player .player-name")
     await expect(names).to_have_text([p["name"] for p in state["players"]])
-    # On the server's clock (fake here, years from the browser's): fast mode resolves on
-    # the quarter hour.
-    await expect(page.locator("#countdown")).to_contain_text(
-        re.compile(r"Next resolution in 1[45] min")
+    # The server's clock is a fake one, which moves only when its operator moves it: the
+    # resolution's time on it, and no countdown that real time would run down.
+    countdown = page.locator("#countdown")
+    await expect(countdown).to_have_text(
+        "Next resolution at 08:15 on the server's clock (4 Mar 2030). Its operator moves "
+        "that clock by hand (a demo or a test): no countdown."
     )
+    await expect(countdown).to_have_attribute("data-at", state["next_resolution_at"])
     await expect(page.locator("#orders-caption")).to_have_text("No turn has been resolved yet.")
     await expect(page.locator("#turn-slider")).to_have_attribute("max", "1")
 

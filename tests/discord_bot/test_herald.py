@@ -22,6 +22,12 @@ async def server(schema_url: str) -> AsyncIterator[Server]:
         yield running_server
 
 
+STARTED = (
+    "**Friday game** has started! Turn 1 is open for orders (they close 1 minute before the "
+    "resolution). Next resolution: 2030-03-04 08:15 UTC (08:15 local time, in 15m)."
+)
+
+
 def _first_lines(messages: list[Outgoing]) -> list[str]:
     return [m.text.split("\n")[0] for m in messages]
 
@@ -85,16 +91,18 @@ async def test_a_whole_game_is_posted_in_the_channel_and_each_player_gets_their_
     posts = sink.posts
     assert {m.channel for m in sink.sent} == {CHANNEL}
     assert _first_lines(posts) == [
-        "**Friday game** has started! Turn 1 is open for orders.",
+        STARTED,
         "Turn 1 has resolved.",
         "The last resolution is undone: the game is back at turn 1. That turn's orders stand "
-        "as submitted orders and can be replaced; its votes must be cast again. Next "
-        "resolution: 2030-03-04 08:32 UTC (08:32 local time, in 15m).",
+        "as submitted orders and can be replaced; its votes must be cast again. Turn 1 is open "
+        "for orders (they close 1 minute before the resolution). Next resolution: 2030-03-04 "
+        "08:32 UTC (08:32 local time, in 15m).",
         "Turn 1 has resolved.",
         "Anonymous broadcast:",
         "The game is paused: no turn resolves until an admin sends /unpause. Orders and votes "
         "are still taken.",
-        "The game resumes. Next resolution: 2030-03-04 08:49 UTC (08:49 local time, in 15m).",
+        "The game resumes. Turn 2 is open for orders (they close 1 minute before the "
+        "resolution). Next resolution: 2030-03-04 08:49 UTC (08:49 local time, in 15m).",
         "Turn 2 has resolved.",
         "Turn 3 has resolved.",
         "Turn 4 has resolved. Effect: MOBILIZE.",
@@ -175,11 +183,12 @@ async def test_a_herald_restarted_from_its_records_posts_nothing_twice_and_misse
         await until(lambda: all(len(sink.direct(n)) == 9 for n in ("Ann", "Cy", "Di")))
 
     assert _first_lines(sink.posts) == [
-        "**Friday game** has started! Turn 1 is open for orders.",
+        STARTED,
         "Turn 1 has resolved.",
         "The last resolution is undone: the game is back at turn 1. That turn's orders stand "
-        "as submitted orders and can be replaced; its votes must be cast again. Next "
-        "resolution: 2030-03-04 08:32 UTC (08:32 local time, in 15m).",
+        "as submitted orders and can be replaced; its votes must be cast again. Turn 1 is open "
+        "for orders (they close 1 minute before the resolution). Next resolution: 2030-03-04 "
+        "08:32 UTC (08:32 local time, in 15m).",
         "Turn 1 has resolved.",
         "Anonymous broadcast:",
         "Turn 2 has resolved.",
@@ -256,7 +265,7 @@ async def test_a_killed_game_gets_its_farewell_and_is_followed_no_more(
 
         await until(stopped, what="the herald to let the game go")
     assert _first_lines(sink.posts) == [
-        "**Friday game** has started! Turn 1 is open for orders.",
+        STARTED,
         "Friday game is gone: the room was killed. Use /setup for a new game.",
     ]
     assert records.load_all() == []

@@ -19,12 +19,16 @@ from tests.discord_bot.harness import FakeDiscord, Sent
 from tests.discord_bot.herald_game import TURN_SECONDS, png_size
 from tests.discord_bot.test_commands import people
 
-STARTED = "**Quick** has started! Turn 1 is open for orders."
+STARTED = (
+    "**Quick** has started! Turn 1 is open for orders (they close 1 minute before the "
+    "resolution). Next resolution: 2030-03-04 08:15 UTC (08:15 local time, in 15m)."
+)
 RESOLVED = "Turn 1 has resolved."
 REWOUND = (
     "The last resolution is undone: the game is back at turn 1. That turn's orders stand as "
-    "submitted orders and can be replaced; its votes must be cast again. Next resolution: "
-    "2030-03-04 08:32 UTC (08:32 local time, in 15m)."
+    "submitted orders and can be replaced; its votes must be cast again. Turn 1 is open for "
+    "orders (they close 1 minute before the resolution). Next resolution: 2030-03-04 08:32 "
+    "UTC (08:32 local time, in 15m)."
 )
 
 
@@ -168,6 +172,7 @@ async def test_a_game_replaced_by_a_new_setup_gets_its_farewell_and_is_let_go(
 
         await until(lambda: len(followed()) == 1 and followed() != [first], what="the new game")
     assert _first_lines(fake.posts(channel)) == [
-        "**First** has started! Turn 1 is open for orders.",
+        "**First** has started! Turn 1 is open for orders (they close 5 minutes before the "
+        "resolution). Next resolution: 2030-03-04 12:00 UTC (12PM local time, in 4h).",
         "First is gone: the room was killed. Use /setup for a new game.",
     ]

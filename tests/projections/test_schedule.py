@@ -6,12 +6,13 @@ import pytest
 from msgspec.structs import replace
 
 from projections.schedule import (
+    Window,
     earliest_after_unpause,
     earliest_resolution,
     lock_length,
-    locked_until,
     resolution_from,
     utc_offset_for,
+    window,
 )
 from schema.game_events import Settings
 
@@ -118,10 +119,15 @@ def test_the_lock_lasts_five_minutes_or_one_in_fast_mode() -> None:
 def test_orders_lock_five_minutes_before_a_resolution(
     now: datetime, opens: datetime | None
 ) -> None:
-    until = locked_until(
+    found = window(
         now, next_resolution=_utc(10, 12), last_resolution=_utc(9, 12), settings=_settings()
     )
-    assert until == opens
+    assert found == Window(
+        "open" if opens is None else "locked",
+        opens_at=opens,
+        closes_at=_utc(10, 11, 55) if opens is None else None,
+        resolves_at=_utc(10, 12),
+    )
 
 
 @pytest.mark.parametrize(
@@ -135,10 +141,10 @@ def test_orders_lock_five_minutes_before_a_resolution(
 def test_orders_stay_locked_five_minutes_after_a_resolution(
     now: datetime, opens: datetime | None
 ) -> None:
-    until = locked_until(
+    found = window(
         now, next_resolution=_utc(11, 12), last_resolution=_utc(10, 12), settings=_settings()
     )
-    assert until == opens
+    assert (found.state, found.opens_at) == ("open" if opens is None else "locked", opens)
 
 
 @pytest.mark.parametrize(
@@ -153,26 +159,37 @@ def test_orders_stay_locked_five_minutes_after_a_resolution(
 def test_in_fast_mode_the_lock_windows_last_one_minute(
     now: datetime, opens: datetime | None
 ) -> None:
-    until = locked_until(
+    found = window(
         now,
         next_resolution=_utc(10, 8, 15),
         last_resolution=_utc(10, 8),
         settings=_settings(fast_mode=True),
     )
-    assert until == opens
+    assert found.opens_at == opens
 
 
 def test_without_a_last_resolution_only_the_coming_one_locks() -> None:
     settings = _settings()
-    assert (
-        locked_until(
-            _utc(10, 8), next_resolution=_utc(10, 12), last_resolution=None, settings=settings
-        )
-        is None
+    first = window(
+        _utc(10, 8), next_resolution=_utc(10, 12), last_resolution=None, settings=settings
     )
-    assert locked_until(
+    assert first.state == "open"
+    closing = window(
         _utc(10, 11, 56), next_resolution=_utc(10, 12), last_resolution=None, settings=settings
-    ) == _utc(10, 12, 5)
+    )
+    assert (closing.state, closing.opens_at) == ("locked", _utc(10, 12, 5))
+
+
+def test_a_turn_past_its_resolution_is_due_and_nothing_scheduled_is_open() -> None:
+    settings = _settings()
+    due = window(
+        _utc(10, 13), next_resolution=_utc(10, 12), last_resolution=None, settings=settings
+    )
+    assert due == Window("due", resolves_at=_utc(10, 12))
+    unscheduled = window(
+        _utc(10, 13), next_resolution=None, last_resolution=_utc(10, 12), settings=settings
+    )
+    assert unscheduled == Window("open")
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,14 @@
 
 import { setUpFork, showFork } from "./fork.js";
 import { describeBoard, renderMap } from "./render.js";
-import { counts, effectName, renderStandings, sortStandings } from "./sidebar.js";
+import {
+  counts,
+  effectName,
+  formerHalves,
+  renderStandings,
+  sortStandings,
+  underShown,
+} from "./sidebar.js";
 import { HttpError, announce, api, debounce, el, formatDuration } from "./util.js";
 import { setUpZoom } from "./zoom.js";
 
@@ -38,8 +45,12 @@ async function drawableMap(map) {
   return api(`/v1/maps/${encodeURIComponent(map.name)}`);
 }
 
-function looks() {
-  return new Map((page.game?.players || []).map((p) => [p.id, p]));
+// Everyone who played the game: its players now, and the halves of its joint players as
+// they were before joining.
+function cast() {
+  const players = page.game?.players || [];
+  const halves = formerHalves(players);
+  return { halves, looks: new Map([...halves, ...players.map((p) => [p.id, p])]) };
 }
 
 function currentTurn() {
@@ -194,12 +205,14 @@ async function render() {
 
 function liveView(game) {
   const lastTurn = game.last_turn;
+  const { halves, looks } = cast();
+  const shown = new Set(game.players.map((p) => p.id));
   return {
     map: page.drawn,
     board: game.board,
-    looks: looks(),
-    orders: lastTurn ? lastTurn.orders : [],
-    dead: lastTurn ? lastTurn.dead : [],
+    looks,
+    orders: lastTurn ? underShown(lastTurn.orders, shown, halves) : [],
+    dead: lastTurn ? underShown(lastTurn.dead, shown, halves) : [],
     effect: lastTurn ? lastTurn.effect : null,
     resolvedTurn: lastTurn ? lastTurn.turn : null,
     rows: game.players,
@@ -216,12 +229,17 @@ async function historyView(game, n) {
   const resolution = previous ? previous.resolution : null;
   const board = start.start_board;
   const { territories, armies } = counts(board);
+  const { halves, looks } = cast();
+  // The players of that turn: who scored in the turn before, or holds land at its start
+  // (the halves of a joint player, before they joined).
+  const ids = [...territories.keys(), ...armies.keys(), ...Object.keys(resolution?.vp || {})];
+  const shown = new Set(ids.filter((id) => looks.has(id)));
   const rows = sortStandings(
-    game.players.map((p) => ({
-      ...p,
-      vp: resolution ? (resolution.vp[p.id] ?? 0) : 0,
-      territories: territories.get(p.id) || 0,
-      armies: armies.get(p.id) || 0,
+    [...shown].map((id) => ({
+      ...looks.get(id),
+      vp: resolution ? (resolution.vp[id] ?? 0) : 0,
+      territories: territories.get(id) || 0,
+      armies: armies.get(id) || 0,
       status: "active",
       banned: false,
     })),
@@ -229,9 +247,9 @@ async function historyView(game, n) {
   return {
     map: page.drawn,
     board,
-    looks: looks(),
-    orders: resolution ? resolution.orders : [],
-    dead: resolution ? resolution.dead : [],
+    looks,
+    orders: resolution ? underShown(resolution.orders, shown, halves) : [],
+    dead: resolution ? underShown(resolution.dead, shown, halves) : [],
     effect: resolution ? resolution.effect : null,
     resolvedTurn: resolution ? n - 1 : null,
     rows,
@@ -326,6 +344,17 @@ function tick() {
     return;
   }
   const at = new Date(next);
+  countdown.dataset.at = next;
+  if (game.clock === "fake") {
+    // A fake clock stands still between its operator's moves (`skirmish demo` moves it a
+    // turn every few seconds): real time counting down from it would tell nothing.
+    const time = at.toLocaleTimeString([], { timeStyle: "short" });
+    const day = at.toLocaleDateString([], { dateStyle: "medium" });
+    countdown.textContent =
+      `Next resolution at ${time} on the server's clock (${day}). Its operator moves that ` +
+      "clock by hand (a demo or a test): no countdown.";
+    return;
+  }
   const left = at.getTime() - (Date.now() + page.clockOffset);
   const clock = at.toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
   countdown.replaceChildren(
@@ -333,7 +362,6 @@ function tick() {
     left > 0 ? el("strong", { class: "remaining" }, formatDuration(left)) : "",
     el("span", { class: "at" }, ` (${clock})`),
   );
-  countdown.dataset.at = next;
 }
 
 // The websocket: catch up from the last position, then follow; reconnect when it drops.

@@ -100,6 +100,34 @@ export function renderStandings(container, rows, orders, { winner = null, gained
   container.replaceChildren(...items);
 }
 
+// The halves of each joint player (whose id is `a/b`: docs/rules.md, "Joining forces") as
+// they were before joining: half's id -> the joint player's look with the half's id, its
+// part of the joint name ("A/B"), and `joint`, the joint player's id.
+export function formerHalves(players) {
+  const halves = new Map();
+  for (const joint of players) {
+    const ids = joint.id.split("/");
+    if (ids.length !== 2) continue;
+    const names = joint.name.split("/");
+    ids.forEach((id, index) => {
+      const name = names.length === 2 ? names[index] : `${joint.name} (${index ? "second" : "first"} half)`;
+      halves.set(id, { ...joint, id, name, joint: joint.id });
+    });
+  }
+  return halves;
+}
+
+// Orders or deaths of a turn, each under the player shown for it: its own player, or for a
+// half of a joint player shown in its place (the turn that joined them), the joint player,
+// whose armies carried them out. `shown`: the ids of the players shown.
+export function underShown(items, shown, halves) {
+  return items.map((item) => {
+    const joint = halves.get(item.player)?.joint;
+    const player = !shown.has(item.player) && shown.has(joint) ? joint : item.player;
+    return { ...item, player };
+  });
+}
+
 // Players by VP, then territories, then name, as the server sorts them.
 export function sortStandings(rows) {
   return [...rows].sort(

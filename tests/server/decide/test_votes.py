@@ -239,7 +239,9 @@ def test_no_vote_before_the_start() -> None:
 def test_votes_are_locked_around_the_resolution() -> None:
     game = started(3, **EVERY_TURN)
     effect = _vote(game).candidates[0]
-    with pytest.raises(OrdersLocked, match=re.escape("2026-11-21T12:05:00+00:00")):
+    with pytest.raises(
+        OrdersLocked, match=re.escape("2026-11-21 12:05 UTC (12:05 local time, in 6m)")
+    ):
         game.when(CastVote(actor=Actor(account(1)), now=NOON - timedelta(minutes=1), effect=effect))
 
 

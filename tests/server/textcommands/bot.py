@@ -31,11 +31,15 @@ class Said:
 
 
 class Person:
-    def __init__(self, client: httpx.AsyncClient, name: str, token: str) -> None:
+    def __init__(
+        self, client: httpx.AsyncClient, name: str, token: str, heard: list[Said] | None = None
+    ) -> None:
         self.client = client
         self.name = name
         self.token = token
         self.game: str | None = None
+        # Every answer this person got, kept where the table keeps everyone's.
+        self.heard: list[Said] = [] if heard is None else heard
 
     async def say(self, text: str, game: str | None = None) -> Said:
         """Send a command to the game (or to /v1/commands without one); 200 expected."""
@@ -47,6 +51,7 @@ class Person:
         assert response.status_code == 200, response.text
         said = Said(response.json())
         assert len(said.reply) <= 2000
+        self.heard.append(said)
         return said
 
     async def ok(self, text: str) -> Said:
@@ -67,11 +72,13 @@ class Table:
     def __init__(self, client: httpx.AsyncClient, clock: FakeClock) -> None:
         self.client = client
         self.clock = clock
+        # Every answer anyone at the table got, in order.
+        self.heard: list[Said] = []
 
     async def person(self, name: str) -> Person:
         response = await self.client.post("/v1/accounts", json={"name": name})
         assert response.status_code == 201, response.text
-        return Person(self.client, name, response.json()["token"])
+        return Person(self.client, name, response.json()["token"], self.heard)
 
     async def game(self, admin: Person, players: list[Person], setup: str) -> str:
         """`admin` sets up with `setup`; everyone joins; returns the game id."""

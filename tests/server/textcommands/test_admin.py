@@ -51,7 +51,10 @@ async def test_pause_and_unpause(schema_url: str) -> None:
         assert (await ann.refused("/resolve")).reply == "the game is paused; this needs it running"
         assert "paused: no turn resolves" in (await bob.ok("/help")).reply
         unpaused = await ann.ok("/unpause")
-        assert unpaused.reply.startswith("The game resumes. Next resolution: 2030-01-07 12:00 UTC")
+        assert unpaused.reply == (
+            "The game resumes. Turn 1 is open for orders (they close 5 minutes before the "
+            "resolution). Next resolution: 2030-01-07 12:00 UTC (12PM local time, in 4h)."
+        )
 
 
 async def test_times_and_fast_mode(schema_url: str) -> None:
@@ -122,7 +125,10 @@ async def test_resolve_then_rewind(schema_url: str) -> None:
             "Turn 1 has resolved.",
             f"Bob: \u2713 {mine[0]} H; \u2713 {mine[1]} B",
         ]
-        assert "Turn 2 is open. Next resolution: 2030-01-07 12:00 UTC" in resolved.reply
+        assert resolved.reply.split("\n")[-1] == (
+            "Turn 2 opens for orders at 2030-01-07 08:06 UTC (08:06 local time, in 5m). Next "
+            "resolution: 2030-01-07 12:00 UTC (12PM local time, in 3h 59m)."
+        )
         assert resolved.result is not None
         assert resolved.result["events"][0] == "turn_resolved.v1"
         t.clock.advance(600)

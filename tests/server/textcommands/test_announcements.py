@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from msgspec.structs import replace
 
+from projections.schedule import Window
 from projections.views import public_game
 from rules.turn import Death, OrderReport
 from schema.game_events import RecordedPosition, TurnResolved, Vote, VoteOutcome
@@ -17,6 +18,10 @@ NAMES = {"p1": "Ann", "p2": "Bob", "p3": "Cy", "p2/p3": "Bob/Cy"}
 
 def running() -> PublicGame:
     return public_game(started(3).state, 5)
+
+
+# Turn 1 of a game started at T0, an hour later.
+OPEN = started(3).state.window(NOW)
 
 
 def resolution(**changes: object) -> TurnResolved:
@@ -43,6 +48,12 @@ def after(turn: int = 2) -> PublicGame:
     return replace(running(), turn=turn, next_resolution_at=NOW + timedelta(days=1))
 
 
+# After a resolution at NOW: orders for the next turn open five minutes later.
+REOPENING = Window(
+    "locked", opens_at=NOW + timedelta(minutes=5), resolves_at=NOW + timedelta(days=1)
+)
+
+
 def test_created_names_the_game_and_its_settings() -> None:
     game = public_game(created(vp_target=12, votes="every_turn", vote_start_turn=1).state, 1)
     assert announcements.created(game).split("\n") == [
@@ -67,11 +78,11 @@ def test_settings_line_for_same_day_votes_and_no_votes() -> None:
 
 
 def test_started_lists_players_and_the_first_resolution() -> None:
-    text = announcements.started(running(), NOW)
-    assert text.split("\n")[:3] == [
-        "**Test game** has started! Turn 1 is open for orders.",
+    text = announcements.started(running(), OPEN, NOW)
+    assert text.split("\n")[:2] == [
+        "**Test game** has started! Turn 1 is open for orders (they close 5 minutes before "
+        "the resolution). Next resolution: 2026-11-21 12:00 UTC (12PM local time, in 3h).",
         "3 players: Player 1, Player 2, Player 3.",
-        "First resolution: 2026-11-21 12:00 UTC (12PM local time, in 3h).",
     ]
 
 
@@ -81,8 +92,8 @@ def test_switches() -> None:
     )
     assert announcements.broadcasting(True, changed=False) == "Broadcasting is already on."
     fast = replace(running(), settings=replace(running().settings, fast_mode=True))
-    assert announcements.fast_mode(fast, NOW, changed=True).startswith(
-        "Fast mode is now on: a turn resolves every 15 minutes. Next resolution: "
+    assert announcements.fast_mode(fast, OPEN, NOW, changed=True).startswith(
+        "Fast mode is now on: a turn resolves every 15 minutes. Turn 1 is open for orders "
     )
 
 
@@ -99,7 +110,7 @@ def test_ban_unban_pause_kill() -> None:
 def test_times() -> None:
     game = running()
     moved = replace(game, settings=replace(game.settings, resolution_hour=14, utc_offset=-2))
-    assert announcements.resolution_time(moved, NOW, changed=False) == (
+    assert announcements.resolution_time(moved, OPEN, NOW, changed=False) == (
         "Turns already resolve at 2PM (14:00) local time."
     )
     assert announcements.local_time(moved, 6) == (
@@ -110,7 +121,7 @@ def test_times() -> None:
 
 
 def test_rewound() -> None:
-    assert announcements.rewound(running(), NOW).startswith(
+    assert announcements.rewound(running(), OPEN, NOW).startswith(
         "The last resolution is undone: the game is back at turn 1."
     )
 
@@ -138,7 +149,7 @@ def test_resolved_reports_orders_by_player_deaths_vp_and_what_comes_next() -> No
         next_effect="FEAST",
         next_vote=Vote(2, ("TRUCE", "HARVEST"), "TRUCE"),
     )
-    text = announcements.resolved(event, NAMES, after(), NOW)
+    text = announcements.resolved(event, NAMES, after(), REOPENING, NOW)
     assert text.split("\n") == [
         "Turn 1 has resolved. Effect: ENTRENCH.",
         "Ann: \u2713 BL to CR; \u2713 TR H",
@@ -147,7 +158,8 @@ def test_resolved_reports_orders_by_player_deaths_vp_and_what_comes_next() -> No
         "Armies destroyed: Cy in CR.",
         "VP: Ann +1 (3 VP).",
         "Vote: FEAST won (FEAST 2, STORM 1); it applies to turn 2.",
-        "Turn 2 is open. Next resolution: 2026-11-22 09:00 UTC (9AM local time, in 1d).",
+        "Turn 2 opens for orders at 2026-11-21 09:05 UTC (09:05 local time, in 5m). Next "
+        "resolution: 2026-11-22 09:00 UTC (9AM local time, in 1d).",
         "Effect for turn 2: FEAST: each successful farm order earns 2 VP instead of 1",
         "New vote: TRUCE or HARVEST (a tie goes to TRUCE). Use /vote EFFECT.",
     ]
@@ -161,7 +173,7 @@ def test_resolved_with_no_orders_joins_eliminations_and_a_winner() -> None:
         vp={"p1": 10},
         vp_gained={"p1": 2},
     )
-    assert announcements.resolved(event, NAMES, after(), NOW).split("\n") == [
+    assert announcements.resolved(event, NAMES, after(), REOPENING, NOW).split("\n") == [
         "Turn 1 has resolved.",
         "No orders: every army held.",
         "VP: Ann +2 (10 VP).",
