@@ -90,8 +90,9 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _with_database(args: argparse.Namespace, use: Callable[[str], int]) -> int:
-    """Run `use` with DATABASE_URL, or else the embedded PostgreSQL of --data-dir (started
-    for it and stopped after); exit 2 on bad settings, 1 if the database will not start."""
+    """Run `use` with DATABASE_URL, or else the embedded PostgreSQL of --data-dir (held for
+    it, started if it was not running, and stopped after unless another process, a server,
+    still holds it); exit 2 on bad settings, 1 if the database will not start."""
     import os
 
     import msgspec
@@ -202,7 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the HTTP and websocket server",
         description="Run the server. With DATABASE_URL unset, an embedded PostgreSQL is "
-        "started in the data directory and stopped on exit.",
+        "started in the data directory (or the one running there adopted) and stopped on "
+        "exit, unless another process still uses it.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")

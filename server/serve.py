@@ -1,6 +1,7 @@
 """`skirmish serve`: uvicorn over create_app, with an embedded PostgreSQL unless
 DATABASE_URL names one, in this process or in several (server/workers.py). The embedded
-server is stopped on every way out: a normal exit, Ctrl-C, SIGTERM, or a failed start."""
+server is let go on every way out (a normal exit, Ctrl-C, SIGTERM, or a failed start), and
+stopped unless another process still uses it (server/holders.py)."""
 
 import gc
 import logging
@@ -120,8 +121,10 @@ def serve(
         finally:
             cleaning[0] = True
             if embedded is not None:
-                logger.info("stopping the embedded PostgreSQL")
-                embedded.stop()
+                if embedded.stop():
+                    logger.info("stopped the embedded PostgreSQL")
+                else:
+                    logger.info("left the embedded PostgreSQL running: another process uses it")
 
 
 def run_server(
