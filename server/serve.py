@@ -109,8 +109,9 @@ def serve(
                 from server.workers import supervise
 
                 return supervise(settings, host, port, workers)
-            # A fake clock starts at the real time and then moves only when the operator
-            # says so (POST /v1/admin/clock).
+            # A fake clock starts at the real time the first time, where it stood after
+            # (server/clock_store.py), and moves only when the operator says so (POST
+            # /v1/admin/clock).
             clock = FakeClock(SystemClock().now()) if fake_clock else None
             return run_server(settings, host, port, clock=clock)
         except Stop:
