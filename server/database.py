@@ -27,6 +27,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import asyncpg
 
 from server.holders import GateClosed, gate, held_by_others, hold
+from server.operator_token import TOKEN_FILE
 
 # initdb fails when the locale it inherits is not installed; this one always is.
 _LOCALE = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
@@ -82,7 +83,7 @@ class EmbeddedPostgres:
         """Start (or adopt a running) server, hold it, and return its connection URL."""
         self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
-            with gate(self.data_dir, _GATE_SECONDS):
+            with gate(self.data_dir, _GATE_SECONDS), _aside_for_initdb(self.data_dir):
                 url = self._start()
                 if self._held is None:
                     self._held = hold(self.data_dir)
@@ -168,6 +169,25 @@ class EmbeddedPostgres:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+@contextlib.contextmanager
+def _aside_for_initdb(data_dir: Path) -> Iterator[None]:
+    """initdb wants an empty directory: the operator's token, kept there by a server that
+    ran on DATABASE_URL (server/operator_token.py), waits in memory meanwhile, and is put
+    back with its mode."""
+    kept = data_dir / TOKEN_FILE
+    if (data_dir / "PG_VERSION").exists() or not kept.exists():
+        yield
+        return
+    token = kept.read_bytes()
+    kept.unlink()
+    try:
+        yield
+    finally:
+        descriptor = os.open(kept, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as restored:
+            restored.write(token)
 
 
 def _system_user() -> str | None:

@@ -23,6 +23,7 @@ from server.clock import Clock, FakeClock, SystemClock
 from server.database import EmbeddedPostgres, EmbeddedPostgresError
 from server.homes import Places
 from server.logs import LogFormat, configure
+from server.operator_token import TokenFileError, kept_token, where_to_read
 from server.settings import Settings, SettingsError
 
 logger = logging.getLogger("skirmish.serve")
@@ -105,6 +106,11 @@ def serve(
                 embedded = EmbeddedPostgres(settings.data_dir)
                 logger.info("starting the embedded PostgreSQL in %s", embedded.data_dir)
                 settings = msgspec.structs.replace(settings, database_url=embedded.start())
+            if settings.operator_token is None:
+                # In the data directory, DATABASE_URL or not: the server's own.
+                token = kept_token(settings.data_dir)
+                logger.info("%s", where_to_read(settings.data_dir))
+                settings = msgspec.structs.replace(settings, operator_token=token)
             if workers > 1:
                 from server.workers import supervise
 
@@ -119,6 +125,9 @@ def serve(
         except EmbeddedPostgresError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
+        except TokenFileError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         finally:
             cleaning[0] = True
             if embedded is not None:
