@@ -7,21 +7,18 @@ from pathlib import Path
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import os
-
     from server.serve import serve
 
     if args.fake_clock and args.workers not in (None, 1):
         # Each process would have a clock of its own, moved by whichever took the request.
         print("error: --fake-clock runs one process: leave --workers out", file=sys.stderr)
         return 2
-    workers = args.workers or (1 if args.fake_clock else os.cpu_count() or 1)
     status: int = serve(
         host=args.host,
         port=args.port,
         data_dir=args.data_dir,
         fake_clock=args.fake_clock,
-        workers=workers,
+        workers=1 if args.fake_clock else args.workers,
         log_format=args.log_format,
     )
     return status
@@ -219,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=None,
         metavar="N",
-        help="server processes on the one port (default: one per core; 1 serves in this process)",
+        help="server processes on the one port (default: as many as the database's "
+        "connections fit, one per core at most; 1 serves in this process)",
     )
     serve.add_argument(
         "--fake-clock",

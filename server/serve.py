@@ -25,6 +25,7 @@ from server.homes import Places
 from server.logs import LogFormat, configure
 from server.operator_token import TokenFileError, kept_token, where_to_read
 from server.settings import Settings, SettingsError
+from server.worker_budget import TooManyWorkers, workers_for
 
 logger = logging.getLogger("skirmish.serve")
 # Thousands of spectators must cost little each. Clients send one short message at most (a
@@ -83,11 +84,12 @@ def serve(
     data_dir: Path | None,
     *,
     fake_clock: bool = False,
-    workers: int = 1,
+    workers: int | None = 1,
     log_format: LogFormat | None = None,
 ) -> int:
-    """Run until stopped, in this process or in `workers` processes; the exit status.
-    `log_format` wins over SKIRMISH_LOG_FORMAT."""
+    """Run until stopped, in this process or in `workers` processes (None: as many as the
+    database's connections fit, server/worker_budget.py); the exit status. `log_format`
+    wins over SKIRMISH_LOG_FORMAT."""
     try:
         settings = Settings.from_env(os.environ)
     except SettingsError as error:
@@ -102,10 +104,13 @@ def serve(
     embedded: EmbeddedPostgres | None = None
     with stop_on_signals() as cleaning:
         try:
-            if settings.database_url is None:
+            url = settings.database_url
+            if url is None:
                 embedded = EmbeddedPostgres(settings.data_dir)
                 logger.info("starting the embedded PostgreSQL in %s", embedded.data_dir)
-                settings = msgspec.structs.replace(settings, database_url=embedded.start())
+                url = embedded.start()
+                settings = msgspec.structs.replace(settings, database_url=url)
+            workers = workers_for(workers, url, settings.pool_size)
             if settings.operator_token is None:
                 # In the data directory, DATABASE_URL or not: the server's own.
                 token = kept_token(settings.data_dir)
@@ -125,7 +130,7 @@ def serve(
         except EmbeddedPostgresError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
-        except TokenFileError as error:
+        except (TokenFileError, TooManyWorkers) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
         finally:
