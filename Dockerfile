@@ -9,11 +9,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 1000 skirmish
-# The bot's data directory (SKIRMISH_BOT_DATA in docker-compose.yml), the user's own: a new
+# The bot's data directory (SKIRMISH_BOT_DATA in docker-compose.yml) and the server's (where
+# it keeps the operator's token when SKIRMISH_OPERATOR_TOKEN is unset), the user's own: a new
 # named volume mounted there takes its owner.
-RUN install -d -o skirmish -g skirmish /home/skirmish/bot-data
+RUN install -d -o skirmish -g skirmish /home/skirmish/bot-data \
+    && install -d -m 700 -o skirmish -g skirmish /home/skirmish/data
+ENV SKIRMISH_DATA_DIR=/home/skirmish/data
 WORKDIR /app
 COPY pyproject.toml README.md ./
+# Every package pyproject.toml installs (tests/server/test_container_files.py checks).
 COPY server ./server
 COPY eventstore ./eventstore
 COPY projections ./projections
@@ -21,6 +25,7 @@ COPY schema ./schema
 COPY rules ./rules
 COPY client ./client
 COPY discord_bot ./discord_bot
+COPY bots ./bots
 RUN pip install .
 
 USER skirmish

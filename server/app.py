@@ -16,6 +16,7 @@ from projections.runner import ReadModelRunner
 from server.accounts import Accounts
 from server.api import document_gate, openapi_components
 from server.clock import Clock, FakeClock, SystemClock
+from server.clock_store import resume
 from server.cors import Cors
 from server.database import create_pool, dedicated_connections
 from server.entropy import Entropy, system_entropy
@@ -91,6 +92,8 @@ def create_app(
         pool = await create_pool(database_url, max_size=settings.pool_size)
         try:
             await migrate(pool)
+            if isinstance(clock, FakeClock):
+                await resume(clock, pool)
             store = await PostgresEventStore.open(
                 pool, observe_append=measured.append_seconds.observe
             )

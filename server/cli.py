@@ -7,21 +7,18 @@ from pathlib import Path
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import os
-
     from server.serve import serve
 
     if args.fake_clock and args.workers not in (None, 1):
         # Each process would have a clock of its own, moved by whichever took the request.
         print("error: --fake-clock runs one process: leave --workers out", file=sys.stderr)
         return 2
-    workers = args.workers or (1 if args.fake_clock else os.cpu_count() or 1)
     status: int = serve(
         host=args.host,
         port=args.port,
         data_dir=args.data_dir,
         fake_clock=args.fake_clock,
-        workers=workers,
+        workers=1 if args.fake_clock else args.workers,
         log_format=args.log_format,
     )
     return status
@@ -90,8 +87,9 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _with_database(args: argparse.Namespace, use: Callable[[str], int]) -> int:
-    """Run `use` with DATABASE_URL, or else the embedded PostgreSQL of --data-dir (started
-    for it and stopped after); exit 2 on bad settings, 1 if the database will not start."""
+    """Run `use` with DATABASE_URL, or else the embedded PostgreSQL of --data-dir (held for
+    it, started if it was not running, and stopped after unless another process, a server,
+    still holds it); exit 2 on bad settings, 1 if the database will not start."""
     import os
 
     import msgspec
@@ -202,7 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the HTTP and websocket server",
         description="Run the server. With DATABASE_URL unset, an embedded PostgreSQL is "
-        "started in the data directory and stopped on exit.",
+        "started in the data directory (or the one running there adopted) and stopped on "
+        "exit, unless another process still uses it.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
@@ -217,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive,
         default=None,
         metavar="N",
-        help="server processes on the one port (default: one per core; 1 serves in this process)",
+        help="server processes on the one port (default: as many as the database's "
+        "connections fit, one per core at most; 1 serves in this process)",
     )
     serve.add_argument(
         "--fake-clock",

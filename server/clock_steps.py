@@ -1,5 +1,6 @@
 """A fake clock moved as time would pass: every moment something falls due on the way is
-stopped at and carried out by the scheduler (POST /v1/admin/clock, and the tests).
+stopped at and carried out by the scheduler (POST /v1/admin/clock, and the tests). Each
+moment is stored before anything is done at it (server/clock_store.py).
 """
 
 import asyncio
@@ -12,6 +13,7 @@ from eventstore.base import EventStore
 from projections.queries import ReadModelsBehind
 from projections.runner import ReadModelRunner
 from server.clock import FakeClock
+from server.clock_store import move
 from server.scheduler import Scheduler, Tick
 
 # The longest a clock waits for the read models, and for other schedulers' claims past
@@ -49,7 +51,8 @@ async def advance_clock(
     while True:
         due = await _next_due(pool)
         last_step = due is None or due > target
-        clock.set(max(due, clock.now()) if due is not None and not last_step else target)
+        moment = max(due, clock.now()) if due is not None and not last_step else target
+        await move(clock, moment, pool)
         tick = await scheduler.run_due()
         total.resolved += tick.resolved
         total.reminded += tick.reminded
@@ -64,7 +67,7 @@ async def advance_clock(
         # Nothing done at a due moment, only failures, means what is due cannot be carried
         # out now (the scheduler logged why): go to the target rather than stop here for ever.
         if last_step or not done:
-            clock.set(target)
+            await move(clock, target, pool)
             if not last_step:
                 await scheduler.run_due()
             await read_models_caught_up(pool, store)

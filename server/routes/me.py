@@ -109,10 +109,12 @@ async def revoke_token(
 
 def _token_holder(who: Identity) -> Identity:
     """The caller, if their account has tokens of its own: a trusted client's users act
-    through the client's token, and the operator's comes from the server's settings."""
+    through the client's token, and the operator's is the server's own."""
     if who.operator:
         raise ApiError(
-            codes.NO_TOKENS_OF_ITS_OWN, "the operator's token is set in the server's settings"
+            codes.NO_TOKENS_OF_ITS_OWN,
+            "the operator's token is the server's: SKIRMISH_OPERATOR_TOKEN, or the one "
+            "`skirmish serve` keeps in its data directory",
         )
     if who.client_id is not None:
         raise ApiError(

@@ -21,7 +21,14 @@ BY_GAME = (
 DISTRIBUTED = dict.fromkeys(BY_STREAM, "stream_id") | dict.fromkeys(BY_GAME, "game_id")
 # Small tables read by every node: copied whole to each (create_reference_table).
 REFERENCE = frozenset(
-    ("accounts", "account_tokens", "clients", "projection_checkpoints", "schema_migrations")
+    (
+        "accounts",
+        "account_tokens",
+        "clients",
+        "projection_checkpoints",
+        "schema_migrations",
+        "fake_clock",
+    )
 )
 # Triggers on distributed tables, each of which reads or writes rows of its own row's
 # stream only (so runs on the row's shard). 0009: the hash chain looks up the same stream's

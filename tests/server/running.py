@@ -10,8 +10,9 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -206,7 +207,25 @@ async def serve_subprocess(
     base URL once uvicorn listens. On the way out it is stopped with SIGTERM, and must have
     exited cleanly within STOP_SECONDS: status 0 and no traceback in its log. Its whole log
     ends up in `log`. `killable`: it runs in a process group of its own, which the test may
-    kill whole (os.killpg), as a machine that dies; then its status is SIGKILL's."""
+    kill whole (os.killpg), as a machine that dies; then its status is SIGKILL's. Without a
+    data directory (SKIRMISH_DATA_DIR, --data-dir) it has a temporary one, so that what it
+    keeps there (the operator's token, when it has none) stays out of the user's."""
+    with tempfile.TemporaryDirectory(prefix="skirmish-data-") as data_dir:
+        environment = {"SKIRMISH_DATA_DIR": data_dir, **environment}
+        async with _serve_subprocess(
+            options, environment, [] if log is None else log, cwd, killable
+        ) as base:
+            yield base
+
+
+@contextlib.asynccontextmanager
+async def _serve_subprocess(
+    options: Sequence[str],
+    environment: Mapping[str, str],
+    log: list[str],
+    cwd: Path | None,
+    killable: bool,
+) -> AsyncIterator[str]:
     process = await asyncio.create_subprocess_exec(
         str(SKIRMISH),
         *("serve", "--port", "0", *options),
@@ -219,7 +238,6 @@ async def serve_subprocess(
     )
     output = process.stdout
     assert output is not None
-    log = [] if log is None else log
     draining: asyncio.Task[bytes] | None = None
     try:
         async with asyncio.timeout(60):

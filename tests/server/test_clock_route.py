@@ -1,7 +1,8 @@
 """POST /v1/admin/clock: a whole fast-mode turn resolves by itself from outside."""
 
+import os
 from collections.abc import AsyncIterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import httpx
@@ -11,7 +12,7 @@ from server import clock_steps, scheduler
 from server.app import create_app
 from server.clock import FakeClock
 from server.settings import Settings
-from tests.server.running import running
+from tests.server.running import running, serve_subprocess
 from tests.server.scripted import START
 
 OPERATOR = "operator-token-for-tests"
@@ -84,6 +85,58 @@ async def test_only_the_operator_moves_the_clock_and_never_back(http: httpx.Asyn
     for body in ({}, {"advance_seconds": 1, "set": START.isoformat()}, {"advance_seconds": -5}):
         refused = await http.post("/v1/admin/clock", json=body, headers=_bearer(OPERATOR))
         assert refused.status_code == 422, body
+
+
+async def test_the_fake_clock_resumes_where_it_stood_after_a_restart(schema_url: str) -> None:
+    environment = {**os.environ, "DATABASE_URL": schema_url, "SKIRMISH_OPERATOR_TOKEN": OPERATOR}
+    async with (
+        serve_subprocess("--fake-clock", environment=environment) as base,
+        httpx.AsyncClient(base_url=base) as http,
+    ):
+        moved = await http.post(
+            "/v1/admin/clock", json={"advance_seconds": 3 * 24 * 3600}, headers=_bearer(OPERATOR)
+        )
+    assert moved.status_code == 200
+    ahead = moved.json()["now"]
+
+    async with (
+        serve_subprocess("--fake-clock", environment=environment) as base,
+        httpx.AsyncClient(base_url=base) as http,
+    ):
+        game = await _fast_game_started(http, "Restarted")
+        state = (await http.get(f"/v1/games/{game}")).json()
+        back = await http.post(
+            "/v1/admin/clock",
+            json={"set": datetime.now(UTC).isoformat()},
+            headers=_bearer(OPERATOR),
+        )
+    assert state["now"] == ahead
+    assert back.status_code == 422
+    assert back.json()["error"]["code"] == "clock_backwards"
+
+
+async def test_a_fake_clock_starts_at_the_stored_time_whatever_its_start(
+    schema_url: str,
+) -> None:
+    later = START + timedelta(days=2)
+    app = create_app(
+        Settings(database_url=schema_url, operator_token=OPERATOR), clock=FakeClock(START)
+    )
+    async with running(app) as base, httpx.AsyncClient(base_url=base) as http:
+        moved = await http.post(
+            "/v1/admin/clock", json={"set": later.isoformat()}, headers=_bearer(OPERATOR)
+        )
+    assert moved.status_code == 200
+
+    for start in (START - timedelta(days=1), later + timedelta(days=1)):
+        clock = FakeClock(start)
+        app = create_app(Settings(database_url=schema_url, operator_token=OPERATOR), clock=clock)
+        async with running(app) as base, httpx.AsyncClient(base_url=base) as http:
+            stood = await http.post(
+                "/v1/admin/clock", json={"advance_seconds": 0}, headers=_bearer(OPERATOR)
+            )
+        assert stood.status_code == 200
+        assert datetime.fromisoformat(stood.json()["now"]) == clock.now() == later
 
 
 async def test_a_real_clock_cannot_be_moved(schema_url: str) -> None:

@@ -150,6 +150,7 @@ async def _noticed(check: Callable[[], bool], what: str) -> None:
 
 async def test_the_embedded_database_killed_and_restarted_under_load(tmp_path: Path) -> None:
     data_dir = tmp_path / "postgres"
+    checking = EmbeddedPostgres(data_dir)
     stop = asyncio.Event()
     try:
         async with contextlib.AsyncExitStack() as clients:
@@ -162,7 +163,10 @@ async def test_the_embedded_database_killed_and_restarted_under_load(tmp_path: P
                 killed = time.monotonic()
                 await asyncio.to_thread(kill_9, postmaster_pid(data_dir))
                 await _noticed(lambda: all(w.refused_after(killed) for w in writers), "the outage")
-                await asyncio.to_thread(EmbeddedPostgres(data_dir).start)
+                # Started again by another process, which lets go: the server holds it.
+                restarted = EmbeddedPostgres(data_dir)
+                await asyncio.to_thread(restarted.start)
+                assert await asyncio.to_thread(restarted.stop) is False
                 back = time.monotonic()
                 await _noticed(
                     lambda: all(len(w.successes_after(back)) >= 10 for w in writers), "the recovery"
@@ -174,10 +178,10 @@ async def test_the_embedded_database_killed_and_restarted_under_load(tmp_path: P
         # It stopped its embedded PostgreSQL.
         assert running_url(data_dir) is None
         assert processes_of(data_dir) == []
-        await asyncio.to_thread(EmbeddedPostgres(data_dir).start)
+        await asyncio.to_thread(checking.start)
         await _acknowledged_writes_are_stored(data_dir, writers)
     finally:
-        EmbeddedPostgres(data_dir).stop()
+        checking.stop()
 
     assert [problem for writer in writers for problem in writer.wrong_before(stopping)] == []
     recovered = min(writer.successes_after(back)[0] for writer in writers) - back
