@@ -134,13 +134,31 @@ def outcome(game: PublicGame) -> str:
 
 
 async def seat(client: SkirmishClient, game: str) -> str:
-    """The caller's player in the game: one it joins now, or the seat it has."""
+    """The caller's player in the game: one it joins now, the seat it claims now in a real
+    fork that invites it, or the seat it has."""
     try:
         return (await client.join(game)).player
     except Conflict as refused:
+        if refused.code == "fork_not_joinable":
+            return await _claim(client, game)
         if refused.code != "already_joined":
             raise
-    # The account's list of games is a read model, a moment behind the join it had made.
+    return await _held(client, game)
+
+
+async def _claim(client: SkirmishClient, game: str) -> str:
+    try:
+        return (await client.claim_seat(game)).player
+    except Conflict as refused:
+        if refused.code != "already_claimed":
+            raise
+    return await _held(client, game)
+
+
+async def _held(client: SkirmishClient, game: str) -> str:
+    """The seat the account has in the game, from its list of games."""
+    # The account's list of games is a read model, a moment behind the join or claim it had
+    # made.
     for _ in range(100):
         after: str | None = None
         while True:

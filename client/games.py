@@ -8,6 +8,7 @@ from schema.api import (
     BanBody,
     BroadcastBody,
     Done,
+    ForkBody,
     GameList,
     Joined,
     JoinForcesBody,
@@ -57,6 +58,22 @@ class GameCalls(Caller):
 
     async def change_settings(self, game: str, settings: SettingsPatch) -> Done:
         return await self._call("PATCH", f"{game_path(game)}/settings", Done, settings)
+
+    # --- Forks. -----------------------------------------------------------------------
+
+    async def fork(self, game: str, fork: ForkBody) -> PublicGame:
+        """A new game from the start of one of the game's turns; the caller is its admin. A
+        real fork (`sandbox=False`) waits for its players' claims until its admin `start`s
+        it."""
+        return await self._call("POST", f"{game_path(game)}/fork", PublicGame, fork)
+
+    async def claim_seat(self, game: str) -> Joined:
+        """Take the seat a real fork invites the caller to (GET /v1/me's `invited_to`)."""
+        return await self._call("POST", f"{game_path(game)}/claim", Joined)
+
+    async def decline_seat(self, game: str) -> Done:
+        """Decline a real fork's invitation, or give back the seat claimed, for good."""
+        return await self._call("POST", f"{game_path(game)}/decline", Done)
 
     # --- Playing. ---------------------------------------------------------------------
 

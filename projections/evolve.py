@@ -14,6 +14,7 @@ from schema.game_events import (
     AdminAdded,
     AdminRemoved,
     ForkedFrom,
+    ForkStarted,
     GameCreated,
     GameEvent,
     GameForked,
@@ -33,6 +34,8 @@ from schema.game_events import (
     PlayerResigned,
     PlayerUnbanned,
     PrivateEventsRead,
+    SeatClaimed,
+    SeatDeclined,
     SettingsChanged,
     TurnResolved,
     TurnRewound,
@@ -172,11 +175,41 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return replace(state, private_readers=state.private_readers | {event.reader})
         case GameForked():
             return _forked(event)
+        case SeatClaimed():
+            player = state.players[event.player_id]
+            state = _uninvited(state, event.player_id, event.account_id)
+            return _update_player(
+                state, event.player_id, accounts=(*player.accounts, event.account_id)
+            )
+        case SeatDeclined():
+            player = state.players[event.player_id]
+            state = _uninvited(state, event.player_id, event.account_id)
+            accounts = tuple(a for a in player.accounts if a != event.account_id)
+            return _update_player(state, event.player_id, accounts=accounts)
+        case ForkStarted():
+            for player_id in event.unclaimed:
+                state = _update_player(state, player_id, status="resigned", notifications=False)
+            return replace(
+                state,
+                phase="running",
+                invited={},
+                turn_began_at=event.at,
+                earliest_resolution=earliest_resolution(event.at, state.settings),
+            )
 
 
 def _update_player(state: GameState, player_id: str, **changes: object) -> GameState:
     player = replace(state.players[player_id], **changes)
     return replace(state, players={**state.players, player_id: player})
+
+
+def _uninvited(state: GameState, player_id: str, account_id: str) -> GameState:
+    """The account answered its invitation to the seat: it is invited no more."""
+    invited = dict(state.invited)
+    left = tuple(a for a in invited.pop(player_id, ()) if a != account_id)
+    if left:
+        invited[player_id] = left
+    return replace(state, invited=invited)
 
 
 def _void_turn_of(state: GameState, player_id: str) -> GameState:
@@ -230,11 +263,14 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
 
 
 def _forked(event: GameForked) -> GameState:
+    """A fork, running at once; or one that invites, waiting for claims and its start, with
+    nobody seated and no resolution due."""
+    waits = event.invites
     players = {
         p.id: Player(
             p.id,
             p.name,
-            p.accounts,
+            () if waits else p.accounts,
             p.color,
             p.pattern,
             status=p.status,
@@ -243,9 +279,10 @@ def _forked(event: GameForked) -> GameState:
         )
         for p in event.players
     }
+    invited = {p.id: p.accounts for p in event.players if p.accounts} if waits else {}
     return GameState(
         game_id=event.game_id,
-        phase="running",
+        phase="joining" if waits else "running",
         settings=event.settings,
         admins=(event.admin,),
         secret=event.secret,
@@ -256,10 +293,11 @@ def _forked(event: GameForked) -> GameState:
         map=event.map,
         board=event.board,
         turn=event.turn,
-        turn_began_at=event.at,
-        earliest_resolution=earliest_resolution(event.at, event.settings),
+        turn_began_at=None if waits else event.at,
+        earliest_resolution=None if waits else earliest_resolution(event.at, event.settings),
         vote=event.vote,
         effect=event.effect,
+        invited=invited,
         forked_from=ForkedFrom(
             game=event.source_game,
             turn=event.turn,

@@ -97,6 +97,27 @@ class GameState(msgspec.Struct, frozen=True):
     resolved_versions: tuple[int, ...] = ()
     # The game and turn this game was forked from, if it was.
     forked_from: ForkedFrom | None = None
+    # A real fork waiting for its start: the accounts invited to each seat that have not
+    # claimed or declined it yet.
+    invited: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def first_turn(self) -> int:
+        """The game's first turn: 1, or for a fork the source's turn it began at. The
+        resolutions of `resolved_versions` are those of the turns from it on."""
+        return 1 if self.forked_from is None else self.forked_from.turn
+
+    @property
+    def awaiting_claims(self) -> bool:
+        """A real fork before its start: its source's players claim or decline their seats
+        (rules.md, "Forks"); nobody joins it."""
+        return self.phase == "joining" and self.forked_from is not None
+
+    def invitation_of(self, account_id: str) -> str | None:
+        """The seat the account may still claim, if any (a banned account may not)."""
+        if account_id in self.banned_accounts:
+            return None
+        return next((seat for seat, who in self.invited.items() if account_id in who), None)
 
     def player_of(self, account_id: str) -> Player | None:
         for player in self.players.values():

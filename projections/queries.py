@@ -50,12 +50,13 @@ async def games(pool: asyncpg.Pool, phase: str | None, after: str, limit: int) -
 async def games_of(
     pool: asyncpg.Pool, account_id: str, vouched_by: str | None, after: str, limit: int
 ) -> Page[MyGame]:
-    """The games the account plays a seat of or is an admin of, after `after` by id, killed
-    ones left out. A user whom the trusted client `vouched_by` vouches for is an admin of
-    the games set up through that client (listed if the user plays or is listed there)."""
+    """The games the account plays a seat of, is an admin of or is invited to (a real fork's
+    seat), after `after` by id, killed ones left out. A user whom the trusted client
+    `vouched_by` vouches for is an admin of the games set up through that client (listed if
+    the user plays or is listed there)."""
     rows = await pool.fetch(
         "SELECT g.game_id, g.name, g.phase, g.turn, m.player_id, m.player_status, "
-        "m.admin OR coalesce(g.client_id = $2, false), g.position "
+        "m.admin OR coalesce(g.client_id = $2, false), g.position, m.invited_to "
         "FROM read_members m JOIN read_games g USING (game_id) "
         "WHERE m.account_id = $1 AND g.phase <> 'killed' AND m.game_id > $3 "
         "ORDER BY m.game_id LIMIT $4",

@@ -19,9 +19,10 @@ from schema.game_events import GameForked, GameStarted, TurnResolved, TurnRewoun
 
 _encode = msgspec.json.Encoder().encode
 
-# One row of `read_members`: the account, its seat and the seat's status, and whether it is
-# on the game's list of admins.
-Member = tuple[str, str | None, str | None, bool]
+# One row of `read_members`: the account, its seat and the seat's status, whether it is on
+# the game's list of admins, and the seat it is invited to claim (a real fork's, before its
+# start).
+Member = tuple[str, str | None, str | None, bool, str | None]
 _TURN_EVENTS = (GameStarted, GameForked, TurnResolved, TurnRewound)
 
 
@@ -175,9 +176,10 @@ async def _write_games(connection: Connection, games: list[GameRows]) -> None:
     await connection.execute("DELETE FROM read_members WHERE game_id = ANY($1::text[])", renewed)
     # Every game has an admin, so each renewed game has members.
     await connection.execute(
-        "INSERT INTO read_members (game_id, account_id, player_id, player_status, admin) "
-        "SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[])",
-        *_columns([(game_id, *member) for game_id, member in found], 5),
+        "INSERT INTO read_members (game_id, account_id, player_id, player_status, admin, "
+        "invited_to) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], "
+        "$5::boolean[], $6::text[])",
+        *_columns([(game_id, *member) for game_id, member in found], 6),
     )
 
 
@@ -187,17 +189,24 @@ def _columns(rows: Sequence[tuple[object, ...]], width: int) -> list[list[object
 
 
 def members(state: GameState) -> list[Member]:
-    """The accounts of the game's seats and its admins, by account. A sandbox's seats are
-    all its admin's: it names none of them."""
+    """The accounts of the game's seats, its admins, and those invited to claim a seat, by
+    account. A sandbox's seats are all its admin's: it names none of them."""
     seats: dict[str, Player] = {}
     if not state.settings.sandbox:
         seats = {a: player for player in state.players.values() for a in player.accounts}
+    invited = {
+        a: seat
+        for seat, who in state.invited.items()
+        for a in who
+        if a not in state.banned_accounts
+    }
     return [
         (
             account,
             seats[account].id if account in seats else None,
             seats[account].status if account in seats else None,
             account in state.admins,
+            invited.get(account),
         )
-        for account in sorted(seats.keys() | set(state.admins))
+        for account in sorted(seats.keys() | set(state.admins) | invited.keys())
     ]

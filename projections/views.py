@@ -7,7 +7,7 @@ from datetime import datetime
 from projections.game import GameState, Player
 from projections.visibility import secret_revealed
 from schema.game_events import RecordedOrder
-from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, VoteView
+from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, SeatClaim, VoteView
 
 
 def standings(state: GameState) -> list[PlayerView]:
@@ -69,7 +69,18 @@ def public_game(
         commitment=state.commitment,
         secret=state.secret if secret_revealed(state.secret, state) else None,
         forked_from=state.forked_from,
+        claims=_claims(state) if state.awaiting_claims else None,
     )
+
+
+def _claims(state: GameState) -> dict[str, SeatClaim]:
+    """Each seat still playing of a fork before its start, as claimed, invited or vacant."""
+    invited = {seat for seat, who in state.invited.items() if set(who) - state.banned_accounts}
+    return {
+        p.id: "claimed" if p.accounts else "invited" if p.id in invited else "vacant"
+        for p in state.players.values()
+        if p.status == "active"
+    }
 
 
 def my_orders(state: GameState, player_id: str) -> MyOrders:

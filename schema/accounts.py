@@ -47,7 +47,7 @@ class TokenCreated(msgspec.Struct, frozen=True):
 
 
 class MyGame(msgspec.Struct, frozen=True):
-    """A game the caller plays or administers, from the read models."""
+    """A game the caller plays, administers or is invited to, from the read models."""
 
     id: str
     name: str
@@ -60,6 +60,9 @@ class MyGame(msgspec.Struct, frozen=True):
     admin: bool
     # Of the game's last event that the read models hold (compare a game's `position`).
     position: int
+    # A real fork waiting for its start: the seat the caller is invited to claim (POST
+    # /v1/games/{game}/claim) or decline (POST .../decline); null otherwise.
+    invited_to: str | None = None
 
 
 class ClientUser(msgspec.Struct, frozen=True):

@@ -162,6 +162,15 @@ class ForkGame(Command, frozen=True, kw_only=True):
     secret: bytes
 
 
+class ClaimSeat(Command, frozen=True, kw_only=True):
+    """Take the seat of a real fork that the actor is invited to (rules.md, "Forks")."""
+
+
+class DeclineSeat(Command, frozen=True, kw_only=True):
+    """Decline the actor's invitation to a real fork, or give back the seat it claimed,
+    before the fork starts."""
+
+
 GameCommand = (
     CreateGame
     | JoinGame
@@ -186,4 +195,6 @@ GameCommand = (
     | RemoveAdmin
     | RecordPrivateRead
     | ForkGame
+    | ClaimSeat
+    | DeclineSeat
 )

@@ -138,6 +138,12 @@ PLAYER_RESIGNED = _code(
     "player_resigned", 403, "The player has resigned and gives no more orders or votes."
 )
 PLAYER_ELIMINATED = _code("player_eliminated", 403, "The player is out of the game.")
+NOT_INVITED = _code(
+    "not_invited",
+    403,
+    "The caller is invited to no seat of this game: only a real fork, before its start, "
+    "invites, and only the holders of its source's active seats, until they decline.",
+)
 
 # --- names that refer to nothing ----------------------------------------------------
 NOT_FOUND = _code("not_found", 404, "Nothing is at this address: no such route or file.")
@@ -177,6 +183,19 @@ ORDERS_LOCKED = _code(
 )
 GAME_EXISTS = _code("game_exists", 409, "A game with this id exists already.")
 ALREADY_JOINED = _code("already_joined", 409, "The caller has already joined this game.")
+ALREADY_CLAIMED = _code(
+    "already_claimed", 409, "The caller has claimed their seat in this fork already."
+)
+FORK_NOT_JOINABLE = _code(
+    "fork_not_joinable",
+    409,
+    "Nobody joins a real fork: its source's players claim their seats (`POST .../claim`).",
+)
+REAL_FORK_OF_SANDBOX = _code(
+    "real_fork_of_sandbox",
+    409,
+    "A sandbox has no real players to invite: a fork of it is a sandbox too.",
+)
 GAME_FULL = _code(
     "game_full",
     409,

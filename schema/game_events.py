@@ -259,6 +259,8 @@ class ForkedPlayer(msgspec.Struct, frozen=True):
 
     id: str
     name: str
+    # Who holds the seat in the fork: the accounts that held it in the source (its admin,
+    # in a sandbox); in a fork that invites (GameForked.invites), who is invited to it.
     accounts: tuple[str, ...]
     color: int
     pattern: int
@@ -276,9 +278,10 @@ class ForkedFrom(msgspec.Struct, frozen=True):
     chain_hash: str | None = None
 
 
-class GameForked(Event, frozen=True, tag="game_forked.v1"):
+class GameForked(Event, frozen=True, kw_only=True, tag="game_forked.v1"):
     """The first event of a game forked from another at the start of one of its turns: the
-    game begins there, running, with the source's board, seats, VP, effect and vote."""
+    game begins there with the source's board, seats, VP, effect and vote; running at once,
+    unless it invites."""
 
     game_id: str
     source_game: str
@@ -293,12 +296,42 @@ class GameForked(Event, frozen=True, tag="game_forked.v1"):
     effect: EffectName | None
     vote: Vote | None
     at: datetime
-    secret: str
+    # The fork's randomness (hex), and its SHA-256 (hex), as GameStarted's: always recorded,
+    # hidden from the feed's readers while the game runs (so the feed's form may lack it).
+    secret: str | None = None
     commitment: str
     # The hash (hex) of the source's event at `position` (eventstore/chain.py): the source's
     # history the fork came from, which `GET /verify` of the source shows is still there.
     # Null only in forks recorded before games had a hash chain.
     chain_hash: str | None = None
+    # A real fork invites (rules.md, "Forks"): the accounts of `players` may claim their seat
+    # (seat_claimed) or decline it (seat_declined), and the fork waits, in the join phase,
+    # for its admin to start it (fork_started). False in a sandbox, and in the real forks
+    # recorded before invitations, which seated those accounts, running at once.
+    invites: bool = False
+
+
+class SeatClaimed(Event, frozen=True, tag="seat_claimed.v1"):
+    """An account invited to a seat of a real fork took it: it plays that seat."""
+
+    player_id: str
+    account_id: str
+
+
+class SeatDeclined(Event, frozen=True, tag="seat_declined.v1"):
+    """An account invited to a seat of a real fork declined it, or gave back the seat it had
+    claimed (before the start): it is invited no more."""
+
+    player_id: str
+    account_id: str
+
+
+class ForkStarted(Event, frozen=True, tag="fork_started.v1"):
+    """A real fork's admin started it: its turn begins now, and the seats nobody claimed
+    (`unclaimed`) play as resigned."""
+
+    at: datetime
+    unclaimed: list[str]
 
 
 GameEvent = (
@@ -326,6 +359,9 @@ GameEvent = (
     | AdminRemoved
     | PrivateEventsRead
     | GameForked
+    | SeatClaimed
+    | SeatDeclined
+    | ForkStarted
 )
 
 game_codec: EventCodec[GameEvent] = EventCodec(
@@ -353,4 +389,7 @@ game_codec: EventCodec[GameEvent] = EventCodec(
     AdminRemoved,
     PrivateEventsRead,
     GameForked,
+    SeatClaimed,
+    SeatDeclined,
+    ForkStarted,
 )

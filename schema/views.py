@@ -19,6 +19,8 @@ from schema.game_events import (
     TurnResolved,
 )
 
+SeatClaim = Literal["claimed", "invited", "vacant"]
+
 
 class PlayerView(msgspec.Struct, frozen=True):
     id: str
@@ -79,6 +81,10 @@ class PublicGame(msgspec.Struct, frozen=True):
     secret: str | None = None
     # The game and turn this game was forked from (POST /v1/games/{game}/fork), if any.
     forked_from: ForkedFrom | None = None
+    # A real fork waiting for its start (phase "joining"): each seat still playing, by id,
+    # "claimed" (someone holds it), "invited" (nobody yet, and someone may still claim it)
+    # or "vacant" (nobody may: it plays as resigned once the fork starts). Null otherwise.
+    claims: dict[str, SeatClaim] | None = None
 
 
 class MyOrders(msgspec.Struct, frozen=True):

@@ -16,11 +16,18 @@ from schema import errors as codes
 from schema.api import Done, ForkBody, NewGame, TurnView
 from schema.bounds import MAX_SEED
 from schema.commands import CreateGame, ForkGame
-from schema.game_events import GameStarted, Settings, game_codec
+from schema.game_events import (
+    ForkStarted,
+    GameEvent,
+    GameForked,
+    GameStarted,
+    Settings,
+    game_codec,
+)
 from server.accounts import Identity
 from server.decide.acting import existing, require_admin
 from server.decide.errors import DomainError, InvalidCommand, NotFound
-from server.decide.fork import check_fork, forked_players
+from server.decide.fork import check_fork, fork_name, forked_players
 from server.handlers import Executed
 from server.homes import Acted
 from server.services import Services
@@ -107,7 +114,7 @@ async def fork(
     then, last = await _start_of(found, source, body.turn)
     assert then.map is not None  # a turn that began had its map drawn
     found.throttle.game_created(who, address)
-    name = body.name or f"{source.settings.name[:40]} (fork, turn {body.turn})"
+    name = body.name or fork_name(source.settings.name, body.turn)
     game_id = secrets.token_hex(6)
     command = ForkGame(
         actor=who.actor,
@@ -134,15 +141,22 @@ async def _start_of(
     """The source game as it stood when `turn` began (just after the resolution before it,
     or its start), and the last event that state folds in."""
     store = found.games.store
-    if turn > 1:
-        version = source.resolved_versions[turn - 2]
+    first = source.first_turn
+    if turn > first:
+        version = source.resolved_versions[turn - first - 1]
     else:
         # Its start comes before its first resolution, if any.
         until = source.resolved_versions[0] if source.resolved_versions else None
         events = await store.read_stream(stream_of(source.game_id), limit=until)
-        version = next(
-            e.version for e in events if isinstance(game_codec.decode_recorded(e), GameStarted)
-        )
+        version = next(e.version for e in events if _begins(game_codec.decode_recorded(e)))
     state = await state_until(store, source.game_id, version)
     (last,) = await store.read_stream(stream_of(source.game_id), after_version=version - 1, limit=1)
     return state, last
+
+
+def _begins(event: GameEvent) -> bool:
+    """Whether the game's first turn begins with `event`: its start; a fork, which runs at
+    once; or the start of a real fork that invited its players."""
+    if isinstance(event, GameForked):
+        return not event.invites
+    return isinstance(event, GameStarted | ForkStarted)

@@ -12,7 +12,9 @@ from schema.commands import (
     CastVote,
     ChangeLook,
     ChangeSettings,
+    ClaimSeat,
     CreateGame,
+    DeclineSeat,
     ForkGame,
     GameCommand,
     JoinGame,
@@ -32,7 +34,7 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import GameEvent
-from server.decide import admins, fork, lifecycle, notices, play, resolution, votes
+from server.decide import admins, fork, invites, lifecycle, notices, play, resolution, votes
 from server.decide.errors import DomainError
 from server.decide.resolution import RewindPlan, plan_rewind
 
@@ -85,5 +87,9 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return admins.record_private_read(state, command)
         case ForkGame():
             return fork.fork_game(state, command)
+        case ClaimSeat():
+            return invites.claim_seat(state, command)
+        case DeclineSeat():
+            return invites.decline_seat(state, command)
         case RewindTurn():
             raise TypeError("a rewind is planned with plan_rewind, not decided")

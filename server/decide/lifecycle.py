@@ -36,6 +36,7 @@ from schema.game_events import (
     PlayerResigned,
     PlayerUnbanned,
     RecordedPosition,
+    SeatDeclined,
     Settings,
     SettingsChanged,
 )
@@ -47,6 +48,7 @@ from server.decide.acting import (
     require_phase,
 )
 from server.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
+from server.decide.invites import start_fork
 from server.decide.votes import vote_for
 
 MIN_SECRET_BYTES = 16
@@ -100,6 +102,11 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
 
 def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
     require_phase(state, "joining")
+    if state.awaiting_claims:
+        raise Conflict(
+            codes.FORK_NOT_JOINABLE,
+            "nobody joins a real fork: its source's players claim their seats (/claim)",
+        )
     name = check_name("a player's name", command.name)
     if command.actor.account in state.banned_accounts:
         raise NotAllowed(codes.BANNED, "you are banned from this game")
@@ -135,6 +142,8 @@ def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
 def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
     require_admin(state, command.actor)
     require_phase(state, "joining")
+    if state.awaiting_claims:
+        return start_fork(state, command)
     count = len(state.players)
     if count < MIN_PLAYERS:
         raise Conflict(
@@ -177,6 +186,9 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
 
 def resign(state: GameState, command: Resign) -> list[GameEvent]:
     player = acting_player(state, command.actor)
+    if state.awaiting_claims:
+        # Leaving a fork before its start gives the seat back.
+        return [SeatDeclined(player_id=player.id, account_id=command.actor.account)]
     if state.phase == "joining":
         return [PlayerLeft(player_id=player.id)]
     require_phase(state, "running", "paused")
@@ -191,17 +203,19 @@ def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
     player = state.players.get(command.player_id)
     if player is None:
         raise NotFound(codes.PLAYER_NOT_FOUND, f"no such player: {command.player_id}")
-    if command.actor.account in player.accounts:
+    # In a fork before its start, whoever is still invited to the seat is banned with it.
+    accounts = (*player.accounts, *state.invited.get(player.id, ()))
+    if command.actor.account in accounts:
         raise Conflict(codes.CANNOT_BAN_YOURSELF, "you cannot ban yourself")
     if player.banned:
         raise Conflict(codes.ALREADY_BANNED, f"{player.name} is already banned")
-    if state.phase == "joining":
+    if state.phase == "joining" and not state.awaiting_claims:
         return [
             PlayerLeft(player_id=player.id, banned=True),
             PlayerBanned(account_id=player.accounts[0], player_id=None),
         ]
-    # Both people behind a joint player are banned with it.
-    return [PlayerBanned(account_id=a, player_id=player.id) for a in player.accounts]
+    # Both people behind a joint player are banned with it; a fork's seat stays, banned.
+    return [PlayerBanned(account_id=a, player_id=player.id) for a in accounts]
 
 
 def unban_player(state: GameState, command: UnbanPlayer) -> list[GameEvent]:

@@ -12,6 +12,7 @@ import msgspec
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from projections.game import GameState
 from rules.maps import builtin_names
 from schema import errors as codes
 from server.api import documented
@@ -60,12 +61,16 @@ def _draw(scene: Scene) -> bytes:
         return render_png(msgspec.structs.replace(scene, map=game_map))
 
 
-async def _turn_scene(request: Request, game: str, turn: int, now: Scene, position: int) -> Scene:
-    """The board at the start of `turn`, with the orders of the turn before, as GET
-    /turns/{n} reads them (exact as of `position`)."""
-    found = services(request)
-    start = await past_turn(found, game, turn, position=position)
-    before = await past_turn(found, game, turn - 1, position=position) if turn > 1 else None
+async def _turn_scene(
+    request: Request, game: GameState, turn: int, now: Scene, position: int
+) -> Scene:
+    """The board at the start of `turn`, with the orders of the turn before (none before
+    the game's first turn), as GET /turns/{n} reads them (exact as of `position`)."""
+    found, game_id = services(request), game.game_id
+    start = await past_turn(found, game_id, turn, position=position)
+    before = None
+    if turn > game.first_turn:
+        before = await past_turn(found, game_id, turn - 1, position=position)
     resolution = None if before is None else before.resolution
     return msgspec.structs.replace(
         now,
@@ -96,7 +101,7 @@ async def get_map_png(
         effect=last.effect if last else None,
     )
     if turn is not None:
-        scene = await _turn_scene(request, game, turn, scene, loaded.position)
+        scene = await _turn_scene(request, state, turn, scene, loaded.position)
     # The picture's name: what it shows, and the palette it is drawn with.
     digest = hashlib.sha256(_encode(scene) + _encode(palette())).hexdigest()[:32]
     headers = {"ETag": f'"{digest}"', "Cache-Control": "public, no-cache"}

@@ -51,10 +51,11 @@ def forked(game: PublicGame) -> str:
 
 
 def started(game: PublicGame, window: Window, now: datetime) -> str:
-    names = ", ".join(p.name for p in game.players)
+    """A game's start, or a real fork's (whose seats nobody claimed play as resigned)."""
+    playing = [p.name for p in game.players if p.status == "active"]
     lines = [
         f"**{clip(game.name, 80)}** has started! {turn_line(game, window, now)}",
-        f"{plural(len(game.players), 'player')}: {names}.",
+        f"{plural(len(playing), 'player')}: {', '.join(playing)}.",
     ]
     lines += vote_lines(game.vote, game.effect)
     lines.append("Send /help to see your armies and /cheat_sheet for the orders.")

@@ -42,6 +42,10 @@ COMMANDS: dict[str, Spec] = {
     "broadcast": Spec("/broadcast <message>", "post an anonymous public message", "text"),
     "resign": Spec("/resign", "leave the game (for good once it has started)"),
     "join": Spec("/join [name]", "join the game in its join phase", "optional_text"),
+    "claim": Spec("/claim", "take my old seat in a real fork, before it starts"),
+    "decline": Spec(
+        "/decline", "decline my seat in a real fork (or give it back), before it starts"
+    ),
     "help": Spec("/help", "the game's state and my standing", needs_game=False),
     "cheat_sheet": Spec("/cheat_sheet", "every order form with an example", needs_game=False),
     "hint": Spec("/hint", "a random hint", needs_game=False),

@@ -11,6 +11,8 @@ from schema.commands import (
     Broadcast,
     CastVote,
     ChangeLook,
+    ClaimSeat,
+    DeclineSeat,
     JoinGame,
     RequestJoinForces,
     Resign,
@@ -23,6 +25,8 @@ from schema.game_events import (
     OrdersSubmitted,
     PlayerJoined,
     PlayerLeft,
+    SeatClaimed,
+    SeatDeclined,
     VoteCast,
 )
 from server import words
@@ -150,8 +154,25 @@ async def broadcast(ctx: Context, request: Request) -> CommandReply:
 async def resign(ctx: Context, request: Request) -> CommandReply:
     me = _me(await ctx.state(), ctx)
     executed = await ctx.execute(Resign(actor=ctx.who.actor, now=ctx.now()))
+    if any(isinstance(e, SeatDeclined) for e in executed.events):
+        return answer(replies.declined(executed.state.settings.name), done(executed))
     left = any(isinstance(e, PlayerLeft) for e in executed.events)
     return answer(replies.resigned(me.name, left), done(executed))
+
+
+async def claim(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.execute(ClaimSeat(actor=ctx.who.actor, now=ctx.now()))
+    event = the(SeatClaimed, executed.events)
+    state = executed.state
+    reply = replies.claimed(
+        state.players[event.player_id].name, event.player_id, state.settings.name
+    )
+    return answer(reply, done(executed))
+
+
+async def decline(ctx: Context, request: Request) -> CommandReply:
+    executed = await ctx.execute(DeclineSeat(actor=ctx.who.actor, now=ctx.now()))
+    return answer(replies.declined(executed.state.settings.name), done(executed))
 
 
 async def join(ctx: Context, request: Request) -> CommandReply:
@@ -182,6 +203,7 @@ async def help_(ctx: Context, request: Request) -> CommandReply:
         me=None if me is None else me.id,
         armies=armies,
         admin=admin,
+        invited=state.invitation_of(account),
     )
     return answer(text, game)
 
@@ -210,6 +232,8 @@ HANDLERS: dict[str, Handler] = {
     "broadcast": broadcast,
     "resign": resign,
     "join": join,
+    "claim": claim,
+    "decline": decline,
     "help": help_,
     "cheat_sheet": cheat_sheet,
     "hint": hint,

@@ -172,3 +172,17 @@ def joined(name: str, player_id: str, game_name: str, players: int) -> str:
         f"{name} joined {game_name} as {player_id}. {plural(players, 'player')} in so far; "
         "an admin starts the game with /start."
     )
+
+
+def claimed(name: str, player_id: str, game_name: str) -> str:
+    return (
+        f"{name} claimed their seat ({player_id}) in {game_name}; an admin starts the fork "
+        "with /start."
+    )
+
+
+def declined(game_name: str) -> str:
+    return (
+        f"You declined your seat in {game_name}, for good. Unless another player invited to it "
+        "claims it, it plays as resigned once the fork starts."
+    )

@@ -53,6 +53,14 @@ def turn_line(game: PublicGame, window: Window, now: datetime) -> str:
     """Where the game stands and whether orders are taken, and until when: the one telling
     of the turn's window (the decider's, projections/schedule.py) that /help and every
     announcement give, so that no reply contradicts a refusal."""
+    if game.claims is not None:
+        claimed = sum(claim == "claimed" for claim in game.claims.values())
+        return (
+            f"A fork waiting for its start at turn {game.turn}: {claimed} of "
+            f"{plural(len(game.claims), 'seat')} claimed. Its source's players take their old "
+            "seat with /claim or decline it with /decline; an admin starts the fork with "
+            "/start, and a seat nobody claimed by then plays as resigned."
+        )
     if game.phase == "joining":
         return (
             f"Join phase: {plural(len(game.players), 'player')} so far. Join with /join; "
@@ -100,18 +108,27 @@ def summary(
     me: str | None,
     armies: Sequence[str],
     admin: bool,
+    invited: str | None = None,
 ) -> str:
-    """`me` is the caller's player id, if it plays; `armies` where its armies stand."""
+    """`me` is the caller's player id, if it plays; `armies` where its armies stand;
+    `invited` the seat of a fork waiting for its start that it may claim."""
     lines = [f"**{clip(game.name, 80)}** (game {game.id}): {turn_line(game, window, now)}"]
     if game.phase != "finished":
         lines.append(f"{schedule(game.settings)} First to {game.settings.vp_target} VP wins.")
         lines += vote_lines(game.vote, game.effect)
     ranked = game.players
     mine = next((i for i, p in enumerate(ranked) if p.id == me), None)
-    if mine is not None and game.phase == "joining":
+    if mine is not None and game.claims is not None:
+        lines.append(f"You have claimed your seat: {ranked[mine].name} ({ranked[mine].id}).")
+    elif mine is not None and game.phase == "joining":
         lines.append(f"You have joined as {ranked[mine].name} ({ranked[mine].id}).")
     elif mine is not None:
         lines.append(standing(ranked[mine], mine + 1, len(ranked), armies))
+    elif invited is not None:
+        seat = next(p for p in ranked if p.id == invited)
+        lines.append(f"You are invited to the seat of {seat.name} ({seat.id}): /claim or /decline.")
+    elif game.claims is not None:
+        lines.append("You are invited to no seat of this fork.")
     elif game.phase == "joining":
         lines.append("You are not in this game yet: send /join.")
     else:

@@ -114,6 +114,23 @@ async def _sandbox_and_commands(server: Server) -> str:
     return sandbox
 
 
+async def _forks(game: ScriptedGame) -> list[str]:
+    """A sandbox fork; a real fork, whose invitations are claimed and declined, started by
+    its admin; and a real fork of that one, waiting for its players' claims."""
+    api, admin = game.api, game.admin
+    path = f"/v1/games/{game.game_id}/fork"
+    sandbox = await api.call("POST", path, admin, {"turn": 2}, expect=201)
+    real = await api.call("POST", path, admin, {"turn": 2, "sandbox": False}, expect=201)
+    for name in ("Ann", "Bob"):
+        await api.call("POST", f"/v1/games/{real['id']}/claim", game.player(name))
+    await api.call("POST", f"/v1/games/{real['id']}/decline", game.player("Cy"))
+    await api.call("GET", "/v1/me", game.player("Di"))
+    await api.call("POST", f"/v1/games/{real['id']}/start", admin)
+    path = f"/v1/games/{real['id']}/fork"
+    again = await api.call("POST", path, admin, {"turn": 2, "sandbox": False}, expect=201)
+    return [sandbox["id"], real["id"], again["id"]]
+
+
 async def _everything_else(api: Api, games: list[str], readers: list[Account]) -> None:
     """The reads and stateless calls, as every kind of reader."""
     for game_id in games:
@@ -188,10 +205,8 @@ async def test_every_answer_event_and_message_of_real_games_fits_the_published_c
         assert await confused.wait_closed() == 4422
     killed = await _admins_game(server)
     sandbox = await _sandbox_and_commands(server)
-    fork = await api.call(
-        "POST", f"/v1/games/{game.game_id}/fork", game.admin, {"turn": 2}, expect=201
-    )
-    games = [game.game_id, sandbox, fork["id"]]
+    forks = await _forks(game)
+    games = [game.game_id, sandbox, *forks]
     await _everything_else(api, games, [game.admin, game.player("Bob")])
 
     answers = [e for e in recorder.exchanges if e.path.startswith("/v1/")]

@@ -105,3 +105,26 @@ async def test_the_map_of_a_scripted_game_now_and_at_each_turn(server: Server) -
     await server.api.call("GET", "/v1/games/no-such-game/map.png", expect=404)
     await game.api.admin(game.game_id, game.admin, "kill")
     await server.api.call("GET", base, expect=410)
+
+
+async def test_the_map_of_a_fork_at_each_of_its_turns_as_its_turns_answer(server: Server) -> None:
+    """A fork's turns begin at its source's turn n: map.png answers for each turn of its own
+    as /turns/{n} does, its first one included (no orders drawn: none of its own came
+    before), and turns before it are not found."""
+    game = ScriptedGame(server)
+    await game.create()
+    await game.join_and_start()
+    await game.submit(1)
+    await game.resolve()
+    path = f"/v1/games/{game.game_id}/fork"
+    fork = await server.api.call("POST", path, game.admin, {"turn": 2}, expect=201)
+    base = f"/v1/games/{fork['id']}/map.png"
+    await server.api.call("GET", f"/v1/games/{fork['id']}/turns/2")
+    first, answer = await _png(server, f"{base}?turn=2")
+    _, now = await _png(server, base)
+    assert answer.headers["etag"] == now.headers["etag"]
+    _armies_drawn(first, await _drawn_map(server, fork), fork, fork["board"])
+    for turn in (1, 3):
+        await server.api.call("GET", f"/v1/games/{fork['id']}/turns/{turn}", expect=404)
+        missing = await server.api.call("GET", f"{base}?turn={turn}", expect=404)
+        assert missing["error"]["code"] == "turn_not_found"

@@ -124,11 +124,11 @@ async def test_anyone_makes_a_sandbox_of_a_turn_of_a_finished_game(
     await expect(page.locator("#map")).to_have_attribute("data-turn", str(last))
     await expect(about).to_contain_text("Anyone may make a sandbox of this finished game")
 
-    # A real fork seats the players: theirs, through their admin, to ask for.
+    # A real fork invites the players: their admin's to ask.
     await page.get_by_label("Your account's token").fill(eve["token"])
     sandbox = page.get_by_label("A sandbox: you play every seat")
     await expect(sandbox).to_be_checked()
-    await page.get_by_label("A real fork: the same players in their seats").check()
+    await page.get_by_label("A real fork: its players invited back to their seats").check()
     expected_errors.append(REFUSED.format("403 (Forbidden)"))
     button = page.get_by_role("button", name=f"Fork at turn {last}")
     await button.click()
@@ -140,3 +140,51 @@ async def test_anyone_makes_a_sandbox_of_a_turn_of_a_finished_game(
     )
     await expect(page.locator("h1")).to_have_text(f"Browser game (fork, turn {last})")
     await expect(page.locator("#phase")).to_have_text(f"turn {last} (sandbox game)")
+
+
+async def test_a_real_fork_waits_for_its_players_claims_then_plays_from_its_first_turn(
+    server: Server, page: "Page"
+) -> None:
+    from playwright.async_api import expect
+
+    await server.new_game()
+    ann, bob, _ = server.players
+    await server.resolve()
+    source = server.game_id
+    real = await server.call("POST", f"/v1/games/{source}/fork", ann, {"turn": 2, "sandbox": False})
+    fork = real["id"]
+    await page.goto(f"{server.base}/games/{fork}")
+    phase = page.locator("#phase")
+    await expect(phase).to_have_text("turn 2, waiting for its start: 0 of 3 seats claimed")
+    await expect(page.locator("#countdown")).to_contain_text(
+        "The fork begins when its admin starts it"
+    )
+    bobs = page.locator(f'#standings li[data-player="{bob.id}"]')
+    await expect(bobs.locator(".tag")).to_have_text("invited")
+    await expect(page.locator("#fork-box")).to_be_hidden()
+
+    # Claims reach the page live; so does the start.
+    await server.call("POST", f"/v1/games/{fork}/claim", bob)
+    await expect(phase).to_have_text("turn 2, waiting for its start: 1 of 3 seats claimed")
+    await expect(bobs.locator(".tag")).to_have_text("claimed")
+    await server.call("POST", f"/v1/games/{fork}/start", ann)
+    await expect(phase).to_have_text("turn 2")
+    await expect(bobs.locator(".tag")).to_have_count(0)
+    await expect(page.locator(f'#standings li[data-player="{ann.id}"] .tag')).to_have_text(
+        "resigned"
+    )
+
+    # A turn of its own resolved: its history begins at its first turn, which shows, and
+    # forks from there.
+    server.game_id = fork
+    await server.orders(bob, "EA H")
+    await server.resolve()
+    await expect(phase).to_have_text("turn 3")
+    slider = page.get_by_label("Turn", exact=True)
+    await expect(slider).to_have_attribute("min", "2")
+    await slider.focus()
+    await page.keyboard.press("ArrowLeft")
+    await expect(page.locator("#map")).to_have_attribute("data-turn", "2")
+    await expect(page.locator("#map-message")).to_be_hidden()
+    await page.get_by_text("Fork here").click()
+    await expect(page.get_by_role("button", name="Fork at turn 2")).to_be_enabled()

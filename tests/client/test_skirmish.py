@@ -5,10 +5,10 @@ from datetime import timedelta
 
 import pytest
 
-from client import ActingUser, Conflict, NotFound, SkirmishClient, Unauthorized
+from client import ActingUser, Conflict, Forbidden, NotFound, SkirmishClient, Unauthorized
 from rules.contract import PlayerEntry
 from rules.contract import Request as Adjudication
-from schema.api import NewGame, PlayerPatch, SettingsPatch
+from schema.api import ForkBody, NewGame, PlayerPatch, SettingsPatch
 from tests.api.game import NAMES, ORDERS, SEED
 from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Server, until
 
@@ -220,3 +220,48 @@ async def test_who_i_am_my_tokens_the_maps_and_the_map_image(
     with pytest.raises(NotFound) as unreached:
         await anyone.map_image(game.id, turn=9)
     assert unreached.value.code == "turn_not_found"
+
+
+async def test_a_fork_and_a_real_forks_invitations(anyone: SkirmishClient) -> None:
+    players = await _players(anyone)
+    (_, ann), (_, bob), (_, cy), (_, di) = players
+    game = (await ann.create_game(NewGame("Forked", fast_mode=True, seed=SEED))).id
+    for _, player in players:
+        await player.join(game)
+    await ann.start(game)
+    sandbox = await ann.fork(game, ForkBody(turn=1))
+    assert (sandbox.phase, sandbox.name, sandbox.claims) == (
+        "running",
+        "Forked (fork, turn 1)",
+        None,
+    )
+    assert sandbox.forked_from is not None
+    assert (sandbox.forked_from.game, sandbox.forked_from.turn) == (game, 1)
+    with pytest.raises(Forbidden) as refused:
+        await bob.fork(game, ForkBody(turn=1, name="Mine"))
+    assert refused.value.code == "admin_only"
+
+    real = (await ann.fork(game, ForkBody(turn=1, sandbox=False, name="Again"))).id
+
+    async def invited() -> bool:
+        mine = {g.id: (g.player, g.invited_to) for g in (await bob.me()).games}
+        return mine.get(real) == (None, "p2")
+
+    await until(invited, what="Bob's invitation in /v1/me")
+    claimed = await bob.claim_seat(real)
+    assert (claimed.events, claimed.player) == (["seat_claimed.v1"], "p2")
+    with pytest.raises(Conflict) as twice:
+        await bob.claim_seat(real)
+    assert twice.value.code == "already_claimed"
+    assert (await cy.decline_seat(real)).events == ["seat_declined.v1"]
+    with pytest.raises(Forbidden) as declined:
+        await cy.claim_seat(real)
+    assert declined.value.code == "not_invited"
+    waiting = await anyone.get_game(real)
+    assert waiting.phase == "joining"
+    assert waiting.claims == {"p1": "invited", "p2": "claimed", "p3": "vacant", "p4": "invited"}
+    assert "fork_started.v1" in (await ann.start(real)).events
+    started = await di.get_game(real)
+    assert started.phase == "running"
+    statuses = {p.id: p.status for p in started.players}
+    assert statuses == {"p1": "resigned", "p2": "active", "p3": "resigned", "p4": "resigned"}

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+import msgspec
 from msgspec.structs import replace
 
 from projections.evolve import evolve, fold
@@ -12,6 +13,7 @@ from schema.commands import Actor
 from schema.game_events import (
     GameCreated,
     GameEvent,
+    GameForked,
     GameKilled,
     GamePaused,
     GameStarted,
@@ -34,8 +36,9 @@ from schema.game_events import (
     Vote,
     VoteCast,
     VoteOutcome,
+    game_codec,
 )
-from tests.server.decide.given import ADMIN, NOON, T0, at, noon
+from tests.server.decide.given import ADMIN, NOON, T0, Game, at, forking, noon, resolve, started
 
 SETTINGS = Settings(name="Folded")
 VOTE = Vote(turn=1, candidates=("FEAST", "STORM"), tie_break="STORM")
@@ -355,3 +358,21 @@ def test_a_broadcast_changes_nothing_but_the_version() -> None:
     before = _fold(*_joined("Ann"))
     after = _fold(*_joined("Ann"), MessageBroadcast(message="hi"))
     assert replace(after, version=before.version) == before
+
+
+def test_a_real_fork_recorded_before_invitations_still_seats_its_players_running() -> None:
+    """game_forked.v1 as stored before `invites` (and before `secret` could be left out):
+    the source's accounts hold their seats, and it runs at once, as it always did."""
+    source = started(3)
+    resolve(source)
+    recorded = msgspec.to_builtins(Game().run(forking(source, sandbox=False))[0])
+    del recorded["invites"]
+    old = game_codec.decode("game_forked.v1", msgspec.json.encode(recorded))
+    assert isinstance(old, GameForked)
+    assert not old.invites
+    state = fold(GameState(), [(1, old)])
+    assert (state.phase, state.invited, state.awaiting_claims) == ("running", {}, False)
+    assert state.next_resolution_at() is not None
+    assert {p.id: p.accounts for p in state.players.values()} == {
+        p.id: p.accounts for p in source.state.players.values()
+    }

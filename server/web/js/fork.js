@@ -3,7 +3,7 @@
 // asks for an account's token. This tab alone keeps it (sessionStorage: never the address,
 // never localStorage), and it is sent in the Authorization header only.
 
-import { HttpError, api } from "./util.js";
+import { HttpError, api, firstTurn } from "./util.js";
 
 const KEY = "skirmish-token";
 const $ = (id) => document.getElementById(id);
@@ -49,10 +49,11 @@ export function showFork(game, shown, drawn) {
   const box = $("fork-box");
   box.hidden = !drawn || !["running", "paused", "finished"].includes(game.phase);
   if (box.hidden) return;
-  fork.turn = shown >= 1 && shown <= lastForkable(game) ? shown : null;
+  fork.turn = shown >= firstTurn(game) && shown <= lastForkable(game) ? shown : null;
   const finished = game.phase === "finished";
   const who = finished
-    ? "Anyone may make a sandbox of this finished game; only its admins may make a real fork."
+    ? "Anyone may make a sandbox of this finished game; only its admins may make a real fork, " +
+      "which invites its players back to their seats."
     : "While the game is played, only its admins may fork it.";
   $("fork-about").textContent =
     fork.turn === null

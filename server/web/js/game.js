@@ -12,7 +12,7 @@ import {
   sortStandings,
   underShown,
 } from "./sidebar.js";
-import { HttpError, announce, api, debounce, el, formatDuration } from "./util.js";
+import { HttpError, announce, api, debounce, el, firstTurn, formatDuration } from "./util.js";
 import { setUpZoom } from "./zoom.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -126,6 +126,11 @@ function setStatus(text) {
 }
 
 function phaseText(game) {
+  if (game.claims) {
+    const seats = Object.values(game.claims);
+    const claimed = seats.filter((claim) => claim === "claimed").length;
+    return `turn ${game.turn}, waiting for its start: ${claimed} of ${seats.length} seats claimed`;
+  }
   const words = {
     joining: "waiting for players to join",
     running: `turn ${game.turn}`,
@@ -159,6 +164,7 @@ async function render() {
   const form = $("history");
   form.hidden = last < 1 || !page.drawn;
   const slider = $("turn-slider");
+  slider.min = String(Math.min(firstTurn(game), last));
   slider.max = String(Math.max(1, last));
   slider.value = String(shown || 1);
   slider.setAttribute("aria-valuetext", `Turn ${shown} of ${last}${live ? ", live" : ""}`);
@@ -215,7 +221,8 @@ function liveView(game) {
     dead: lastTurn ? underShown(lastTurn.dead, shown, halves) : [],
     effect: lastTurn ? lastTurn.effect : null,
     resolvedTurn: lastTurn ? lastTurn.turn : null,
-    rows: game.players,
+    // In a fork waiting for its start, each seat's claim.
+    rows: game.players.map((p) => ({ ...p, claim: game.claims?.[p.id] })),
     gained: lastTurn ? lastTurn.vp_gained : {},
     effectInForce: game.effect,
     vote: game.vote,
@@ -225,7 +232,8 @@ function liveView(game) {
 }
 
 async function historyView(game, n) {
-  const [start, previous] = await Promise.all([turn(n), n > 1 ? turn(n - 1) : null]);
+  const before = n > firstTurn(game) ? turn(n - 1) : null;
+  const [start, previous] = await Promise.all([turn(n), before]);
   const resolution = previous ? previous.resolution : null;
   const board = start.start_board;
   const { territories, armies } = counts(board);
@@ -334,6 +342,11 @@ function tick() {
     return;
   }
   const next = game.next_resolution_at;
+  if (game.claims) {
+    countdown.textContent =
+      "The fork begins when its admin starts it; a seat nobody claimed by then plays as resigned.";
+    return;
+  }
   if (!next) {
     const words = {
       joining: "The game has not started yet.",

@@ -48,7 +48,8 @@ export function orderList(orders) {
   return el("ul", { class: "orders" }, shown.map(orderItem));
 }
 
-// rows: [{id, name, color, pattern, vp, territories, armies, status, banned}] in order;
+// rows: [{id, name, color, pattern, vp, territories, armies, status, banned, claim}] in
+// order (`claim`: a seat's in a fork waiting for its start);
 // orders: the turn's reports (or null when there is no turn to show).
 export function renderStandings(container, rows, orders, { winner = null, gained = {} } = {}) {
   const byPlayer = new Map();
@@ -62,6 +63,7 @@ export function renderStandings(container, rows, orders, { winner = null, gained
     if (row.status && row.status !== "active")
       notes.push(el("span", { class: "tag" }, row.status));
     if (row.banned) notes.push(el("span", { class: "tag" }, "banned"));
+    if (row.claim) notes.push(el("span", { class: "tag" }, row.claim));
     const plus = gained[row.id] ? ` (+${gained[row.id]})` : "";
     const look = `${colorOf(row.color).name}, ${PATTERN_NAMES[row.pattern] || "plain"}`;
     return el(

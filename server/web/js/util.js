@@ -24,6 +24,11 @@ function build(node, attributes, children) {
   return node;
 }
 
+// A game's first turn: 1, or a fork's, the turn of its source it began at.
+export function firstTurn(game) {
+  return game.forked_from ? game.forked_from.turn : 1;
+}
+
 // "2 d 3 h", "3 h 05 min", "4 min 09 s", "12 s".
 export function formatDuration(milliseconds) {
   const total = Math.max(0, Math.floor(milliseconds / 1000));

@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from msgspec.structs import replace
 
 from projections.evolve import fold
 from projections.game import GameState
@@ -15,6 +16,7 @@ from rules.prng import commitment
 from schema.commands import (
     Actor,
     CreateGame,
+    ForkGame,
     GameCommand,
     JoinGame,
     RequestJoinForces,
@@ -33,6 +35,7 @@ from schema.game_events import (
     Vote,
 )
 from server.decide import DomainError, decide
+from server.decide.fork import forked_players
 
 T0 = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN = "acct-admin"
@@ -255,3 +258,25 @@ def joint_players(**settings: Any) -> Game:
     (free,) = free_neighbours(game.state, army)[:1]
     submit(game, 2, f"{army} to {free}")
     return game
+
+
+def forking(source: Game, *, sandbox: bool, forker: str = "acct-forker") -> ForkGame:
+    """The command that forks `source` at its current turn, as the entry point makes it."""
+    then = source.state
+    assert then.map is not None
+    return ForkGame(
+        actor=Actor(forker),
+        now=T0,
+        game_id="g2",
+        source_game=then.game_id,
+        turn=then.turn,
+        position=41,
+        chain_hash="ab" * 32,
+        settings=replace(then.settings, sandbox=sandbox),
+        map=then.map,
+        board=then.board,
+        players=forked_players(then, forker, sandbox=sandbox),
+        effect=then.effect,
+        vote=then.vote,
+        secret=SECRET,
+    )

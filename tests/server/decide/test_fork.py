@@ -3,15 +3,16 @@
 import pytest
 
 from schema import errors as codes
-from schema.commands import Actor, ForkGame
+from schema.bounds import MAX_NAME
+from schema.commands import Actor, Resign
 from schema.game_events import ForkedFrom, GameForked
-from server.decide.fork import check_fork, forked_players
+from server.decide.fork import check_fork, fork_name
 from tests.server.decide.given import (
     ADMIN,
-    SECRET,
     T0,
     Game,
     account,
+    forking,
     joined,
     on_board,
     refused,
@@ -52,49 +53,69 @@ def test_anyone_makes_a_sandbox_of_a_finished_game_up_to_its_last_turn() -> None
 
 
 @pytest.mark.parametrize("sandbox", [True, False])
-def test_a_fork_begins_running_with_the_sources_board_seats_and_vote(sandbox: bool) -> None:
+def test_a_fork_begins_with_the_sources_board_seats_and_vote(sandbox: bool) -> None:
     source = started(3)
     resolve(source)
     then = source.state
-    settings = then.settings
-    assert then.map is not None
-    command = ForkGame(
-        actor=Actor("acct-forker"),
-        now=T0,
-        game_id="g2",
-        source_game=then.game_id,
-        turn=then.turn,
-        position=41,
-        chain_hash="ab" * 32,
-        settings=settings,
-        map=then.map,
-        board=then.board,
-        players=forked_players(then, "acct-forker", sandbox=sandbox),
-        effect=then.effect,
-        vote=then.vote,
-        secret=SECRET,
-    )
     fork = Game()
-    (event,) = fork.run(command)
+    (event,) = fork.run(forking(source, sandbox=sandbox))
     assert isinstance(event, GameForked)
-    assert event.chain_hash == "ab" * 32
+    assert (event.chain_hash, event.invites) == ("ab" * 32, not sandbox)
     state = fork.state
-    assert (state.phase, state.turn, state.board, state.map) == (
-        "running",
-        then.turn,
-        then.board,
-        then.map,
-    )
+    assert (state.turn, state.board, state.map) == (then.turn, then.board, then.map)
     assert (state.vote, state.effect, state.admins) == (then.vote, then.effect, ("acct-forker",))
-    assert state.forked_from is not None
     assert state.forked_from == ForkedFrom(then.game_id, then.turn, 41, "ab" * 32)
     assert {p.id: p.vp for p in state.players.values()} == {
         p.id: p.vp for p in then.players.values()
     }
     holders = {p.id: p.accounts for p in state.players.values()}
     if sandbox:
+        # Running at once, its admin in every seat.
+        assert state.phase == "running"
         assert set(holders.values()) == {("acct-forker",)}
+        assert state.invited == {}
     else:
-        assert holders == {p.id: p.accounts for p in then.players.values()}
+        # Waiting for claims: nobody seated, nothing due, the source's holders invited.
+        assert (state.phase, state.awaiting_claims, state.next_resolution_at()) == (
+            "joining",
+            True,
+            None,
+        )
+        assert set(holders.values()) == {()}
+        assert state.invited == {p.id: p.accounts for p in then.players.values()}
     with refused(codes.GAME_EXISTS):
-        fork.when(command)
+        fork.when(forking(source, sandbox=sandbox))
+
+
+def test_a_real_fork_invites_the_holders_of_the_seats_still_playing() -> None:
+    source = started(3)
+    source.run(Resign(actor=Actor(account(2)), now=T0))
+    resolve(source)
+    invited = forking(source, sandbox=False).players
+    assert {p.id: p.accounts for p in invited} == {
+        "p1": (account(1),),
+        "p2": (),
+        "p3": (account(3),),
+    }
+
+
+def test_a_sandbox_forks_as_a_sandbox_only() -> None:
+    sandbox = Game(*Game().run(forking(started(3), sandbox=True)))
+    check_fork(sandbox.state, Actor("acct-forker"), 1, sandbox=True)
+    with refused(codes.REAL_FORK_OF_SANDBOX):
+        check_fork(sandbox.state, Actor("acct-forker"), 1, sandbox=False)
+
+
+@pytest.mark.parametrize(
+    ("name", "turn", "expected"),
+    [
+        ("Test game", 2, "Test game (fork, turn 2)"),
+        ("Seventeen letters", 2, "Seventeen letters (fork, turn 2)"),
+        ("Eighteen letters!!", 2, "Eighteen letters… (fork, turn 2)"),
+        ("Ends in a space here", 2, "Ends in a space… (fork, turn 2)"),
+        ("x" * 32, 1_000_000, "x" * 10 + "… (fork, turn 1000000)"),
+    ],
+)
+def test_a_forks_default_name_gives_way_to_fit(name: str, turn: int, expected: str) -> None:
+    assert fork_name(name, turn) == expected
+    assert len(fork_name(name, turn)) <= MAX_NAME

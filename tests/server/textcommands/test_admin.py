@@ -180,3 +180,51 @@ async def test_fork_makes_a_sandbox_from_the_start_of_a_turn(schema_url: str) ->
         helped = (await ann.ok("/help")).result
         assert helped is not None
         assert forked.result["board"] == helped["board"]
+
+
+async def test_a_real_forks_seats_are_claimed_declined_and_it_is_started(
+    schema_url: str,
+) -> None:
+    async with table(schema_url) as t:
+        ann, bob, cy = await seated(t)
+        eve = await t.person("Eve")
+        t.clock.advance(60)
+        await ann.ok("/resolve")
+        response = await t.client.post(
+            f"/v1/games/{ann.game}/fork",
+            json={"turn": 2, "sandbox": False},
+            headers={"Authorization": f"Bearer {ann.token}"},
+        )
+        assert response.status_code == 201, response.text
+        fork = response.json()["id"]
+        for person in (ann, bob, cy, eve):
+            person.game = fork
+        helped = await bob.ok("/help")
+        assert "A fork waiting for its start at turn 2: 0 of 3 seats claimed." in helped.reply
+        assert "You are invited to the seat of Bob (p2): /claim or /decline." in helped.reply
+        assert "You are invited to no seat of this fork." in (await eve.ok("/help")).reply
+        assert (await eve.refused("/join")).reply.startswith("nobody joins a real fork")
+        assert (await bob.ok("/claim")).reply == (
+            "Bob claimed their seat (p2) in Skirmish Society (fork, turn 2); an admin starts "
+            "the fork with /start."
+        )
+        assert "You have claimed your seat: Bob (p2)." in (await bob.ok("/help")).reply
+        assert (await cy.ok("/decline")).reply.startswith(
+            "You declined your seat in Skirmish Society (fork, turn 2), for good."
+        )
+        assert (await cy.refused("/claim")).reply.startswith("you are invited to no seat")
+        await ann.ok("/claim")
+        assert (await ann.ok("/resign")).reply.startswith("You declined your seat")
+        assert (await bob.refused("/start")).reply == ADMIN_ONLY
+        started = await ann.ok("/start")
+        first_line, players = started.reply.splitlines()[:2]
+        assert first_line.startswith(
+            "**Skirmish Society (fork, turn 2)** has started! Turn 2 is open for orders (they "
+            "close 5 minutes before the resolution). Next resolution: "
+        )
+        assert players == "1 player: Bob."
+        helped = await bob.ok("/help")
+        assert "Turn 2 is open for orders (they close 5 minutes" in helped.reply
+        assert helped.result is not None
+        statuses = {p["id"]: p["status"] for p in helped.result["players"]}
+        assert statuses == {"p1": "resigned", "p2": "active", "p3": "resigned"}

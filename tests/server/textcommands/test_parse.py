@@ -25,8 +25,9 @@ RULEBOOK_COMMANDS = {
     "broadcasting", "ban", "unban", "resolution_time", "local_time", "fast_mode", "kill_room",
     "rewind",
 }  # fmt: skip
-# This server's own: resolve now, the list of admins (the rulebook's admin role), forks.
-SERVER_COMMANDS = {"resolve", "add_admin", "remove_admin", "fork"}
+# This server's own: resolve now, the list of admins (the rulebook's admin role), forks and
+# a real fork's invitations.
+SERVER_COMMANDS = {"resolve", "add_admin", "remove_admin", "fork", "claim", "decline"}
 
 
 def request(text: str) -> Request:
@@ -65,6 +66,8 @@ def test_every_command_of_the_rulebook_is_known() -> None:
         ("/resign", Request("resign")),
         ("/join", Request("join")),
         ("/join Fiona", Request("join", text="Fiona")),
+        ("/claim", Request("claim")),
+        ("/decline", Request("decline")),
         ("/help", Request("help")),
         ("/cheat_sheet", Request("cheat_sheet")),
         ("/hint", Request("hint")),
