@@ -2,7 +2,9 @@
 
 Tokens are 256 random bits, so a plain SHA-256 digest is a safe way to keep them: nothing
 in the database lets anyone act, and a lookup is one indexed read. Nothing is cached: every
-request looks its token up, so that a revoked token stops working at once in every process.
+request looks its token up, so that a revoked token stops working at once in every process;
+whatever ends a token says so (server.revocations), so that the sockets opened with it end
+too.
 """
 
 import hashlib
@@ -16,6 +18,7 @@ import msgspec
 from eventstore.migrations import Connection
 from schema.accounts import TokenInfo
 from schema.commands import Actor
+from server.revocations import announce
 
 OPERATOR = "operator"
 # Tokens per account: one a device, with room to spare.
@@ -155,11 +158,13 @@ class Accounts:
                 return False
             if len(tokens) == 1:
                 raise LastToken
-            await connection.execute(
-                "DELETE FROM account_tokens WHERE account_id = $1 AND token_id = $2",
+            revoked = await connection.fetchval(
+                "DELETE FROM account_tokens WHERE account_id = $1 AND token_id = $2 "
+                "RETURNING token_digest",
                 account_id,
                 token_id,
             )
+            await announce(connection, [revoked])
         return True
 
     async def client_of(self, token: str) -> str | None:
@@ -187,6 +192,18 @@ class Accounts:
         return Identity(
             account_id=row[0], name=row[1], client_id=client_id, external_id=external_id
         )
+
+    async def known(self, digests: list[bytes]) -> set[bytes]:
+        """Which of these token digests still stand for someone."""
+        rows = await self._pool.fetch(
+            "SELECT token_digest FROM account_tokens WHERE token_digest = ANY($1::bytea[]) "
+            "UNION SELECT token_digest FROM clients WHERE token_digest = ANY($1::bytea[])",
+            digests,
+        )
+        found = {bytes(row[0]) for row in rows}
+        if self._operator_digest in digests:
+            found.add(self._operator_digest)
+        return found
 
     async def name_of(self, account_id: str) -> str | None:
         row = await self._pool.fetchrow(

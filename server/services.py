@@ -12,6 +12,7 @@ from server.clock import Clock
 from server.entropy import Entropy, system_entropy
 from server.handlers import GameService
 from server.live import LiveHub
+from server.revocations import Revocations
 from server.scheduler import Scheduler
 from server.throttle import Throttle
 
@@ -23,6 +24,8 @@ class Services:
     games: GameService
     live: LiveHub
     accounts: Accounts
+    # The open sockets' tokens, ended when their token is revoked.
+    revocations: Revocations
     clock: Clock
     scheduler: Scheduler
     throttle: Throttle
