@@ -1,4 +1,4 @@
-"""Accounts, bearer tokens and trusted clients, in PostgreSQL.
+"""Accounts and their bearer tokens, in PostgreSQL (trusted clients: server.trusted_clients).
 
 Tokens are 256 random bits, so a plain SHA-256 digest is a safe way to keep them: nothing
 in the database lets anyone act, and a lookup is one indexed read. Nothing is cached: every
@@ -87,21 +87,9 @@ class Accounts:
             await _insert_token(connection, token, account_id, FIRST_TOKEN, now)
         return account_id, token
 
-    async def create_client(self, name: str, now: datetime) -> tuple[str, str]:
-        client_id, token = new_id("client"), new_token()
-        await self._pool.execute(
-            "INSERT INTO clients (client_id, name, token_digest, created_at) "
-            "VALUES ($1, $2, $3, $4)",
-            client_id,
-            name,
-            digest(token),
-            now,
-        )
-        return client_id, token
-
     async def identify(self, token: str, now: datetime) -> Identity | None:
-        """The account a token belongs to, or None; for a client token, None too (use
-        `client_of` and act for a user). Notes when the token was used, to the hour."""
+        """The account a token belongs to, or None; for a client token, None too (see
+        server.trusted_clients, and act for a user). Notes when the token was used, to the hour."""
         token_digest = digest(token)
         if self._operator_digest is not None and hmac.compare_digest(
             token_digest, self._operator_digest
@@ -166,12 +154,6 @@ class Accounts:
             )
             await announce(connection, [revoked])
         return True
-
-    async def client_of(self, token: str) -> str | None:
-        row = await self._pool.fetchrow(
-            "SELECT client_id FROM clients WHERE token_digest = $1", digest(token)
-        )
-        return None if row is None else str(row[0])
 
     async def acting_user(
         self, client_id: str, external_id: str, name: str, now: datetime

@@ -35,6 +35,7 @@ from server.routes import (
     adjudicate,
     admin_actions,
     admins,
+    clients,
     commands,
     docs,
     fork,
@@ -57,6 +58,7 @@ from server.services import Services
 from server.settings import Settings, SettingsError
 from server.socket_limits import OpenSockets
 from server.throttle import Throttle
+from server.trusted_clients import TrustedClients
 from server.webhook_sender import WebhookSender
 from server.webhooks import Webhooks
 
@@ -110,6 +112,7 @@ def create_app(
                     games=games,
                     live=LiveHub(games, store, OpenSockets(settings)),
                     accounts=the_accounts,
+                    clients=TrustedClients(pool),
                     revocations=revocations,
                     clock=the_clock,
                     scheduler=Scheduler(games, pool, the_clock),
@@ -189,6 +192,7 @@ def create_app(
         history,
         health,
         accounts,
+        clients,
         me,
         fork,
         admin_actions,

@@ -15,6 +15,7 @@ from server.live import LiveHub
 from server.revocations import Revocations
 from server.scheduler import Scheduler
 from server.throttle import Throttle
+from server.trusted_clients import TrustedClients
 
 
 @dataclass
@@ -24,6 +25,7 @@ class Services:
     games: GameService
     live: LiveHub
     accounts: Accounts
+    clients: TrustedClients
     # The open sockets' tokens, ended when their token is revoked.
     revocations: Revocations
     clock: Clock
