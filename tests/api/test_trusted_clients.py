@@ -7,8 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from client import ActingUser, Conflict, SkirmishClient
+from client import ActingUser, Conflict, Forbidden, SkirmishClient
 from schema.accounts import ClientInfo
+from schema.api import NewGame
 from tests.api.support import OPERATOR_TOKEN, START, Json, Live, Server
 
 # The bound docs/api.md promises between a token's end and its sockets' close.
@@ -35,6 +36,8 @@ async def test_a_rotated_client_keeps_its_users_and_a_revoked_one_stops(server: 
     await api.join(game, ann)
     uma = await _as_uma(server, bot.token).join(game)
     uma_account = (await _as_uma(server, bot.token).me()).account_id
+    # A game set up through the client, whose admins include every user it vouches for.
+    through = await _as_uma(server, bot.token).create_game(NewGame(name="Bot game"))
     # A user of another client, whose token and sockets are none of this.
     herald_user = server.api.anyone.using(herald.token, ActingUser("u-1", "Una"))
     await herald_user.join(game)
@@ -66,11 +69,19 @@ async def test_a_rotated_client_keeps_its_users_and_a_revoked_one_stops(server: 
             await _as_uma(server, rotated.token).join(game)
         assert again.value.code == "already_joined"
         assert uma.player in {p.id for p in (await api.game(game)).players}
+        # Its games are still its own: a moderator it vouches for administers them, where
+        # another client's (as a client made to replace it would be) may not.
+        outsider = server.api.anyone.using(herald.token, ActingUser("mod-1", "Mo", admin=True))
+        with pytest.raises(Forbidden):
+            await outsider.kill(through.id)
+        moderator = server.api.anyone.using(rotated.token, ActingUser("mod-1", "Mo", admin=True))
+        await moderator.kill(through.id)
 
         listed = (await operator.clients()).clients
         assert listed == [
-            ClientInfo(bot.client_id, "bot", START, START + timedelta(seconds=60), None, 1),
-            ClientInfo(herald.client_id, "herald", START, None, None, 1),
+            # Uma and the moderator.
+            ClientInfo(bot.client_id, "bot", START, START + timedelta(seconds=60), None, 2),
+            ClientInfo(herald.client_id, "herald", START, None, None, 2),
         ]
 
         second_socket = await socket(rotated.token)
