@@ -18,6 +18,7 @@ from rules.mapgen import MapType
 from schema.accounts import (
     AccountCreated,
     ClientCreated,
+    ClientList,
     Me,
     NewAccount,
     NewClient,
@@ -102,6 +103,21 @@ class SkirmishClient(GameCalls):
     async def create_client(self, name: str) -> ClientCreated:
         """A trusted client's token (operator)."""
         return await self._call("POST", "/v1/clients", ClientCreated, NewClient(name))
+
+    async def clients(self) -> ClientList:
+        """The trusted clients, revoked ones included (operator; never their tokens)."""
+        return await self._call("GET", "/v1/clients", ClientList)
+
+    async def rotate_client(self, client_id: str) -> ClientCreated:
+        """A new token for the same client, shown only now; the old one stops working and
+        its users keep their accounts (operator)."""
+        path = f"/v1/clients/{quote(client_id, safe='')}/rotate"
+        return await self._call("POST", path, ClientCreated)
+
+    async def revoke_client(self, client_id: str) -> None:
+        """Take a trusted client's token away; a rotation gives it a new one (operator)."""
+        path = f"/v1/clients/{quote(client_id, safe='')}"
+        await self._http.send("DELETE", path, self._headers)
 
     async def me(self, *, after: str | None = None, limit: int | None = None) -> Me:
         """The caller's account, and a page of their games with their player in each (pass

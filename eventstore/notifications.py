@@ -97,15 +97,21 @@ class Notifier:
             await self._task
 
 
+# Told each notification's payload on its channel; None when notifications may have been
+# lost (the listener had to reconnect), so that the handler assumes anything happened.
+Handler = Callable[[str | None], None]
+
+
 class Listener:
-    """One pooled connection that LISTENs for the whole store. When it is lost it reconnects
-    in the background and then wakes every subscription, because notifications sent while it
-    was away are gone."""
+    """One pooled connection that LISTENs for the whole store, and for whatever else this
+    process listens to (`listen`): one connection, however many channels. When it is lost it
+    reconnects in the background and then tells every handler None, because notifications
+    sent while it was away are gone."""
 
     def __init__(self, pool: asyncpg.Pool, channel: str, wakeups: Wakeups) -> None:
         self._pool = pool
-        self._channel = channel
         self._wakeups = wakeups
+        self._handlers: dict[str, Handler] = {channel: self._on_appends}
         self._connection: Any = None
         self._reconnecting: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -127,10 +133,22 @@ class Listener:
                 logger.warning("cannot listen for appends yet: %s", error)
                 self._reconnecting = asyncio.create_task(self._reconnect(None))
 
+    async def listen(self, channel: str, handler: Handler) -> None:
+        """Tell `handler` every notification on `channel` from now on (or None after a
+        reconnection): listening already when this returns, if the database answers."""
+        async with self._lock:
+            self._handlers[channel] = handler
+            if self._connection is not None:
+                # A connection lost meanwhile listens again to every channel once back.
+                with contextlib.suppress(*_RECONNECT_ERRORS):
+                    await self._connection.add_listener(channel, self._on_notification)
+        await self.start()
+
     async def _connect(self) -> None:
         connection = await self._pool.acquire()
         try:
-            await connection.add_listener(self._channel, self._on_notification)
+            for channel in self._handlers:
+                await connection.add_listener(channel, self._on_notification)
         except BaseException:
             with contextlib.suppress(Exception):
                 await self._pool.release(connection)
@@ -139,10 +157,15 @@ class Listener:
         self._connection = connection
 
     def _on_notification(
-        self, _connection: object, _pid: int, _channel: str, payload: object
+        self, _connection: object, _pid: int, channel: str, payload: object
     ) -> None:
+        handler = self._handlers.get(channel)
+        if handler is not None:
+            handler(payload if isinstance(payload, str) else None)
+
+    def _on_appends(self, payload: str | None) -> None:
         stream_ids: list[str] | None = None
-        if isinstance(payload, str):
+        if payload is not None:
             try:
                 stream_ids = _decode_payload(payload)
             except msgspec.DecodeError:
@@ -169,7 +192,8 @@ class Listener:
                 delay = min(delay * 2, 2.0)
                 continue
             self._reconnecting = None
-            self._wakeups.wake(None)
+            for handler in list(self._handlers.values()):
+                handler(None)
             return
 
     async def close(self) -> None:
@@ -182,6 +206,7 @@ class Listener:
         connection, self._connection = self._connection, None
         if connection is not None:
             connection.remove_termination_listener(self._on_termination)
-            with contextlib.suppress(*CONNECTION_ERRORS, asyncpg.InterfaceError):
-                await connection.remove_listener(self._channel, self._on_notification)
+            for channel in self._handlers:
+                with contextlib.suppress(*CONNECTION_ERRORS, asyncpg.InterfaceError):
+                    await connection.remove_listener(channel, self._on_notification)
             await self._pool.release(connection)

@@ -24,7 +24,7 @@ from eventstore.errors import (
     StoreUnavailableError,
 )
 from eventstore.kept_connections import KeptConnections
-from eventstore.notifications import CONNECTION_ERRORS, Listener, Notifier, retrying
+from eventstore.notifications import CONNECTION_ERRORS, Handler, Listener, Notifier, retrying
 from eventstore.postgres_append import (
     NeedsJudging,
     append_batch,
@@ -45,11 +45,12 @@ from eventstore.records import (
 )
 
 
-def channel_for_schema(schema: str) -> str:
-    """The NOTIFY channel of one schema's store (channels are database-wide, names <= 63)."""
-    channel = f"eventstore:{schema}"
+def channel_for_schema(schema: str, topic: str = "eventstore") -> str:
+    """The NOTIFY channel of one schema's store, or of another `topic` of that schema's
+    (channels are database-wide, names <= 63 bytes)."""
+    channel = f"{topic}:{schema}"
     if len(channel.encode()) > 63:
-        channel = "eventstore:" + hashlib.sha256(schema.encode()).hexdigest()[:40]
+        channel = f"{topic}:" + hashlib.sha256(schema.encode()).hexdigest()[:40]
     return channel
 
 
@@ -333,6 +334,12 @@ class PostgresEventStore(EventStore):
 
     async def _start_listening(self) -> None:
         await self._listener.start()
+
+    async def listen(self, channel: str, handler: Handler) -> None:
+        """Tell `handler` each notification's payload on `channel`, on the connection that
+        listens for appends (no connection more), or None after that connection was lost
+        and made again: whatever was notified meanwhile is gone."""
+        await self._listener.listen(channel, handler)
 
     async def close(self) -> None:
         await super().close()

@@ -91,5 +91,25 @@ class NewClient(Body, frozen=True):
 
 
 class ClientCreated(msgspec.Struct, frozen=True):
+    """A trusted client's token, made or rotated: shown now and never again."""
+
     client_id: str
     token: str
+
+
+class ClientInfo(msgspec.Struct, frozen=True):
+    """A trusted client, as the operator lists it: never its token."""
+
+    client_id: str
+    name: str
+    created_at: datetime
+    # When its token was last replaced (POST /v1/clients/{client_id}/rotate), or null.
+    rotated_at: datetime | None
+    # When its token was taken away (DELETE /v1/clients/{client_id}); null while it has one.
+    revoked_at: datetime | None
+    # How many of its users have an account (made on first sight of each).
+    users: int
+
+
+class ClientList(msgspec.Struct, frozen=True):
+    clients: list[ClientInfo]

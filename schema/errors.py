@@ -116,7 +116,9 @@ NO_TOKENS_OF_ITS_OWN = _code(
     "act through the client's token) have no tokens of their own to list, add or revoke.",
 )
 OPERATOR_ONLY = _code(
-    "operator_only", 403, "Only the server's operator may do this (client tokens, the clock)."
+    "operator_only",
+    403,
+    "Only the server's operator may do this (trusted clients and their tokens, the clock).",
 )
 ADMIN_ONLY = _code("admin_only", 403, "Only an admin of the game, or the operator, may do this.")
 MODERATORS_ONLY = _code(
@@ -155,6 +157,9 @@ ACCOUNT_NOT_FOUND = _code(
     "account_not_found", 404, "No such account (or the member named has not used the bot yet)."
 )
 TOKEN_NOT_FOUND = _code("token_not_found", 404, "The caller's account has no token of this id.")
+CLIENT_NOT_FOUND = _code(
+    "client_not_found", 404, "No trusted client has this id (`GET /v1/clients` lists them)."
+)
 MAP_NOT_FOUND = _code("map_not_found", 404, "No built-in map has this name (`GET /v1/maps`).")
 TURN_NOT_FOUND = _code("turn_not_found", 404, "The game has not reached this turn.")
 NO_FAKE_CLOCK = _code(

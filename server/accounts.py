@@ -1,8 +1,10 @@
-"""Accounts, bearer tokens and trusted clients, in PostgreSQL.
+"""Accounts and their bearer tokens, in PostgreSQL (trusted clients: server.trusted_clients).
 
 Tokens are 256 random bits, so a plain SHA-256 digest is a safe way to keep them: nothing
 in the database lets anyone act, and a lookup is one indexed read. Nothing is cached: every
-request looks its token up, so that a revoked token stops working at once in every process.
+request looks its token up, so that a revoked token stops working at once in every process;
+whatever ends a token says so (server.revocations), so that the sockets opened with it end
+too.
 """
 
 import hashlib
@@ -16,6 +18,7 @@ import msgspec
 from eventstore.migrations import Connection
 from schema.accounts import TokenInfo
 from schema.commands import Actor
+from server.revocations import announce
 
 OPERATOR = "operator"
 # Tokens per account: one a device, with room to spare.
@@ -84,21 +87,9 @@ class Accounts:
             await _insert_token(connection, token, account_id, FIRST_TOKEN, now)
         return account_id, token
 
-    async def create_client(self, name: str, now: datetime) -> tuple[str, str]:
-        client_id, token = new_id("client"), new_token()
-        await self._pool.execute(
-            "INSERT INTO clients (client_id, name, token_digest, created_at) "
-            "VALUES ($1, $2, $3, $4)",
-            client_id,
-            name,
-            digest(token),
-            now,
-        )
-        return client_id, token
-
     async def identify(self, token: str, now: datetime) -> Identity | None:
-        """The account a token belongs to, or None; for a client token, None too (use
-        `client_of` and act for a user). Notes when the token was used, to the hour."""
+        """The account a token belongs to, or None; for a client token, None too (see
+        server.trusted_clients, and act for a user). Notes when the token was used, to the hour."""
         token_digest = digest(token)
         if self._operator_digest is not None and hmac.compare_digest(
             token_digest, self._operator_digest
@@ -155,18 +146,14 @@ class Accounts:
                 return False
             if len(tokens) == 1:
                 raise LastToken
-            await connection.execute(
-                "DELETE FROM account_tokens WHERE account_id = $1 AND token_id = $2",
+            revoked = await connection.fetchval(
+                "DELETE FROM account_tokens WHERE account_id = $1 AND token_id = $2 "
+                "RETURNING token_digest",
                 account_id,
                 token_id,
             )
+            await announce(connection, [revoked])
         return True
-
-    async def client_of(self, token: str) -> str | None:
-        row = await self._pool.fetchrow(
-            "SELECT client_id FROM clients WHERE token_digest = $1", digest(token)
-        )
-        return None if row is None else str(row[0])
 
     async def acting_user(
         self, client_id: str, external_id: str, name: str, now: datetime
@@ -187,6 +174,18 @@ class Accounts:
         return Identity(
             account_id=row[0], name=row[1], client_id=client_id, external_id=external_id
         )
+
+    async def known(self, digests: list[bytes]) -> set[bytes]:
+        """Which of these token digests still stand for someone."""
+        rows = await self._pool.fetch(
+            "SELECT token_digest FROM account_tokens WHERE token_digest = ANY($1::bytea[]) "
+            "UNION SELECT token_digest FROM clients WHERE token_digest = ANY($1::bytea[])",
+            digests,
+        )
+        found = {bytes(row[0]) for row in rows}
+        if self._operator_digest in digests:
+            found.add(self._operator_digest)
+        return found
 
     async def name_of(self, account_id: str) -> str | None:
         row = await self._pool.fetchrow(

@@ -29,11 +29,13 @@ from server.live import LiveHub
 from server.logs import RequestIds
 from server.metrics import Metrics, RequestMetrics
 from server.redaction import redact_query_strings
+from server.revocations import Revocations
 from server.routes import (
     accounts,
     adjudicate,
     admin_actions,
     admins,
+    clients,
     commands,
     docs,
     fork,
@@ -56,6 +58,7 @@ from server.services import Services
 from server.settings import Settings, SettingsError
 from server.socket_limits import OpenSockets
 from server.throttle import Throttle
+from server.trusted_clients import TrustedClients
 from server.webhook_sender import WebhookSender
 from server.webhooks import Webhooks
 
@@ -100,12 +103,17 @@ def create_app(
             try:
                 games = GameService(store, on_resolved=measured.resolution_seconds.observe)
                 the_clock = clock or SystemClock()
+                the_accounts = Accounts(pool, settings.operator_token)
+                revocations = Revocations(the_accounts.known)
+                await revocations.start(store, pool)
                 found = Services(
                     pool=pool,
                     store=store,
                     games=games,
                     live=LiveHub(games, store, OpenSockets(settings)),
-                    accounts=Accounts(pool, settings.operator_token),
+                    accounts=the_accounts,
+                    clients=TrustedClients(pool),
+                    revocations=revocations,
                     clock=the_clock,
                     scheduler=Scheduler(games, pool, the_clock),
                     # Limits count real time, even while a fake clock stands still.
@@ -149,6 +157,7 @@ def create_app(
                     if homes is not None:
                         await _within(STOP_SECONDS, homes.close(), "the workers' sockets")
                     await _within(STOP_SECONDS, found.live.close(), "the live feeds")
+                    await revocations.close()
             finally:
                 await _within(STOP_SECONDS, store.close(), "the event store")
         finally:
@@ -183,6 +192,7 @@ def create_app(
         history,
         health,
         accounts,
+        clients,
         me,
         fork,
         admin_actions,

@@ -5,6 +5,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from server.client_tools import add_parser as add_clients_parser
+
 
 def _serve(args: argparse.Namespace) -> int:
     from server.serve import serve
@@ -114,6 +116,12 @@ def _with_database(args: argparse.Namespace, use: Callable[[str], int]) -> int:
         return 1
     finally:
         embedded.stop()
+
+
+def _clients(args: argparse.Namespace) -> int:
+    from server.client_tools import run
+
+    return _with_database(args, lambda database_url: run(database_url, args))
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
@@ -269,6 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--game", default=None, help="verify only this game (its id)")
     verify.add_argument("--data-dir", type=Path, default=None, help="as for serve")
     verify.set_defaults(run=_verify)
+
+    add_clients_parser(commands)
+    commands.choices["clients"].set_defaults(run=_clients)
 
     adjudicate = commands.add_parser(
         "adjudicate",

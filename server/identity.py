@@ -44,7 +44,7 @@ async def identify(connection: HTTPConnection, token: str) -> Identity:
     identity = await accounts.identify(token, found.clock.now())
     if identity is not None:
         return identity
-    client_id = await accounts.client_of(token)
+    client_id = await found.clients.client_of(token)
     if client_id is None:
         raise ApiError(codes.BAD_TOKEN, "this token is not known")
     external_id = connection.headers.get("x-acting-user", "").strip()

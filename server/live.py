@@ -48,6 +48,17 @@ from server.handlers import GameService
 from server.socket_limits import OpenSockets
 
 QUEUE_LIMIT = 1000
+
+
+class Ending(msgspec.Struct, frozen=True):
+    """Why the server stops serving a client, and how its handler closes the socket."""
+
+    code: int
+    reason: str
+
+
+# A client that fell too far behind: it reconnects and catches up.
+TOO_SLOW = Ending(1013, "too slow; reconnect with after=<position>")
 _encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
 
@@ -62,7 +73,7 @@ class Client:
         self,
         viewer: Viewer,
         writer: SocketWriter | None = None,
-        on_drop: Callable[[], object] | None = None,
+        on_end: Callable[[], object] | None = None,
     ) -> None:
         self.viewer = viewer
         self.writer = writer
@@ -79,10 +90,11 @@ class Client:
         # Set when the handler has something to do: a backlog, or leaving.
         self.wake = asyncio.Event()
         self.left = False
-        self.too_slow = False
-        # Called when the client falls too far behind: its handler may be stuck writing to a
-        # socket that nobody reads, so waiting for it to reach the end of the backlog is no use.
-        self.on_drop = on_drop
+        # Set when the server stops serving the client (`end`): nothing more is sent to it.
+        self.ending: Ending | None = None
+        # Called when the client is ended: its handler may be stuck writing to a socket that
+        # nobody reads, so waiting for it to reach the end of the backlog is no use.
+        self.on_end = on_end
 
     def leave(self) -> None:
         """End the stream: the handler stops at once."""
@@ -92,7 +104,7 @@ class Client:
     def offer(self, batch: "Batch") -> None:
         """Write the batch (one viewer's share of a dispatch) or queue it, but not what the
         catch-up covers; drop the client if too many messages wait."""
-        if self.too_slow or batch.positions[-1] <= self.sent_up_to:
+        if self.ending is not None or batch.positions[-1] <= self.sent_up_to:
             return
         whole = batch.positions[0] > self.sent_up_to
         # Straight to the socket only when nothing waits before it.
@@ -110,12 +122,17 @@ class Client:
 
     def drop(self) -> None:
         """Stop serving the client: it is closed with 1013 and reconnects with `after`."""
-        if self.too_slow:
+        self.end(TOO_SLOW)
+
+    def end(self, ending: Ending) -> None:
+        """Stop serving the client at once: nothing more is written to its socket, which its
+        handler closes as `ending` says (the first ending given stands)."""
+        if self.ending is not None:
             return
-        self.too_slow = True
+        self.ending = ending
         self.leave()
-        if self.on_drop is not None:
-            self.on_drop()
+        if self.on_end is not None:
+            self.on_end()
 
 
 class Batch:

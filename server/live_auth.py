@@ -9,9 +9,10 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from schema import errors as codes
 from schema.live import LiveQuery, TokenMessage
-from server.accounts import Identity
+from server.accounts import Identity, digest
 from server.errors import ApiError
 from server.identity import bearer_token, identify
+from server.revocations import Watch
 
 # A client that authenticates by message must send it at once, unless it said it would.
 TOKEN_WAIT_SECONDS = 0.25
@@ -27,11 +28,12 @@ TOKEN_LATE = (
 _decode_token = msgspec.json.Decoder(TokenMessage).decode
 
 
-async def socket_identity(websocket: WebSocket, query: LiveQuery) -> Identity | None:
+async def socket_identity(websocket: WebSocket, query: LiveQuery, watch: Watch) -> Identity | None:
     """Who connects: by the Authorization header (as over HTTP, for clients that can send
     one), `?token=`, or a first message (a browser's way without the token in an address):
     sent at once, or awaited with `?auth=message`; None, a spectator, when no token comes,
-    at once with `?auth=none`."""
+    at once with `?auth=none`. The token is watched before it is checked, so that the
+    socket ends if it is revoked at any time after (server.revocations)."""
     header_token = bearer_token(websocket)
     given = [t for t in (header_token, query.token) if t is not None]
     if len(given) + (query.auth is not None) > 1:
@@ -41,7 +43,7 @@ async def socket_identity(websocket: WebSocket, query: LiveQuery) -> Identity | 
             "message with ?auth=message (?auth=none: a spectator, with no token)",
         )
     if given:
-        return await identify(websocket, given[0])
+        return await _identify(websocket, given[0], watch)
     if query.auth == "none":
         return None
     awaited = query.auth == "message"
@@ -63,7 +65,12 @@ async def socket_identity(websocket: WebSocket, query: LiveQuery) -> Identity | 
         ) from None
     except msgspec.DecodeError:
         raise ApiError(codes.BAD_MESSAGE, "the first message must be JSON") from None
-    return await identify(websocket, message.token)
+    return await _identify(websocket, message.token, watch)
+
+
+async def _identify(websocket: WebSocket, token: str, watch: Watch) -> Identity:
+    watch.follow(digest(token))
+    return await identify(websocket, token)
 
 
 async def receive(websocket: WebSocket) -> str | bytes:

@@ -12,8 +12,10 @@ from server.clock import Clock
 from server.entropy import Entropy, system_entropy
 from server.handlers import GameService
 from server.live import LiveHub
+from server.revocations import Revocations
 from server.scheduler import Scheduler
 from server.throttle import Throttle
+from server.trusted_clients import TrustedClients
 
 
 @dataclass
@@ -23,6 +25,9 @@ class Services:
     games: GameService
     live: LiveHub
     accounts: Accounts
+    clients: TrustedClients
+    # The open sockets' tokens, ended when their token is revoked.
+    revocations: Revocations
     clock: Clock
     scheduler: Scheduler
     throttle: Throttle

@@ -23,14 +23,17 @@ from server.decide.errors import DomainError
 from server.errors import ApiError
 from server.feed import viewer_of
 from server.frames import FRAMES, SocketWriter
-from server.live import Client, GameFeed, Joined, messages_for
+from server.live import Client, Ending, GameFeed, Joined, messages_for
 from server.live_auth import TOKEN_LATE, is_token, receive, socket_identity
+from server.revocations import Watch
 from server.services import Services, services
 
 router = APIRouter()
 PING_SECONDS = 20.0
-# How long a dropped client's socket may take to accept its close frame.
-DROP_CLOSE_SECONDS = 10.0
+# How long an ended client's socket may take to accept its close frame.
+END_CLOSE_SECONDS = 10.0
+# The close of a socket whose token was revoked (or rotated) while it was open.
+REVOKED = Ending(4401, "the token this socket was opened with was revoked")
 # A client with more events than this to catch up on starts from a snapshot of the game
 # instead: what a connection costs to start must not grow with the game's history.
 SNAPSHOT_BEYOND = 200
@@ -48,19 +51,19 @@ async def asyncapi() -> Response:
 async def live(websocket: WebSocket, game: str) -> None:
     await websocket.accept()
     found = services(websocket)
-    with found.live.sockets.seat() as seat:
+    with found.live.sockets.seat() as seat, found.revocations.watching() as watch:
         try:
             # Counted first, so that a flood from one address costs little beyond handshakes.
             seat.take_address(_address(websocket))
             query = _query(websocket)
-            identity = await socket_identity(websocket, query)
+            identity = await socket_identity(websocket, query, watch)
             seat.take_account(identity)
             loaded = await found.games.load(game)
             existing(loaded.state)
         except (ApiError, DomainError) as error:
             await _refuse(websocket, 4000 + error.status, error.message)
             return
-        await _serve(websocket, found, game, loaded, identity, query.after)
+        await _serve(websocket, found, game, loaded, identity, query.after, watch)
 
 
 async def _serve(
@@ -70,8 +73,10 @@ async def _serve(
     loaded: Loaded,
     identity: Identity | None,
     after: int,
+    watch: Watch,
 ) -> None:
-    """Catch up, then follow live until the client leaves or falls behind."""
+    """Catch up, then follow live until the client leaves, falls behind or its token is
+    revoked."""
     handler = asyncio.current_task()
     assert handler is not None
     # A moderator's read of secrets is recorded before it happens; a socket cannot do
@@ -79,34 +84,38 @@ async def _serve(
     # a resolved turn's submissions: the catch-up must send what a client that followed
     # was sent as they happened.
     viewer = viewer_of(loaded.state, identity).own_seats_only()
-    # A client that falls too far behind is dropped at once, even if this handler is stuck
-    # writing to a socket that nobody reads: the feed cancels it.
-    client = Client(viewer, _writer(websocket), on_drop=handler.cancel)
+    client = Client(viewer, _writer(websocket))
+    # From the moment it is revoked (perhaps already), nothing more is sent.
+    watch.on_revoked(lambda: client.end(REVOKED))
     hub = found.live
     # Nobody has seen beyond the game's last event, which `loaded` read from the database
     # (a client coming from another process may be ahead of this process's feed, never of
     # the database); a position past it would hold back every event until it is reached.
     after = min(max(after, 0), loaded.position)
     feed, joined = await hub.join(game, client, after)
+    # A client that is ended (too far behind, or its token revoked) stops at once, even if
+    # this handler is stuck writing to a socket that nobody reads: it is cancelled.
+    client.on_end = handler.cancel
     token_late = False
     try:
         try:
-            await _catch_up(websocket, found, feed, client, after, joined)
-            token_late = await _send_live(websocket, client, feed, tokenless=identity is None)
+            if client.ending is None:
+                await _catch_up(websocket, found, feed, client, after, joined)
+                token_late = await _send_live(websocket, client, feed, tokenless=identity is None)
         finally:
-            # From here on a drop must not cancel the handler's cleaning up.
-            client.on_drop = None
+            # From here on an ending must not cancel the handler's cleaning up.
+            client.on_end = None
     except WebSocketDisconnect:
         pass
     except asyncio.CancelledError:
-        if not client.too_slow or handler.cancelling() > 1:
+        if client.ending is None or handler.cancelling() > 1:
             raise
         handler.uncancel()
-        await hub.release(feed, client)
-        await _drop(websocket, client.delivered)
     finally:
         await hub.release(feed, client)
-    if token_late:
+    if client.ending is not None:
+        await _end(websocket, client.ending, client.delivered)
+    elif token_late:
         await _refuse(websocket, 4400, TOKEN_LATE, position=client.delivered)
 
 
@@ -264,14 +273,14 @@ async def _send(websocket: WebSocket, data: bytes) -> None:
         raise WebSocketDisconnect(1006) from closed
 
 
-async def _drop(websocket: WebSocket, delivered: int) -> None:
-    """Close a client that fell behind with 1013, once what was already written reaches it;
-    give up on one that reads nothing at all. The error message carries the position of
-    the last message written before it, to reconnect from."""
+async def _end(websocket: WebSocket, ending: Ending, delivered: int) -> None:
+    """Close an ended client (1013: it fell behind; 4401: its token was revoked) once what
+    was already written reaches it; give up on one that reads nothing at all. The error
+    message carries the position of the last message written before it, to reconnect
+    from."""
     with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(DROP_CLOSE_SECONDS):
-            reason = "too slow; reconnect with after=<position>"
-            await _refuse(websocket, 1013, reason, position=delivered)
+        async with asyncio.timeout(END_CLOSE_SECONDS):
+            await _refuse(websocket, ending.code, ending.reason, position=delivered)
 
 
 async def _refuse(websocket: WebSocket, code: int, reason: str, *, position: int = 0) -> None:
