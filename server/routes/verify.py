@@ -25,7 +25,7 @@ _running = 0
     "/verify",
     **documented(
         responses={200: Verification},
-        errors=(404, 410),
+        errors=(404,),
         summary="Recompute the game's hash chain and replay its resolutions",
     ),
 )
