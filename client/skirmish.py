@@ -173,6 +173,7 @@ class SkirmishClient(GameCalls):
             after=after,
             fill_gaps=fill_gaps,
             deadline=deadline,
+            on_event=lambda event: self._heads.read(game, [event]),
         )
 
     async def verify(self, game: str, *, expected_head: str | None = None) -> Verification:

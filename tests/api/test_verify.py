@@ -6,7 +6,7 @@ from eventstore import chain
 from projections.loading import stream_of
 from schema.verification import Anchor
 from tests.api.game import ScriptedGame
-from tests.api.support import Json, Server
+from tests.api.support import Json, Server, collecting, until
 
 
 async def _played(server: Server) -> ScriptedGame:
@@ -121,3 +121,23 @@ async def test_a_tail_cut_passes_plain_verify_but_not_one_anchored_on_a_head_see
     assert (fresh.ok, fresh.anchor) == (True, None)
     malformed: Json = await server.api.call("GET", f"{path}?expected_head=abc", expect=422)
     assert malformed["error"]["code"] == "invalid_request"
+
+
+async def test_a_client_following_a_game_live_anchors_its_verification_on_what_it_saw(
+    server: Server,
+) -> None:
+    game = await _played(server)
+    feed = await server.api.events(game.game_id)
+    client = SkirmishClient(server.base, http=server.api.client)
+    async with collecting(client.live(game.game_id)) as received:
+        await until(
+            lambda: any(m.position >= feed[-1].position for m in received), what="the catch-up"
+        )
+    seen = feed[-1].hash
+    assert seen is not None
+    assert client.last_head(game.game_id) == seen
+
+    verified = await client.verify(game.game_id)
+
+    assert verified.ok
+    assert verified.anchor == Anchor(hash=seen, found="live", version=feed[-1].version, reason=None)
