@@ -34,14 +34,18 @@ def credential_headers(token: str | None, acting_user: ActingUser | None) -> dic
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
     if acting_user is not None:
-        headers["X-Acting-User"] = acting_user.id
+        headers["X-Acting-User"] = _utf8(acting_user.id)
         if acting_user.name is not None:
-            # UTF-8 on the wire, which the server expects; headers are Latin-1 text (ISO
-            # 8859-1 is how websockets writes them, and how `http_headers` turns them back).
-            headers["X-Acting-User-Name"] = acting_user.name.encode().decode("latin-1")
+            headers["X-Acting-User-Name"] = _utf8(acting_user.name)
         if acting_user.admin:
             headers["X-Acting-User-Admin"] = "true"
     return headers
+
+
+def _utf8(text: str) -> str:
+    """UTF-8 on the wire, which the server expects, as the Latin-1 text headers are (ISO
+    8859-1 is how websockets writes them, and how `http_headers` turns them back)."""
+    return text.encode().decode("latin-1")
 
 
 def http_headers(headers: Mapping[str, str]) -> dict[bytes, bytes]:

@@ -120,8 +120,11 @@ class Subscription:
         after: int,
         fill_gaps: bool,
         deadline: float,
+        on_event: Callable[[FeedEvent], None] | None = None,
     ) -> None:
         self._url = url
+        # Told of each event as it is yielded (the client keeps its hash: client/heads.py).
+        self._on_event = on_event
         self._headers = headers
         self._read_page = read_page
         self._fill_gaps = fill_gaps
@@ -156,7 +159,10 @@ class Subscription:
                 self._lost(closed)
                 continue
             await self._receive(_decode(raw))
-        return self._ready.popleft()
+        message = self._ready.popleft()
+        if isinstance(message, EventMessage) and self._on_event is not None:
+            self._on_event(message.event)
+        return message
 
     async def _receive(self, message: ServerMessage) -> None:
         self._failures, self._failing_since = 0, None

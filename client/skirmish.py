@@ -9,6 +9,7 @@ from urllib.parse import quote
 import httpx
 
 from client.games import GameCalls, game_path
+from client.heads import Heads
 from client.http import ActingUser, Http, credential_headers, http_headers
 from client.live import Subscription, live_url
 from rules.board import GameMap
@@ -41,6 +42,7 @@ from schema.api import (
     WebhookView,
 )
 from schema.maps import EffectList, GenerateBody, MapList
+from schema.verification import Verification
 
 T = TypeVar("T")
 # The most events the feed gives at a time.
@@ -63,6 +65,7 @@ class SkirmishClient(GameCalls):
         timeout: float = 30.0,
     ) -> None:
         self._http = Http(base_url, http, timeout)
+        self._heads = Heads()
         self._credentials(token, acting_user)
 
     def _credentials(self, token: str | None, acting_user: ActingUser | None) -> None:
@@ -77,6 +80,7 @@ class SkirmishClient(GameCalls):
         """A client for another caller, sharing this one's connections (close this one)."""
         other = object.__new__(SkirmishClient)
         other._http = self._http
+        other._heads = self._heads
         other._credentials(token, acting_user)
         return other
 
@@ -149,7 +153,9 @@ class SkirmishClient(GameCalls):
         if limit is not None:
             params["limit"] = limit
         path = f"{game_path(game)}/events"
-        return await self._call("GET", path, EventPage, params=params)
+        page = await self._call("GET", path, EventPage, params=params)
+        self._heads.read(game, page.events)
+        return page
 
     async def all_events(
         self, game: str, *, after: int = 0, limit: int | None = None
@@ -183,7 +189,24 @@ class SkirmishClient(GameCalls):
             after=after,
             fill_gaps=fill_gaps,
             deadline=deadline,
+            on_event=lambda event: self._heads.read(game, [event]),
         )
+
+    async def verify(self, game: str, *, expected_head: str | None = None) -> Verification:
+        """Recompute the game's hash chain and replay its resolutions on the server, anchored
+        on `expected_head`, or else on the last head this client saw of the game (`last_head`):
+        `ok` is false if the history no longer holds it (`anchor`)."""
+        anchor = expected_head or self._heads.last(game)
+        params = None if anchor is None else {"expected_head": anchor}
+        path = f"{game_path(game)}/verify"
+        found = await self._call("GET", path, Verification, params=params)
+        self._heads.verified(game, found)
+        return found
+
+    def last_head(self, game: str) -> str | None:
+        """The hash of the latest event this client (or one `using()` it) saw of the game,
+        in the feed or as a verified head; None before any."""
+        return self._heads.last(game)
 
     async def map_image(self, game: str, *, turn: int | None = None) -> bytes:
         """The map as a PNG image: the board now, or at the start of `turn`."""

@@ -198,6 +198,9 @@ class FeedEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     data: dict[str, Any]
     # Only moderators see who acted.
     actor: str | None = None
+    # The event's link in the game's hash chain (hex): keep the last one read to anchor a
+    # later verification on it (GET /v1/games/{game}/verify?expected_head=).
+    hash: str | None = None
 
     @property
     def type(self) -> str:

@@ -85,7 +85,11 @@ INVALID_BODY = _code(
     "The body does not fit the call's schema: a field missing, unknown, of the wrong type or "
     "out of its range.",
 )
-METHOD_NOT_ALLOWED = _code("method_not_allowed", 405, "The address does not take this method.")
+METHOD_NOT_ALLOWED = _code(
+    "method_not_allowed",
+    405,
+    "The address does not take this method; the `Allow` header names those it takes.",
+)
 
 # --- who is calling -----------------------------------------------------------------
 TOKEN_REQUIRED = _code(

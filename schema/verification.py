@@ -1,7 +1,7 @@
 """What verifying a game's history answers (server/verify.py, server/replay.py): the
 `GET /v1/games/{game}/verify` body, and `skirmish verify` and `skirmish replay`'s findings."""
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -26,11 +26,27 @@ class TurnDifference(msgspec.Struct, frozen=True):
     error: str | None = None
 
 
+class Anchor(msgspec.Struct, frozen=True, kw_only=True):
+    """A head seen before (a verification's `head`, or the `hash` of an event read from the
+    feed), looked for in the history: `found` "live" when the stream still holds it, at
+    `version`; "archived" when a rewind took it away and the archive keeps it; null when
+    nothing holds it: events were removed (a tail cut, even with the stream's head rewritten
+    to match) or rewritten since. A hash stands for its event's version and everything
+    before it, so finding it is enough."""
+
+    hash: str
+    found: Literal["live", "archived"] | None
+    version: int | None
+    reason: str | None
+
+
 class Verification(msgspec.Struct, frozen=True, kw_only=True):
-    """What verifying a game found: `ok` when its hash chain holds and every resolution
-    replays the same. `head` is the hash (hex) of its last event, which changes whenever
-    anything before it does: keep it to compare with a later verification. `differences`
-    lists the first differing turns, `turns_differing` counts them all."""
+    """What verifying a game found: `ok` when its hash chain holds, every resolution
+    replays the same, and the history still holds the head the caller expected (`anchor`,
+    null when none was given). `head` is the hash (hex) of its last event, which changes
+    whenever anything before it does, at `head_position`: keep it to anchor a later
+    verification. `differences` lists the first differing turns, `turns_differing` counts
+    them all."""
 
     game: str
     ok: bool
@@ -41,3 +57,5 @@ class Verification(msgspec.Struct, frozen=True, kw_only=True):
     turns_replayed: int
     turns_differing: int
     differences: list[TurnDifference]
+    head_position: int | None = None
+    anchor: Anchor | None = None

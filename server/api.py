@@ -24,6 +24,9 @@ MAX_BODY = 64 * 1024
 NESTED_TOO_DEEPLY = "the body is not valid JSON: it is nested too deeply"
 _encoder = msgspec.json.Encoder()
 _registered: set[Any] = set()
+# The mark `documented` leaves on an operation that answers refusals as replies, for
+# `document_shared`, which takes it off.
+_REPLIES = "x-refusals-as-replies"
 
 
 class ErrorDetail(msgspec.Struct, frozen=True):
@@ -106,9 +109,14 @@ def documented(
     responses: dict[int, Any] | None = None,
     errors: Sequence[int] = (),
     summary: str | None = None,
+    refusals_as_replies: bool = False,
 ) -> dict[str, Any]:
-    """Route arguments that document a msgspec body and msgspec responses in OpenAPI."""
+    """Route arguments that document a msgspec body and msgspec responses in OpenAPI. A
+    route on a game (a `game` path parameter) may answer 410 without saying so here (see
+    `document_shared`), unless it answers the game's refusals as replies (the text commands)."""
     extra: dict[str, Any] = {}
+    if refusals_as_replies:
+        extra[_REPLIES] = True
     if body is not None:
         extra["requestBody"] = {
             "required": body_required,
@@ -179,7 +187,7 @@ def _reason(status: int) -> str:
         403: "Not allowed",
         404: "Not found",
         409: "Refused in the game's current state",
-        410: "Gone",
+        410: "Gone: the game was killed (`game_killed`)",
         413: "The body is too large",
         422: "The body does not fit the schema, or a value is out of range",
         429: "Too many requests: a rate limit; try again after Retry-After seconds",
@@ -187,9 +195,11 @@ def _reason(status: int) -> str:
     }.get(status, "Error")
 
 
-def document_gate(schema: dict[str, Any]) -> None:
-    """Add what server/gate.py may answer to every operation of an OpenAPI document: 401 for
-    a token that is present but wrong, and 429 with Retry-After for a write over a limit."""
+def document_shared(schema: dict[str, Any]) -> None:
+    """Add the answers that many operations share to every operation of an OpenAPI document
+    that may give them: what server/gate.py may answer to any (401 for a token that is
+    present but wrong, 429 with Retry-After for a write over a limit), and 410 to every
+    operation on a game (a killed game's answer, from whichever step meets it first)."""
     error = _response(Error, _reason(401))
     limited = {
         **_response(Error, _reason(429)),
@@ -206,3 +216,13 @@ def document_gate(schema: dict[str, Any]) -> None:
             responses.setdefault("401", error)
             if method.upper() in WRITES:
                 responses.setdefault("429", limited)
+            replies = operation.pop(_REPLIES, False)
+            if _on_a_game(operation) and not replies:
+                responses.setdefault("410", _response(Error, _reason(410)))
+
+
+def _on_a_game(operation: dict[str, Any]) -> bool:
+    return any(
+        parameter.get("in") == "path" and parameter.get("name") == "game"
+        for parameter in operation.get("parameters", ())
+    )

@@ -14,7 +14,7 @@ from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
 from server.accounts import Accounts
-from server.api import document_gate, openapi_components
+from server.api import document_shared, openapi_components
 from server.clock import Clock, FakeClock, SystemClock
 from server.clock_store import resume
 from server.cors import Cors
@@ -242,7 +242,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         schema = get_openapi(
             title=app.title, version=app.version, description=app.description, routes=app.routes
         )
-        document_gate(schema)
+        document_shared(schema)
         schema.setdefault("components", {}).setdefault("schemas", {}).update(openapi_components())
         app.openapi_schema = schema
     return app.openapi_schema

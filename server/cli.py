@@ -64,11 +64,22 @@ def _replay(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     import asyncio
 
-    from server.verify import KeptMoving, describe, verify_all
+    from server.verify import KeptMoving, describe, head_hash, verify_all
+
+    expected_head = None
+    if args.expected_head is not None:
+        if args.game is None:
+            print("error: --expected-head needs --game", file=sys.stderr)
+            return 2
+        try:
+            expected_head = head_hash(args.expected_head)
+        except ValueError as error:
+            print(f"error: --expected-head: {error}", file=sys.stderr)
+            return 2
 
     async def verify(database_url: str) -> int:
         games = differing = 0
-        async for found in verify_all(database_url, args.game):
+        async for found in verify_all(database_url, args.game, expected_head):
             if found.events == found.archived == 0:
                 print(f"error: there is no game {found.game}", file=sys.stderr)
                 return 2
@@ -275,6 +286,13 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     verify.add_argument("--game", default=None, help="verify only this game (its id)")
+    verify.add_argument(
+        "--expected-head",
+        default=None,
+        metavar="HASH",
+        help="with --game: a head seen before (a verification's head, or an event's hash "
+        "in the feed), which the game's history must still hold: a tail cut shows",
+    )
     verify.add_argument("--data-dir", type=Path, default=None, help="as for serve")
     verify.set_defaults(run=_verify)
 

@@ -26,6 +26,7 @@ from eventstore.outages import UNREACHABLE
 from schema import errors as codes
 from schema.errors import ErrorCode
 from server.decide.errors import DomainError
+from server.routing import allowed_methods
 
 # How long a client should wait before trying again after a 503 (every 503 says so).
 RETRY_AFTER_SECONDS = 2
@@ -91,10 +92,14 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(error, ApiError)
         return error_response(error.entry, error.message, error.headers)
 
-    async def http_error(_: Request, error: Exception) -> Response:
+    async def http_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
         code = _HTTP_CODES.get(error.status_code, codes.HTTP_ERROR)
-        return error_response(code, str(error.detail), status=error.status_code)
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            # RFC 9110: a 405 says which methods the path takes.
+            headers["Allow"] = ", ".join(allowed_methods(request.scope))
+        return error_response(code, str(error.detail), headers, status=error.status_code)
 
     async def invalid(_: Request, error: Exception) -> Response:
         assert isinstance(error, RequestValidationError)

@@ -34,4 +34,5 @@ def feed_event(
         at=recorded.occurred_at,
         data=data,
         actor=recorded.actor if sees_actor else None,
+        hash=recorded.hash.hex(),
     )

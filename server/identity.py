@@ -47,7 +47,10 @@ async def identify(connection: HTTPConnection, token: str) -> Identity:
     client_id = await found.clients.client_of(token)
     if client_id is None:
         raise ApiError(codes.BAD_TOKEN, "this token is not known")
-    external_id = connection.headers.get("x-acting-user", "").strip()
+    try:
+        external_id = utf8_header(connection, "x-acting-user").strip()
+    except UnicodeDecodeError:
+        external_id = ""
     if not external_id or len(external_id) > MAX_EXTERNAL_ID or not external_id.isprintable():
         raise ApiError(
             codes.ACTING_USER_REQUIRED, "a client token acts for a user: send X-Acting-User"
@@ -60,15 +63,18 @@ async def identify(connection: HTTPConnection, token: str) -> Identity:
     return msgspec.structs.replace(identity, vouched_admin=vouched == "true")
 
 
+def utf8_header(connection: HTTPConnection, name: str) -> str:
+    """A header's value as the UTF-8 text clients send ("" when absent): Starlette decodes
+    headers as Latin-1, which would make "é" "Ã©"."""
+    return connection.headers.get(name, "").encode("latin-1").decode("utf-8")
+
+
 def acting_user_name(connection: HTTPConnection) -> str | None:
     """The name a trusted client gives its user (X-Acting-User-Name, UTF-8), if any: one
     line of printable text of at most MAX_NAME characters, refused otherwise (never cut)."""
-    header = connection.headers.get("x-acting-user-name")
-    if not header:
-        return None
     try:
-        # Starlette decodes headers as Latin-1; clients send names as UTF-8.
-        return check_name("X-Acting-User-Name", header.encode("latin-1").decode("utf-8"))
+        name = utf8_header(connection, "x-acting-user-name")
+        return check_name("X-Acting-User-Name", name) if name else None
     except (UnicodeDecodeError, InvalidCommand):
         raise ApiError(
             codes.INVALID_ACTING_USER_NAME,

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eventstore.outages import UNREACHABLE
 from projections.lag import Lag, read_model_lag
+from server.routing import template as route_template
 
 # prometheus_client's own variable: where the processes of one server write their figures.
 SHARED_DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
@@ -248,7 +249,11 @@ class RequestMetrics:
 
     def _record(self, scope: Scope, status: int, seconds: float) -> None:
         route = scope.get("route")
-        template = getattr(route, "path", None) if isinstance(route, BaseRoute) else None
+        if isinstance(route, BaseRoute):
+            template = getattr(route, "path", None)
+        else:
+            # Answered before routing (the gate's 401 and 429): under the route it was for.
+            template = route_template(scope)
         # Only methods that routes serve; anything else one label, for the same reason.
         method = scope["method"] if scope["method"] in _METHODS else "other"
         labels = (method, template or UNMATCHED)

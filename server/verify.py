@@ -14,7 +14,7 @@ from eventstore.records import RecordedEvent, Truncation
 from projections.loading import stream_of
 from schema.events import EventSchemaError
 from schema.game_events import GameEvent, game_codec
-from schema.verification import TurnDifference, Verification
+from schema.verification import Anchor, TurnDifference, Verification
 from server.replay import describe as describe_turn
 from server.replay import replay_game
 from server.replay_store import opened_store, stored_games
@@ -31,10 +31,16 @@ class KeptMoving(Exception):
 
 
 def verify(
-    game_id: str, head_version: int, live: list[RecordedEvent], archive: list[Truncation]
+    game_id: str,
+    head_version: int,
+    live: list[RecordedEvent],
+    archive: list[Truncation],
+    expected_head: bytes | None = None,
 ) -> Verification:
-    """Recompute the chain of the game's stream and replay its resolutions."""
+    """Recompute the chain of the game's stream and replay its resolutions; with
+    `expected_head`, look for that hash in the history too."""
     broken = first_break(head_version, live, archive)
+    anchor = None if expected_head is None else anchored(expected_head, live, archive)
     events, undecodable = _decoded(game_id, live)
     try:
         replayed, differences = replay_game(game_id, events)
@@ -45,15 +51,39 @@ def verify(
         differences.append(undecodable)
     return Verification(
         game=game_id,
-        ok=broken is None and not differences,
+        ok=broken is None and not differences and (anchor is None or anchor.found is not None),
         events=len(live),
         archived=sum(len(truncation.events) for truncation in archive),
         head=live[-1].hash.hex() if live else None,
+        head_position=live[-1].position if live else None,
+        anchor=anchor,
         chain_break=broken,
         turns_replayed=replayed,
         turns_differing=len(differences),
         differences=differences[:MAX_LISTED],
     )
+
+
+def head_hash(text: str) -> bytes:
+    """A head as given (hex), or ValueError saying what one is."""
+    if len(text) != 64 or any(digit not in "0123456789abcdefABCDEF" for digit in text):
+        raise ValueError(f"a head is 64 hexadecimal digits, not {text[:80]!r}")
+    return bytes.fromhex(text)
+
+
+def anchored(expected_head: bytes, live: list[RecordedEvent], archive: list[Truncation]) -> Anchor:
+    """Where the history holds the event of hash `expected_head`, if anywhere. (That the
+    chain up to it holds is `first_break`'s finding.)"""
+    hash_ = expected_head.hex()
+    for event in live:
+        if event.hash == expected_head:
+            return Anchor(hash=hash_, found="live", version=event.version, reason=None)
+    for truncation in archive:
+        for event in truncation.events:
+            if event.hash == expected_head:
+                return Anchor(hash=hash_, found="archived", version=event.version, reason=None)
+    reason = "the history holds no event of this hash: events were removed or rewritten"
+    return Anchor(hash=hash_, found=None, version=None, reason=reason)
 
 
 def _decoded(
@@ -74,8 +104,10 @@ def _unreplayable(error: Exception) -> str:
     return f"the events cannot be replayed: {type(error).__name__}: {error}"
 
 
-async def verify_stored(store: EventStore, game_id: str) -> Verification:
-    """Verify the game as the store holds it now. The reads are not one transaction: they
+async def verify_stored(
+    store: EventStore, game_id: str, expected_head: bytes | None = None
+) -> Verification:
+    """Verify the game as the store holds it now (`verify`). The reads are not one transaction: they
     count only if the stream's head did not move meanwhile, else they are read again (a game
     being played moves a few times a minute at most)."""
     stream = stream_of(game_id)
@@ -85,16 +117,19 @@ async def verify_stored(store: EventStore, game_id: str) -> Verification:
         archive = await store.read_archive(stream)
         if await store.stream_version(stream) == head:
             # Hashing and adjudicating: seconds for the longest games, off the event loop.
-            return await asyncio.to_thread(verify, game_id, head, live, archive)
+            return await asyncio.to_thread(verify, game_id, head, live, archive, expected_head)
     raise KeptMoving(f"game {game_id} moved during each of {_READS} reads; try again")
 
 
-async def verify_all(database_url: str, game_id: str | None) -> AsyncIterator[Verification]:
-    """`skirmish verify`: every game of the store (or `game_id`), one after the other."""
+async def verify_all(
+    database_url: str, game_id: str | None, expected_head: bytes | None = None
+) -> AsyncIterator[Verification]:
+    """`skirmish verify`: every game of the store (or `game_id`, anchored on
+    `expected_head` if given), one after the other."""
     async with opened_store(database_url) as store:
         games = [game_id] if game_id is not None else [g async for g in stored_games(store)]
         for game in games:
-            yield await verify_stored(store, game)
+            yield await verify_stored(store, game, expected_head)
 
 
 def describe(verification: Verification) -> str:
@@ -107,6 +142,9 @@ def describe(verification: Verification) -> str:
     if found.ok:
         return f"{summary}: ok, head {found.head}"
     lines = [f"{summary}: DIFFERS"]
+    anchor = found.anchor
+    if anchor is not None and anchor.found is None:
+        lines.append(f"  the head {anchor.hash} seen before is missing: {anchor.reason}")
     broken = found.chain_break
     if broken is not None:
         where = "" if broken.truncation_id is None else f" (truncation {broken.truncation_id})"

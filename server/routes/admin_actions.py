@@ -25,7 +25,7 @@ from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}/admin", tags=["admin"])
-_ERRORS = (401, 403, 404, 409, 410)
+_ERRORS = (401, 403, 404, 409)
 
 
 def _documented(summary: str, body: Any = None, *, body_required: bool = True) -> dict[str, Any]:

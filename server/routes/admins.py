@@ -16,7 +16,7 @@ from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["games"])
-_ERRORS = (401, 403, 404, 409, 410)
+_ERRORS = (401, 403, 404, 409)
 AccountId = Annotated[str, Path(min_length=1, max_length=64)]
 
 

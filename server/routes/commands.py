@@ -41,6 +41,7 @@ async def _answer(request: Request, game: str | None) -> Response:
         responses={200: CommandReply},
         errors=(401,),
         summary="A Discord command as text; the game's refusals are replies with ok false",
+        refusals_as_replies=True,
     ),
 )
 async def game_command(request: Request, game: GameId) -> Response:

@@ -25,7 +25,7 @@ router = APIRouter(prefix="/v1", tags=["games"])
     **documented(
         body=ForkBody,
         responses={201: PublicGame},
-        errors=(401, 403, 404, 409, 410),
+        errors=(401, 403, 404, 409),
         summary="Fork the game at the start of a turn (admin; anyone once it is finished)",
     ),
 )
@@ -43,7 +43,7 @@ async def fork_game(request: Request, game: GameId) -> Response:
     "/games/{game}/claim",
     **documented(
         responses={200: Joined},
-        errors=(401, 403, 404, 409, 410),
+        errors=(401, 403, 404, 409),
         summary="Claim the seat a real fork invites the caller to, before it starts",
     ),
 )
@@ -60,7 +60,7 @@ async def claim_seat(request: Request, game: GameId) -> Response:
     "/games/{game}/decline",
     **documented(
         responses={200: Done},
-        errors=(401, 403, 404, 409, 410),
+        errors=(401, 403, 404, 409),
         summary="Decline a real fork's invitation, or give back the seat claimed, before it starts",
     ),
 )

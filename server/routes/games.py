@@ -64,7 +64,7 @@ async def list_games(
 
 @router.get(
     "/games/{game}",
-    **documented(responses={200: PublicGame}, errors=(404, 410), summary="A game's public state"),
+    **documented(responses={200: PublicGame}, errors=(404,), summary="A game's public state"),
 )
 async def get_game(request: Request, game: GameId) -> Response:
     found = services(request)
@@ -78,7 +78,7 @@ async def get_game(request: Request, game: GameId) -> Response:
     "/games/{game}/join",
     **documented(
         responses={200: Joined},
-        errors=(401, 403, 404, 409, 410),
+        errors=(401, 403, 404, 409),
         summary="Join in the join phase; answers the caller's player id",
     ),
 )
@@ -95,7 +95,7 @@ async def join_game(request: Request, game: GameId) -> Response:
 @router.post(
     "/games/{game}/start",
     **documented(
-        responses={200: Done}, errors=(401, 403, 404, 409, 410), summary="Start the game (admin)"
+        responses={200: Done}, errors=(401, 403, 404, 409), summary="Start the game (admin)"
     ),
 )
 async def start_game(request: Request, game: GameId) -> Response:
@@ -110,7 +110,7 @@ async def start_game(request: Request, game: GameId) -> Response:
     **documented(
         body=SettingsPatch,
         responses={200: Done},
-        errors=(401, 403, 404, 409, 410),
+        errors=(401, 403, 404, 409),
         summary="Change settings (admin)",
     ),
 )

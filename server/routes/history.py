@@ -35,9 +35,7 @@ def _feed_event(viewer: Viewer, state: GameState, recorded: RecordedEvent) -> Fe
 
 @router.get(
     "/turns/{turn}",
-    **documented(
-        responses={200: TurnView}, errors=(404, 410), summary="A turn: its start and results"
-    ),
+    **documented(responses={200: TurnView}, errors=(404,), summary="A turn: its start and results"),
 )
 async def get_turn(
     request: Request, game: GameId, turn: Annotated[int, Path(ge=1, le=1_000_000)]
@@ -49,7 +47,7 @@ async def get_turn(
 
 @router.get(
     "/events",
-    **documented(responses={200: EventPage}, errors=(401, 404, 410), summary="The event feed"),
+    **documented(responses={200: EventPage}, errors=(401, 404), summary="The event feed"),
 )
 async def get_events(
     request: Request,
@@ -111,7 +109,7 @@ async def _visible_page(
     "/archive",
     **documented(
         responses={200: Archive},
-        errors=(401, 403, 404, 410),
+        errors=(401, 403, 404),
         summary="What rewinds removed (admin)",
     ),
 )

@@ -45,7 +45,7 @@ _PNG: dict[str, Any] = {
 
 
 def _documented() -> dict[str, Any]:
-    arguments = documented(errors=(404, 409, 410), summary="The map as a PNG image")
+    arguments = documented(errors=(404, 409), summary="The map as a PNG image")
     arguments["responses"][200] = _PNG
     arguments["responses"][304] = {"description": "Not modified (If-None-Match)"}
     return arguments

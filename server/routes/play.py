@@ -34,7 +34,7 @@ from server.routes.games import GameId
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["play"])
-_ERRORS = (401, 403, 404, 409, 410)
+_ERRORS = (401, 403, 404, 409)
 
 
 @router.put(

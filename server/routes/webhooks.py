@@ -19,7 +19,7 @@ from server.services import Services, services
 from server.webhook_targets import TargetRefused, host_and_port, target_address
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["webhooks"])
-_ERRORS = (401, 403, 404, 410)
+_ERRORS = (401, 403, 404)
 MAX_URL = 2000
 RESOLVE_SECONDS = 5.0
 

@@ -4,6 +4,9 @@
 import contextlib
 import json
 
+import pytest
+
+from client import ActingUser, Conflict
 from tests.api.support import OPERATOR_TOKEN, Account, Api, Json, Server, serving, until
 
 CLIENT_HEADERS = {"X-Acting-User": "u-1", "X-Acting-User-Name": "Uma"}
@@ -140,6 +143,37 @@ async def test_a_trusted_clients_user_is_told_so_and_has_no_tokens(server: Serve
         assert error["error"]["code"] == "no_tokens_of_its_own"
         error = await api.call(method, path, OPERATOR_TOKEN, body, expect=403)
         assert error["error"]["code"] == "no_tokens_of_its_own"
+
+
+async def test_a_users_id_is_read_as_utf8_by_the_server_and_sent_so_by_the_client(
+    server: Server,
+) -> None:
+    api = server.api
+    client = await api.call("POST", "/v1/clients", OPERATOR_TOKEN, {"name": "bot"}, expect=201)
+    game = (await api.new_game(await api.account("Ann"))).id
+
+    def acting(user: bytes) -> dict[bytes, bytes]:
+        return {b"Authorization": f"Bearer {client['token']}".encode(), b"X-Acting-User": user}
+
+    # The raw bytes of "José" in UTF-8, without a name: the id names the user too.
+    raw = await api.client.post(f"/v1/games/{game}/join", headers=acting("José".encode()))
+    assert raw.status_code == 200, raw.text
+    me = await api.client.get("/v1/me", headers=acting("José".encode()))
+    assert me.json()["client"]["external_id"] == "José"
+    assert me.json()["name"] == "José"
+    stored = await server.app.state.pool.fetchval(
+        "SELECT external_id FROM accounts WHERE client_id = $1", client["client_id"]
+    )
+    assert stored == "José"
+    # The client sends the same bytes: the same user, already seated.
+    user = api.as_(client["token"]).using(client["token"], ActingUser("José"))
+    with pytest.raises(Conflict) as again:
+        await user.join(game)
+    assert again.value.code == "already_joined"
+    # "é" in Latin-1 is not UTF-8: refused, never read as another user.
+    latin = await api.client.post(f"/v1/games/{game}/join", headers=acting(b"Jos\xe9"))
+    assert latin.status_code == 401
+    assert latin.json()["error"]["code"] == "acting_user_required"
 
 
 async def test_tokens_are_listed_added_and_revoked(server: Server) -> None:

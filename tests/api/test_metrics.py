@@ -6,6 +6,7 @@ import asyncio
 import secrets
 from datetime import timedelta
 
+from server.ratelimit import Rate, RateLimits
 from tests.api.game import ORDERS, ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Samples, Server, metric_samples, serving, value
 from tests.server.running import CuttableLink
@@ -147,3 +148,40 @@ async def test_metrics_answer_without_the_database_figures_while_it_is_down(
     assert ("skirmish_read_model_lag_events", frozenset()) not in down
     assert ("skirmish_pool_max_connections", frozenset()) in down
     assert value(back, "skirmish_database_up") == 1
+
+
+async def test_answers_the_gate_gives_before_routing_count_under_their_route(
+    schema_url: str,
+) -> None:
+    limits = RateLimits(writes=Rate(1, 3600))
+    async with serving(schema_url, rate_limits=limits) as server:
+        client = server.api.client
+        orders = "/v1/games/somegame/orders"
+        wrong_token = {"Authorization": "Bearer not-a-token"}
+        assert (await client.put(orders, json={}, headers=wrong_token)).status_code == 401
+        # The address's one write: refused by the route (no token), then by the gate.
+        assert (await client.put(orders, json={})).status_code == 401
+        assert (await client.put(orders, json={})).status_code == 429
+        # The route's template, whichever method it serves; an unknown path stays unmatched.
+        assert (await client.delete(orders, headers=wrong_token)).status_code == 401
+        nowhere = f"/v1/{secrets.token_hex(8)}"
+        assert (await client.get(nowhere, headers=wrong_token)).status_code == 401
+        after = await scrape(server)
+
+    route = "/v1/games/{game}/orders"
+    for method, status, count in (("PUT", "401", 2), ("PUT", "429", 1), ("DELETE", "401", 1)):
+        labels = {"method": method, "route": route, "status": status}
+        assert value(after, "skirmish_http_requests_total", **labels) == count, labels
+    unmatched = {"method": "GET", "route": "unmatched", "status": "401"}
+    assert value(after, "skirmish_http_requests_total", **unmatched) == 1
+    for status in ("401", "429"):
+        assert (
+            value(
+                after,
+                "skirmish_http_requests_total",
+                method="PUT",
+                route="unmatched",
+                status=status,
+            )
+            == 0
+        )

@@ -131,3 +131,41 @@ async def _insert_by_hand(connection: asyncpg.Connection, version: int) -> None:
         version,
         b'{"n":%d}' % version,
     )
+
+
+async def test_the_acting_user_migration_reads_again_as_utf8_the_ids_read_as_latin1(
+    schema_url: str,
+) -> None:
+    before = [m for m in load_migrations() if m.version < 20]
+    # What the server stored from the UTF-8 bytes of each id, by reading them as Latin-1.
+    misread = "José".encode().decode("latin-1")
+    connection = await asyncpg.connect(schema_url)
+    try:
+        await migrate(connection, before)
+        for account, name, external_id in (
+            ("a1", misread, misread),
+            ("a2", "Named by the client", "Zoë".encode().decode("latin-1")),
+            # Latin-1 bytes that are not UTF-8: what a client really sent, kept.
+            ("a3", "Müller", "Müller"),
+            ("a4", "Plain", "plain-42"),
+        ):
+            await connection.execute(
+                "INSERT INTO accounts (account_id, name, client_id, external_id, created_at) "
+                "VALUES ($1, $2, 'c1', $3, now())",
+                account,
+                name,
+                external_id,
+            )
+        await migrate(connection)
+        found = await connection.fetch(
+            "SELECT account_id, name, external_id FROM accounts ORDER BY account_id"
+        )
+    finally:
+        await connection.close()
+
+    assert [tuple(row) for row in found] == [
+        ("a1", "José", "José"),
+        ("a2", "Named by the client", "Zoë"),
+        ("a3", "Müller", "Müller"),
+        ("a4", "Plain", "plain-42"),
+    ]

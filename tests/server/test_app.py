@@ -27,6 +27,8 @@ async def test_the_app_migrates_starts_and_is_healthy(schema_url: str) -> None:
         response = await client.get("/v1/health")
         missing = await client.get("/v1/nothing-here")
         wrong = await client.delete("/v1/health")
+        # Two routes serve this path, one method each: the Allow names both.
+        wrong_of_two = await client.delete("/v1/games/some-game/orders")
         schema = await client.get("/openapi.json")
         migrated = await app.state.pool.fetchval("SELECT to_regclass('events') IS NOT NULL")
     assert response.status_code == 200
@@ -35,6 +37,9 @@ async def test_the_app_migrates_starts_and_is_healthy(schema_url: str) -> None:
     assert missing.json() == {"error": {"code": "not_found", "message": "Not Found"}}
     assert wrong.status_code == 405
     assert wrong.json()["error"]["code"] == "method_not_allowed"
+    assert wrong.headers["allow"] == "GET"
+    assert wrong_of_two.status_code == 405
+    assert wrong_of_two.headers["allow"] == "GET, PUT"
     assert "/v1/health" in schema.json()["paths"]
     assert migrated
 

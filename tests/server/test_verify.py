@@ -10,6 +10,7 @@ from eventstore import chain
 from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
 from schema.game_events import TurnResolved, game_codec
+from schema.verification import Anchor
 from server.handlers import GameService
 from server.verify import describe, verify_stored
 from tests.server.running import run_skirmish
@@ -208,3 +209,81 @@ async def test_a_history_rewritten_before_a_rewind_is_found_by_the_archives_chai
         truncation.after_version + 1,
         truncation.truncation_id,
     )
+
+
+async def _cut_tail(pool: asyncpg.Pool, stream: str, events: int) -> None:
+    """Delete the stream's last `events` rows and rewrite its head to match: the remaining
+    chain is whole, so that only an anchor can tell."""
+    async with pool.acquire() as connection, connection.transaction():
+        kept: int = await connection.fetchval(
+            "SELECT version FROM streams WHERE stream_id = $1", stream
+        )
+        kept -= events
+        await connection.execute(
+            "DELETE FROM events WHERE stream_id = $1 AND version > $2", stream, kept
+        )
+        await connection.execute(
+            "UPDATE streams SET version = $2, position = (SELECT position FROM events "
+            "WHERE stream_id = $1 AND version = $2) WHERE stream_id = $1",
+            stream,
+            kept,
+        )
+
+
+async def test_an_anchor_finds_a_tail_cut_that_the_chain_alone_cannot(
+    played: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    stream = await played.read_stream(STREAM)
+    head = stream[-1].hash
+    (truncation,) = await played.read_archive(STREAM)
+    rewound = truncation.events[-1]
+
+    kept = await verify_stored(played, "g1", expected_head=stream[-3].hash)
+    assert kept.ok, describe(kept)
+    assert kept.anchor == Anchor(
+        hash=stream[-3].hash.hex(), found="live", version=len(stream) - 2, reason=None
+    )
+    archived = await verify_stored(played, "g1", expected_head=rewound.hash)
+    assert archived.ok, describe(archived)
+    assert archived.anchor == Anchor(
+        hash=rewound.hash.hex(), found="archived", version=rewound.version, reason=None
+    )
+
+    await _cut_tail(pool, STREAM, 2)
+    plain = await verify_stored(played, "g1")
+    anchored = await verify_stored(played, "g1", expected_head=head)
+
+    assert plain.ok, describe(plain)
+    assert plain.anchor is None
+    assert not anchored.ok
+    assert anchored.chain_break is None
+    assert anchored.anchor == Anchor(
+        hash=head.hex(),
+        found=None,
+        version=None,
+        reason="the history holds no event of this hash: events were removed or rewritten",
+    )
+    assert f"the head {head.hex()} seen before is missing" in describe(anchored)
+    still = await verify_stored(played, "g1", expected_head=stream[-3].hash)
+    assert still.ok
+
+
+async def test_skirmish_verify_takes_an_expected_head(
+    played: PostgresEventStore, pool: asyncpg.Pool, schema_url: str
+) -> None:
+    head = (await played.read_stream(STREAM))[-1].hash.hex()
+    seen = await run_skirmish(schema_url, "verify", "--game", "g1", "--expected-head", head)
+    assert seen.returncode == 0, seen.stderr
+    await _cut_tail(pool, STREAM, 1)
+
+    cut = await run_skirmish(schema_url, "verify", "--game", "g1", "--expected-head", head)
+    plain = await run_skirmish(schema_url, "verify", "--game", "g1")
+    alone = await run_skirmish(schema_url, "verify", "--expected-head", head)
+    bad = await run_skirmish(schema_url, "verify", "--game", "g1", "--expected-head", "xyz")
+
+    assert cut.returncode == 1, cut.stderr
+    assert f"the head {head} seen before is missing" in cut.stdout
+    assert plain.returncode == 0, plain.stderr
+    assert alone.returncode == bad.returncode == 2
+    assert "--expected-head needs --game" in alone.stderr
+    assert "64 hexadecimal digits" in bad.stderr
