@@ -136,12 +136,11 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             }
             return replace(state, players=players)
         case GamePaused():
-            return replace(state, phase="paused", paused_at=event.at)
+            return replace(state, phase="paused")
         case GameUnpaused():
             return replace(
                 state,
                 phase="running",
-                paused_at=None,
                 earliest_resolution=earliest_after_unpause(event.at, state.settings),
             )
         case GameKilled():

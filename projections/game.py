@@ -78,7 +78,6 @@ class GameState(msgspec.Struct, frozen=True):
     # The next resolution is the first one at or after this moment (projections.schedule),
     # set by the start, a resolution, a rewind, an unpause or a change of schedule.
     earliest_resolution: datetime | None = None
-    paused_at: datetime | None = None
     # This turn's submissions, per player, oldest first.
     submissions: dict[str, tuple[OrdersSubmitted, ...]] = {}
     vote: Vote | None = None
