@@ -20,6 +20,8 @@ from projections.schedule import (
     window,
 )
 from rules.board import GameMap
+from rules.registry import DEFAULT_GAME, game_rules
+from rules.ruleset import SkirmishSociety
 from rules.turn import OrderReport
 from schema.commands import Actor
 from schema.game_events import (
@@ -58,6 +60,9 @@ class Player(msgspec.Struct, frozen=True):
 class GameState(msgspec.Struct, frozen=True):
     game_id: str = ""
     phase: Phase | Literal["new"] = "new"
+    # What the game plays, under which version of its rules (rules/registry.py).
+    game: str = DEFAULT_GAME
+    game_version: int = 1
     settings: Settings = Settings(name="")
     admins: tuple[str, ...] = ()
     # The trusted client the game was set up through (it may vouch for admins).
@@ -99,6 +104,11 @@ class GameState(msgspec.Struct, frozen=True):
     # A real fork waiting for its start: the accounts invited to each seat that have not
     # claimed or declined it yet.
     invited: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def rules(self) -> SkirmishSociety:
+        """The rules this game is played by: its game, at the version it was created under."""
+        return game_rules(self.game, self.game_version)
 
     @property
     def first_turn(self) -> int:

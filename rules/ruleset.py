@@ -15,6 +15,11 @@ from rules.validate import CheckedOrder, check_submission
 
 
 class SkirmishSociety:
+    name = "skirmish-society"
+    # A change of the rules that would play a recorded game differently comes as a new
+    # version beside this one: games keep the version they were created under.
+    version = 1
+
     def starting_map(
         self, *, players: int, map_type: MapType, builtin: str | None, seed: int
     ) -> GameMap:
