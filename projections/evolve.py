@@ -75,6 +75,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 client_id=event.client_id,
                 seed=event.seed,
                 created_at=event.at,
+                game=event.game,
+                game_version=event.game_version,
             )
         case PlayerJoined():
             player = Player(
@@ -136,12 +138,11 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             }
             return replace(state, players=players)
         case GamePaused():
-            return replace(state, phase="paused", paused_at=event.at)
+            return replace(state, phase="paused")
         case GameUnpaused():
             return replace(
                 state,
                 phase="running",
-                paused_at=None,
                 earliest_resolution=earliest_after_unpause(event.at, state.settings),
             )
         case GameKilled():
@@ -282,6 +283,8 @@ def _forked(event: GameForked) -> GameState:
     invited = {p.id: p.accounts for p in event.players if p.accounts} if waits else {}
     return GameState(
         game_id=event.game_id,
+        game=event.game,
+        game_version=event.game_version,
         phase="joining" if waits else "running",
         settings=event.settings,
         admins=(event.admin,),

@@ -20,6 +20,8 @@ from projections.schedule import (
     window,
 )
 from rules.board import GameMap
+from rules.registry import DEFAULT_GAME, game_rules
+from rules.ruleset import SkirmishSociety
 from rules.turn import OrderReport
 from schema.commands import Actor
 from schema.game_events import (
@@ -58,6 +60,9 @@ class Player(msgspec.Struct, frozen=True):
 class GameState(msgspec.Struct, frozen=True):
     game_id: str = ""
     phase: Phase | Literal["new"] = "new"
+    # What the game plays, under which version of its rules (rules/registry.py).
+    game: str = DEFAULT_GAME
+    game_version: int = 1
     settings: Settings = Settings(name="")
     admins: tuple[str, ...] = ()
     # The trusted client the game was set up through (it may vouch for admins).
@@ -78,7 +83,6 @@ class GameState(msgspec.Struct, frozen=True):
     # The next resolution is the first one at or after this moment (projections.schedule),
     # set by the start, a resolution, a rewind, an unpause or a change of schedule.
     earliest_resolution: datetime | None = None
-    paused_at: datetime | None = None
     # This turn's submissions, per player, oldest first.
     submissions: dict[str, tuple[OrdersSubmitted, ...]] = {}
     vote: Vote | None = None
@@ -100,6 +104,11 @@ class GameState(msgspec.Struct, frozen=True):
     # A real fork waiting for its start: the accounts invited to each seat that have not
     # claimed or declined it yet.
     invited: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def rules(self) -> SkirmishSociety:
+        """The rules this game is played by: its game, at the version it was created under."""
+        return game_rules(self.game, self.game_version)
 
     @property
     def first_turn(self) -> int:

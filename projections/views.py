@@ -70,6 +70,8 @@ def public_game(
         secret=state.secret if secret_revealed(state.secret, state) else None,
         forked_from=state.forked_from,
         claims=_claims(state) if state.awaiting_claims else None,
+        game=state.game,
+        game_version=state.game_version,
     )
 
 

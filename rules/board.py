@@ -183,9 +183,6 @@ class Board:
                 for spelling in _spellings(key, label.strip()) if " " not in key else ():
                     self.word_kinds[spelling], self.word_ids[spelling] = None, t.id
 
-    def adjacent(self, a: str, b: str) -> bool:
-        return b in self.neighbours[a]
-
     def is_overseas(self, a: str, b: str) -> bool:
         return frozenset((a, b)) in self.overseas
 

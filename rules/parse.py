@@ -43,10 +43,6 @@ def split_orders(text: str) -> list[str]:
     return [piece.strip() for piece in _SEPARATORS.split(text) if piece.strip()]
 
 
-def parse_orders(text: str, board: Board) -> list[ParsedOrder]:
-    return [parse_order(piece, board) for piece in split_orders(text)]
-
-
 def parse_order(text: str, board: Board) -> ParsedOrder:
     order = read_order(text, board)
     if isinstance(order, str):

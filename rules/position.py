@@ -76,7 +76,7 @@ class Situation:
 
     def link_problem(self, source: str, target: str, what: str = "not adjacent") -> str | None:
         """Why an order cannot use the link source-target, or None if it can."""
-        if target not in self._neighbours[source]:  # board.adjacent, inlined
+        if target not in self._neighbours[source]:
             return f"{what}: {source} to {target}"
         if self._storm and self.board.is_overseas(source, target):
             return f"STORM closes the overseas connection: {source} to {target}"

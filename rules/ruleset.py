@@ -1,10 +1,8 @@
-"""The small interface through which the server knows a ruleset: a starting map and board
-from settings and a seed, how many players a built-in map seats, the instant check of an
-order, the resolution of a turn, and the seeded draw of a vote. Skirmish Society is the
-first ruleset."""
+"""What the server asks of Skirmish Society's rules: a starting map and board from settings
+and a seed, how many players a built-in map seats, the instant check of an order, the
+resolution of a turn, and the seeded draw of a vote."""
 
 from collections.abc import Sequence
-from typing import Protocol
 
 from rules.board import GameMap, MapError
 from rules.effects import Effect, parse_effect
@@ -16,27 +14,12 @@ from rules.turn import TurnInput, TurnOutcome, resolve_turn
 from rules.validate import CheckedOrder, check_submission
 
 
-class Ruleset(Protocol):
-    def starting_map(
-        self, *, players: int, map_type: MapType, builtin: str | None, seed: int
-    ) -> GameMap: ...
-
-    def starting_board(
-        self, game_map: GameMap, players: Sequence[str], randomness: bytes
-    ) -> tuple[Position, dict[str, tuple[str, ...]]]: ...
-
-    def player_counts(self, builtin: str) -> tuple[int, int] | None: ...
-
-    def check_submission(
-        self, game_map: GameMap, position: Position, player: str, text: str, effect: str | None
-    ) -> tuple[CheckedOrder, ...]: ...
-
-    def resolve(self, turn: TurnInput) -> TurnOutcome: ...
-
-    def draw_vote(self, randomness: bytes, turn: int) -> tuple[tuple[str, str], str]: ...
-
-
 class SkirmishSociety:
+    name = "skirmish-society"
+    # A change of the rules that would play a recorded game differently comes as a new
+    # version beside this one: games keep the version they were created under.
+    version = 1
+
     def starting_map(
         self, *, players: int, map_type: MapType, builtin: str | None, seed: int
     ) -> GameMap:

@@ -12,6 +12,7 @@ from msgspec import Meta
 
 from rules.effects import EffectName
 from rules.mapgen import MapType
+from rules.registry import DEFAULT_GAME
 from schema.bounds import (
     COLORS,
     MAX_MESSAGE,
@@ -42,6 +43,9 @@ Name = Annotated[
         description="One line of printable text; surrounding spaces are trimmed",
     ),
 ]
+GameName = Annotated[
+    str, Meta(max_length=40, description="A game this server plays (`unknown_game` if not)")
+]
 Hour = Annotated[int, Meta(ge=0, le=23, description="An hour of the day, 0-23")]
 VpTarget = Annotated[int, Meta(ge=1, le=MAX_VP_TARGET)]
 Seed = Annotated[int, Meta(ge=0, le=MAX_SEED)]
@@ -67,6 +71,9 @@ class NewGame(Body, frozen=True):
     """Advanced setup; every option but the name has the simple setup's default."""
 
     name: Name
+    # The game to play (`GET /v1/games/{game}` names it back); this server plays
+    # Skirmish Society.
+    game: GameName = DEFAULT_GAME
     vp_target: VpTarget = 10
     map_type: MapType = "normal"
     map: str | None = None

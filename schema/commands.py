@@ -6,6 +6,7 @@ from datetime import datetime
 import msgspec
 
 from rules.board import GameMap
+from rules.registry import DEFAULT_GAME
 from schema.game_events import ForkedPlayer, RecordedPosition, Settings, Vote
 
 
@@ -33,6 +34,8 @@ class CreateGame(Command, frozen=True, kw_only=True):
     seed: int
     # The trusted client the game is set up through, if any.
     client_id: str | None = None
+    # The game to play (rules/registry.py), under its newest rules.
+    game: str = DEFAULT_GAME
 
 
 class JoinGame(Command, frozen=True, kw_only=True):
@@ -160,6 +163,9 @@ class ForkGame(Command, frozen=True, kw_only=True):
     vote: Vote | None
     # Fresh randomness from the server's edge: the fork's own secret.
     secret: bytes
+    # What the source plays, under the rules it plays by.
+    game: str
+    game_version: int
 
 
 class ClaimSeat(Command, frozen=True, kw_only=True):

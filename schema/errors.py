@@ -289,6 +289,7 @@ MAP_UNUSABLE = _code(
     "No map fits: a built-in map with too few starting homes for a game, or a generated map "
     "for a number of players out of 3-20, or a seed that gives none.",
 )
+UNKNOWN_GAME = _code("unknown_game", 422, "This server plays no game of this name.")
 UNKNOWN_EFFECT = _code("unknown_effect", 422, "No voting effect has this name.")
 NOT_A_CANDIDATE = _code("not_a_candidate", 422, "This turn's vote is between two other effects.")
 SECRET_TOO_SHORT = _code(

@@ -9,6 +9,7 @@ import msgspec
 from rules.board import GameMap
 from rules.effects import EffectName
 from rules.mapgen import MapType
+from rules.registry import DEFAULT_GAME
 from rules.turn import Death, OrderReport
 from rules.verdicts import OrderKind
 from schema.events import Event, EventCodec
@@ -89,6 +90,10 @@ class GameCreated(Event, frozen=True, tag="game_created.v1"):
     # The trusted client (a Discord bot) the game was set up through: it may vouch for
     # its users as admins of this game.
     client_id: str | None = None
+    # The game played, and the version of its rules (rules/registry.py); games from before
+    # the registry are Skirmish Society's first.
+    game: str = DEFAULT_GAME
+    game_version: int = 1
 
 
 class PlayerJoined(Event, frozen=True, tag="player_joined.v1"):
@@ -309,6 +314,9 @@ class GameForked(Event, frozen=True, kw_only=True, tag="game_forked.v1"):
     # for its admin to start it (fork_started). False in a sandbox, and in the real forks
     # recorded before invitations, which seated those accounts, running at once.
     invites: bool = False
+    # The source's game and version of its rules: a fork plays what its source played.
+    game: str = DEFAULT_GAME
+    game_version: int = 1
 
 
 class SeatClaimed(Event, frozen=True, tag="seat_claimed.v1"):

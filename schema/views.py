@@ -8,6 +8,7 @@ import msgspec
 
 from rules.board import GameMap
 from rules.effects import EffectName
+from rules.registry import DEFAULT_GAME
 from rules.turn import OrderReport
 from schema.game_events import (
     ForkedFrom,
@@ -85,6 +86,9 @@ class PublicGame(msgspec.Struct, frozen=True):
     # "claimed" (someone holds it), "invited" (nobody yet, and someone may still claim it)
     # or "vacant" (nobody may: it plays as resigned once the fork starts). Null otherwise.
     claims: dict[str, SeatClaim] | None = None
+    # What the game plays, and the version of its rules it is played by.
+    game: str = DEFAULT_GAME
+    game_version: int = 1
 
 
 class MyOrders(msgspec.Struct, frozen=True):

@@ -100,6 +100,7 @@ async def set_up(found: Services, who: Identity, body: NewGame, address: str) ->
         settings=settings,
         seed=seed,
         client_id=who.client_id,
+        game=body.game,
     )
     return await found.games.execute(game_id, command)
 
@@ -131,6 +132,8 @@ async def fork(
         effect=then.effect,
         vote=then.vote,
         secret=found.entropy(),
+        game=then.game,
+        game_version=then.game_version,
     )
     return await found.games.execute(game_id, command)
 

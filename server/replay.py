@@ -8,9 +8,7 @@ engine's input now do differently shows here. `skirmish replay` (server/replay_s
 the games from the store; tests/replay replays a recorded corpus in CI.
 """
 
-import tomllib
 from collections.abc import Iterable
-from pathlib import Path
 
 import msgspec
 
@@ -26,14 +24,6 @@ from server.decide.resolution import resolve_turn
 REPLAYER = Actor("replay", operator=True)
 _FIELDS = TurnResolved.__struct_fields__
 _to_builtins = msgspec.to_builtins
-
-
-class DeclaredChange(msgspec.Struct, frozen=True):
-    """A difference that is expected (a rules change meant to alter it), and why."""
-
-    game: str
-    turn: int
-    reason: str
 
 
 def readjudicate(state: GameState, recorded: TurnResolved) -> TurnResolved:
@@ -92,20 +82,6 @@ def _replay_turn(game_id: str, state: GameState, recorded: TurnResolved) -> Turn
         return TurnDifference(game_id, recorded.turn, [], error=error.message)
     changes = compare(recorded, now)
     return TurnDifference(game_id, recorded.turn, changes) if changes else None
-
-
-def load_declared(path: Path) -> list[DeclaredChange]:
-    """The declared changes of a TOML file: `[[change]]` tables of `game`, `turn`, `reason`."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return msgspec.convert(data.get("change", []), list[DeclaredChange])
-
-
-def undeclared(
-    differences: Iterable[TurnDifference], declared: Iterable[DeclaredChange]
-) -> list[TurnDifference]:
-    """The differences no declared change expects."""
-    expected = {(change.game, change.turn) for change in declared}
-    return [d for d in differences if (d.game_id, d.turn) not in expected]
 
 
 def describe(difference: TurnDifference) -> str:

@@ -1,7 +1,5 @@
-"""The bot's fixed words: hints, useless quotes, the cheat sheet. Pure data and one pick."""
-
-import random
-from collections.abc import Sequence
+"""The bot's fixed words: hints, useless quotes, the cheat sheet. Pure data: the decider
+reads the hints, so nothing here may draw or tell the time."""
 
 HINTS: tuple[str, ...] = (
     "A holding army beats an unsupported attacker: the defender wins every tie.",
@@ -78,7 +76,3 @@ An army without an order holds. Each army carries out its newest valid order.
 Other commands: /list, /vote EFFECT, /join_forces @name, /color 1-20, /pattern 1-16,
 /notifications true|false, /refresh_name [name], /broadcast message, /resign, /help,
 /hint, /call_of_duty_loading_screen."""
-
-
-def pick(choices: Sequence[str], rng: random.Random) -> str:
-    return choices[rng.randrange(len(choices))]

@@ -2,6 +2,7 @@
 
 from projections.game import GameState, Player
 from rules.prng import commitment
+from rules.registry import UnknownGame, game_rules
 from schema import errors as codes
 from schema.bounds import MAX_NAME
 from schema.commands import Actor, ForkGame
@@ -79,7 +80,11 @@ def fork_game(state: GameState, command: ForkGame) -> list[GameEvent]:
         raise InvalidCommand(
             codes.SECRET_TOO_SHORT, f"a game's secret is at least {MIN_SECRET_BYTES} random bytes"
         )
-    settings = check_settings(command.settings)
+    try:
+        rules = game_rules(command.game, command.game_version)
+    except UnknownGame as error:
+        raise InvalidCommand(codes.UNKNOWN_GAME, str(error)) from error
+    settings = check_settings(rules, command.settings)
     return [
         GameForked(
             game_id=command.game_id,
@@ -98,5 +103,7 @@ def fork_game(state: GameState, command: ForkGame) -> list[GameEvent]:
             secret=command.secret.hex(),
             commitment=commitment(command.secret),
             invites=not settings.sandbox,
+            game=rules.name,
+            game_version=rules.version,
         )
     ]

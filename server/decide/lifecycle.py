@@ -8,7 +8,8 @@ from rules.board import MapError
 from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
 from rules.maps import builtin_map
 from rules.prng import commitment
-from rules.ruleset import SKIRMISH_SOCIETY
+from rules.registry import UnknownGame, newest
+from rules.ruleset import SkirmishSociety
 from schema import errors as codes
 from schema.bounds import COLORS, MAX_VOTE_START_TURN, MAX_VP_TARGET
 from schema.commands import (
@@ -54,7 +55,7 @@ from server.decide.votes import vote_for
 MIN_SECRET_BYTES = 16
 
 
-def check_settings(settings: Settings) -> Settings:
+def check_settings(rules: SkirmishSociety, settings: Settings) -> Settings:
     name = check_name("the game's name", settings.name)
     check_range("vp_target", settings.vp_target, 1, MAX_VP_TARGET)
     check_range("resolution_hour", settings.resolution_hour, 0, 23)
@@ -62,7 +63,7 @@ def check_settings(settings: Settings) -> Settings:
     check_range("vote_start_turn", settings.vote_start_turn, 1, MAX_VOTE_START_TURN)
     if settings.map is not None:
         try:
-            counts = SKIRMISH_SOCIETY.player_counts(settings.map)
+            counts = rules.player_counts(settings.map)
         except MapError as error:
             raise NotFound(codes.MAP_NOT_FOUND, str(error)) from error
         if counts is None:
@@ -77,17 +78,22 @@ def check_settings(settings: Settings) -> Settings:
     return replace(settings, name=name)
 
 
-def _seats(settings: Settings) -> int:
+def _seats(state: GameState) -> int:
     """How many players may join: on a built-in map, one per starting home, so that the
     start never lacks one."""
-    counts = SKIRMISH_SOCIETY.player_counts(settings.map) if settings.map is not None else None
+    settings = state.settings
+    counts = state.rules.player_counts(settings.map) if settings.map is not None else None
     return counts[1] if counts is not None else MAX_PLAYERS
 
 
 def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
     if state.phase != "new":
         raise Conflict(codes.GAME_EXISTS, f"game {command.game_id} already exists")
-    settings = check_settings(command.settings)
+    try:
+        rules = newest(command.game)
+    except UnknownGame as error:
+        raise InvalidCommand(codes.UNKNOWN_GAME, str(error)) from error
+    settings = check_settings(rules, command.settings)
     return [
         GameCreated(
             game_id=command.game_id,
@@ -96,6 +102,8 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
             seed=command.seed,
             at=command.now,
             client_id=command.client_id,
+            game=rules.name,
+            game_version=rules.version,
         )
     ]
 
@@ -117,7 +125,7 @@ def join_game(state: GameState, command: JoinGame) -> list[GameEvent]:
         )
     if state.player_of(command.actor.account) is not None and not sandbox:
         raise Conflict(codes.ALREADY_JOINED, "you have already joined this game")
-    seats = _seats(state.settings)
+    seats = _seats(state)
     if len(state.players) >= seats:
         if state.settings.map is None:
             raise Conflict(codes.GAME_FULL, f"the game is full ({seats} players)")
@@ -151,7 +159,7 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
         )
     settings = state.settings
     try:
-        game_map = SKIRMISH_SOCIETY.starting_map(
+        game_map = state.rules.starting_map(
             players=count, map_type=settings.map_type, builtin=settings.map, seed=state.seed
         )
     except (MapError, MapGenerationError) as error:
@@ -161,8 +169,8 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
         raise InvalidCommand(
             codes.SECRET_TOO_SHORT, f"a game's secret is at least {MIN_SECRET_BYTES} random bytes"
         )
-    position, homes = SKIRMISH_SOCIETY.starting_board(game_map, list(state.players), randomness)
-    vote = vote_for(1, settings, randomness)
+    position, homes = state.rules.starting_board(game_map, list(state.players), randomness)
+    vote = vote_for(state, 1, randomness)
     if settings.map is None:
         # The generator names its map after the seed; a plainer name says what it is.
         game_map = replace(
@@ -272,7 +280,7 @@ def change_settings(state: GameState, command: ChangeSettings) -> list[GameEvent
         settings = replace(settings, utc_offset=offset, resolution_hour=hour)
     if command.broadcasting is not None:
         settings = replace(settings, broadcasting=command.broadcasting)
-    settings = check_settings(settings)
+    settings = check_settings(state.rules, settings)
     if settings == state.settings:
         return []
     return [SettingsChanged(settings=settings, at=command.now)]

@@ -6,7 +6,6 @@ from projections.game import GameState
 from rules.joining import join_forces_problem
 from rules.orders import describe
 from rules.position import Position
-from rules.ruleset import SKIRMISH_SOCIETY
 from rules.validate import CheckedOrder
 from schema import errors as codes
 from schema.bounds import COLORS, MAX_MESSAGE, MAX_ORDER_TEXT, PATTERNS
@@ -62,9 +61,7 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
     # In same-day voting the effect is not known yet: orders are checked without one now,
     # and checked again under the effect when the turn resolves.
     effect = state.effect if state.settings.voting_mode == "normal" else None
-    checked = SKIRMISH_SOCIETY.check_submission(
-        state.map, position_of(state), player.id, text, effect
-    )
+    checked = state.rules.check_submission(state.map, position_of(state), player.id, text, effect)
     if sum(len(s.checked) for s in sent) + len(checked) > MAX_ORDER_LINES:
         raise _quota(state, command, f"{MAX_ORDER_LINES} order lines")
     return [

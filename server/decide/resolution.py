@@ -5,7 +5,6 @@ import msgspec
 from projections.game import GameState
 from rules.effects import parse_effect
 from rules.prng import commitment
-from rules.ruleset import SKIRMISH_SOCIETY
 from rules.turn import TurnInput
 from schema import errors as codes
 from schema.commands import ResolveTurn, RewindTurn
@@ -37,7 +36,7 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     same_day = state.settings.voting_mode == "same_day"
     effect = vote_outcome.winner if same_day and vote_outcome is not None else state.effect
     players = state.players
-    resolved = SKIRMISH_SOCIETY.resolve(
+    resolved = state.rules.resolve(
         TurnInput(
             game_map=state.map,
             position=position_of(state),
@@ -70,9 +69,7 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         joined=resolved.joined,
         vote_outcome=vote_outcome,
         next_vote=(
-            vote_for(state.turn + 1, state.settings, state.randomness)
-            if resolved.winner is None
-            else None
+            vote_for(state, state.turn + 1, state.randomness) if resolved.winner is None else None
         ),
         next_effect=vote_outcome.winner if vote_outcome is not None and not same_day else None,
     )

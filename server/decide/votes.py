@@ -4,7 +4,6 @@ from collections import Counter
 
 from projections.game import GameState
 from rules.effects import parse_effect
-from rules.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.commands import CastVote
 from schema.game_events import GameEvent, Settings, Vote, VoteCast, VoteOutcome
@@ -20,11 +19,11 @@ def vote_held_during(turn: int, settings: Settings) -> bool:
     return True
 
 
-def vote_for(turn: int, settings: Settings, randomness: bytes) -> Vote | None:
+def vote_for(state: GameState, turn: int, randomness: bytes) -> Vote | None:
     """The vote held during `turn`, drawn from the game's randomness, if one is due."""
-    if not vote_held_during(turn, settings):
+    if not vote_held_during(turn, state.settings):
         return None
-    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(randomness, turn)
+    candidates, tie_break = state.rules.draw_vote(randomness, turn)
     return Vote(turn=turn, candidates=candidates, tie_break=tie_break)
 
 

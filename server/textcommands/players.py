@@ -213,11 +213,11 @@ async def cheat_sheet(ctx: Context, request: Request) -> CommandReply:
 
 
 async def hint(ctx: Context, request: Request) -> CommandReply:
-    return answer(words.pick(words.HINTS, ctx.rng))
+    return answer(ctx.rng.choice(words.HINTS))
 
 
 async def loading_screen(ctx: Context, request: Request) -> CommandReply:
-    return answer(words.pick(words.QUOTES, ctx.rng))
+    return answer(ctx.rng.choice(words.QUOTES))
 
 
 HANDLERS: dict[str, Handler] = {

@@ -13,6 +13,7 @@ async def test_a_running_game_forks_at_each_turn_it_has_reached(server: Server) 
         await assert_begins_at(server, source.game_id, fork, turn)
         assert fork["settings"]["sandbox"] is True
         assert fork["name"] == f"Test game (fork, turn {turn})"
+        assert (fork["game"], fork["game_version"]) == ("skirmish-society", 1)
     # The source goes on, untouched.
     assert (await source.state()).turn == 4
 

@@ -20,7 +20,6 @@ from rules.parse import (
     ParsedOrder,
     clipped,
     parse_order,
-    parse_orders,
     split_orders,
 )
 from rules.position import REF, Position, Situation
@@ -29,6 +28,11 @@ from rules.validate import CheckedOrder, check_submission
 BOARD: Board = builtin_map("rulebook").board
 IDS = sorted(BOARD.ids)
 NAMES = {t.id: t.name for t in BOARD.map.territories}
+
+
+def parse_orders(text: str, board: Board) -> list[ParsedOrder]:
+    """Each order of a submission parsed apart, as the validator reads them."""
+    return [parse_order(piece, board) for piece in split_orders(text)]
 
 
 def orders_of(text: str) -> list[Order | None]:

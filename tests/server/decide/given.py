@@ -279,4 +279,6 @@ def forking(source: Game, *, sandbox: bool, forker: str = "acct-forker") -> Fork
         effect=then.effect,
         vote=then.vote,
         secret=SECRET,
+        game=then.game,
+        game_version=then.game_version,
     )

@@ -1,6 +1,7 @@
 """Forking: who may fork which turns of a game, and the fork's first event and state."""
 
 import pytest
+from msgspec.structs import replace
 
 from schema import errors as codes
 from schema.bounds import MAX_NAME
@@ -85,6 +86,19 @@ def test_a_fork_begins_with_the_sources_board_seats_and_vote(sandbox: bool) -> N
         assert state.invited == {p.id: p.accounts for p in then.players.values()}
     with refused(codes.GAME_EXISTS):
         fork.when(forking(source, sandbox=sandbox))
+
+
+def test_a_fork_plays_its_sources_game_by_the_sources_rules() -> None:
+    source = started(3)
+    resolve(source)
+    fork = Game()
+    (event,) = fork.run(forking(source, sandbox=True))
+    assert isinstance(event, GameForked)
+    assert (event.game, event.game_version) == ("skirmish-society", 1)
+    assert (fork.state.game, fork.state.game_version) == ("skirmish-society", 1)
+    unknown = replace(forking(source, sandbox=True), game_version=2)
+    with refused(codes.UNKNOWN_GAME, "does not know version 2 of 'skirmish-society'"):
+        Game().when(unknown)
 
 
 def test_a_real_fork_invites_the_holders_of_the_seats_still_playing() -> None:

@@ -4,7 +4,9 @@ import msgspec
 import pytest
 
 from projections.evolve import evolve
+from projections.game import GameState
 from rules.maps import builtin_map
+from rules.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.commands import (
     Actor,
@@ -38,6 +40,7 @@ from schema.game_events import (
     PlayerUnbanned,
     Settings,
     SettingsChanged,
+    game_codec,
 )
 from server.decide import decide
 from server.decide.errors import (
@@ -83,8 +86,34 @@ def test_create_records_the_settings_the_admin_the_seed_and_the_time() -> None:
             admin=ADMIN,
             seed=99,
             at=T0,
+            game="skirmish-society",
+            game_version=1,
         )
     ]
+
+
+def test_a_game_plays_a_game_the_server_knows_and_says_which_and_by_which_rules() -> None:
+    create = CreateGame(
+        actor=Actor(ADMIN), now=T0, game_id="g9", settings=Settings(name="x"), seed=1
+    )
+    with refused(codes.UNKNOWN_GAME, "no game named 'chess' here; the games are: skirmish-soc"):
+        Game().when(msgspec.structs.replace(create, game="chess"))
+    game = Game()
+    game.run(create)
+    assert (game.state.game, game.state.game_version) == ("skirmish-society", 1)
+    assert game.state.rules is SKIRMISH_SOCIETY
+
+
+def test_a_game_created_before_games_were_named_plays_skirmish_society_first_rules() -> None:
+    recorded = b'{"type":"game_created.v1","game_id":"g1","settings":{"name":"Old"},'
+    recorded += b'"admin":"acct-admin","seed":5,"at":"2026-01-01T12:00:00Z"}'
+    event = game_codec.decode("game_created.v1", recorded)
+    state = evolve(GameState(), event)
+    assert (state.game, state.game_version, state.rules) == (
+        "skirmish-society",
+        1,
+        SKIRMISH_SOCIETY,
+    )
 
 
 def test_a_game_is_created_only_once() -> None:
