@@ -137,11 +137,6 @@ class RemoveAdmin(Command, frozen=True, kw_only=True):
     accounts: tuple[str, ...]
 
 
-class RecordPrivateRead(Command, frozen=True, kw_only=True):
-    """The actor, a moderator, is about to read players' private events of the current
-    turn: say so in the game's log first."""
-
-
 class ForkGame(Command, frozen=True, kw_only=True):
     """Start `game_id` as a fork of `source_game` at the start of `turn`: what the entry
     point read of the source then (server/application.py `fork`)."""
@@ -193,7 +188,6 @@ GameCommand = (
     | Broadcast
     | AddAdmin
     | RemoveAdmin
-    | RecordPrivateRead
     | ForkGame
     | ClaimSeat
     | DeclineSeat

@@ -119,11 +119,6 @@ OPERATOR_ONLY = _code(
     "operator_only", 403, "Only the server's operator may do this (client tokens, the clock)."
 )
 ADMIN_ONLY = _code("admin_only", 403, "Only an admin of the game, or the operator, may do this.")
-MODERATORS_ONLY = _code(
-    "moderators_only",
-    403,
-    "Only an admin who plays no seat, or the operator, may read players' secrets.",
-)
 NOT_A_PLAYER = _code("not_a_player", 403, "The caller plays no seat in this game.")
 NOT_YOUR_PLAYER = _code(
     "not_your_player",

@@ -28,7 +28,6 @@ CHECKPOINT = "webhooks.v1"
 # With the schema's hash (see projections.leading).
 _LOCK_KEY = 0x5EAD_0002
 _TYPES = ("player_notified.v1", "turn_resolved.v1")
-_ADMIN = Viewer(moderator=True)
 _encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
 
@@ -132,7 +131,10 @@ class Webhooks:
         assert game_id is not None
         state = (await self._games.load(game_id)).state
         event = game_codec.decode_recorded(recorded)
-        data = shown(_ADMIN, event, state) or {}
+        # A notice is shown as its player sees it: it is delivered for them (a reminder
+        # only to a trusted client, which DMs them); a resolution as everyone sees it.
+        seats = frozenset({event.player_id}) if isinstance(event, PlayerNotified) else frozenset()
+        data = shown(Viewer(players=seats), event, state) or {}
         recipients: list[Recipient] = []
         player = state.players.get(str(data.get("player_id", "")))
         if player is not None:

@@ -74,10 +74,9 @@ async def _serve(
     """Catch up, then follow live until the client leaves or falls behind."""
     handler = asyncio.current_task()
     assert handler is not None
-    # A moderator's read of secrets is recorded before it happens; a socket cannot do
-    # that, so it carries only the reader's own seats' private events. Nor does it reveal
-    # a resolved turn's submissions: the catch-up must send what a client that followed
-    # was sent as they happened.
+    # A socket carries only the reader's own seats' private events, and does not reveal a
+    # resolved turn's submissions: the catch-up must send what a client that followed was
+    # sent as they happened.
     viewer = viewer_of(loaded.state, identity).own_seats_only()
     # A client that falls too far behind is dropped at once, even if this handler is stuck
     # writing to a socket that nobody reads: the feed cancels it.
