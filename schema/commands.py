@@ -75,7 +75,8 @@ class RemindPlayers(Command, frozen=True, kw_only=True):
 
 
 class RewindTurn(Command, frozen=True, kw_only=True):
-    reason: str = "admin rewind"
+    # Why, as the admin says (checked by the decider); None if they give no reason.
+    reason: str | None = None
     # Fresh randomness, used only when the game had ended and revealed its secret.
     secret: bytes
 

@@ -234,6 +234,13 @@ NOT_ADMIN = _code("not_admin", 409, "The account is not an admin of this game.")
 LAST_ADMIN = _code(
     "last_admin", 409, "A game keeps at least one admin: add another before removing this one."
 )
+ORDERS_MISSING = _code(
+    "orders_missing",
+    409,
+    "An admin resolves a real game early only once every active player has sent orders for "
+    "the turn (an empty submission says ready); the message says how many have not. The "
+    "clock resolves the turn on time.",
+)
 NOTHING_TO_REWIND = _code("nothing_to_rewind", 409, "No resolution is left to undo.")
 GAME_CHANGED = _code(
     "game_changed",
