@@ -4,9 +4,10 @@ Deliveries go through an outbox. One enqueuer (under an advisory lock, across pr
 follows the event log and records a delivery for every `player_notified` and
 `turn_resolved` of a game with a webhook, in one transaction with its checkpoint, so that
 none is lost or doubled. A reminder is private before the resolution: it is recorded for a
-trusted webhook only (set by the operator or through a trusted client). Senders in every
-process claim, POST and record the deliveries (server.webhook_sender). None of this runs
-inside a resolution, so a slow or dead endpoint never delays a game.
+trusted webhook only (set through the trusted client the game was set up through, its bot,
+which DMs each player their own). Senders in every process claim, POST and record the
+deliveries (server.webhook_sender). None of this runs inside a resolution, so a slow or dead
+endpoint never delays a game.
 """
 
 import logging
