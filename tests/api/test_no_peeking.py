@@ -51,16 +51,20 @@ def _feed(events: list[FeedEvent]) -> list[Json]:
 
 async def _every_read(server: Server, game_id: str, reader: Reader) -> dict[str, str]:
     """The answer of every GET route of the app, as the reader: each `player` a route takes
-    in its query asked for every seat."""
+    in its query asked for every seat, `map.png` of the turn in play too."""
     answers: dict[str, str] = {}
     client = server.api.client
     headers = {"Authorization": f"Bearer {reader.token}"}
-    for method, path in every_route(server, game_id):
+    # The turn in play (4) as well as a resolved one, wherever a route takes a turn.
+    routes = {call for turn in ("1", "4") for call in every_route(server, game_id, {"turn": turn})}
+    for method, path in sorted(routes):
         if method != "GET":
             continue
         paths = [path]
         if path.endswith("/orders"):
             paths += [f"{path}?player={p}" for p in PLAYERS]
+        if path.endswith("/map.png"):
+            paths.append(f"{path}?turn=4")
         for asked in paths:
             response = await client.get(asked, headers=headers)
             assert response.status_code < 500, (asked, response.status_code, response.text)
