@@ -90,7 +90,7 @@ def _require_everyones_orders(state: GameState, command: ResolveTurn) -> None:
     who: who has sent orders is nobody's business before the resolution."""
     if command.actor.operator or state.settings.sandbox:
         return
-    active = [p.id for p in state.players.values() if _can_join(state, p.id)]
+    active = [p.id for p in state.players.values() if _in_play(state, p.id)]
     missing = sum(1 for player in active if player not in state.submissions)
     if missing:
         verb = "has" if missing == 1 else "have"
@@ -109,12 +109,12 @@ def _mutual_requests(state: GameState) -> tuple[tuple[str, str], ...]:
     pairs = {
         tuple(sorted((a, b), key=order.__getitem__))
         for a, b in requests.items()
-        if requests.get(b) == a and _can_join(state, a) and _can_join(state, b)
+        if requests.get(b) == a and _in_play(state, a) and _in_play(state, b)
     }
     return tuple(sorted((a, b) for a, b in pairs))
 
 
-def _can_join(state: GameState, player_id: str) -> bool:
+def _in_play(state: GameState, player_id: str) -> bool:
     """Still in the game and not banned: gives orders, and may join forces."""
     player = state.players[player_id]
     return player.status == "active" and not player.banned
