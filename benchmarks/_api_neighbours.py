@@ -10,7 +10,7 @@ import time
 from collections.abc import AsyncIterator
 
 from benchmarks._api_load import submissions
-from benchmarks._api_server import Http, call, new_game
+from benchmarks._api_server import OPERATOR, Http, call, new_game
 from benchmarks._processes import cpu_seconds, rss
 
 NEIGHBOUR_SECONDS = 25.0
@@ -85,7 +85,7 @@ async def _tarpit_webhook(port: int) -> AsyncIterator[None]:
         hook = {"url": f"http://127.0.0.1:{tarpit}/hook"}
         await call(http, "PUT", f"/v1/games/{game_id}/webhook", hook, token=admin)
         for _ in range(TARPIT_RESOLUTIONS):
-            await call(http, "POST", f"/v1/games/{game_id}/admin/resolve", token=admin)
+            await call(http, "POST", f"/v1/games/{game_id}/admin/resolve", token=OPERATOR)
         http.close()
         yield
     finally:
@@ -126,14 +126,14 @@ async def _traffic(port: int, pids: list[int]) -> tuple[list[float], object]:
     server's memory in MB after. Beside them, the refusals (the players stay below the
     quota: with several workers, a game too busy to take another writer)."""
     http = await Http.open(port)
-    game_id, admin, _ = await new_game(http, 10)
+    game_id, _, _ = await new_game(http, 10)
     resolutions: list[float] = []
     done = asyncio.Event()
 
     async def resolve_every_second() -> None:
         while not done.is_set():
             started = time.perf_counter()
-            await call(http, "POST", f"/v1/games/{game_id}/admin/resolve", token=admin)
+            await call(http, "POST", f"/v1/games/{game_id}/admin/resolve", token=OPERATOR)
             resolutions.append(time.perf_counter() - started)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(done.wait(), 1.0)

@@ -15,14 +15,15 @@ directory), so that their memory and CPU can be read from /proc.
    five games' rate as a share of it. Then
    what the client (client/) costs: the first of these through it beside raw HTTP, and a
    spectator's catch-up through it beside a raw websocket (benchmarks/_api_client.py).
-2. Spectators: N websocket spectators of one game; an admin resolves the turn, and each
+2. Spectators: N websocket spectators of one game; the operator resolves the turn (an
+   admin's early resolution would wait for every player's orders), and each
    spectator notes when its `resolved` message arrives. The figures are the times from
    sending the resolve request to each arrival, over all spectators and rounds, and the
    growth of the server's resident memory per connection. The clients speak just enough
    of the websocket protocol (no compression offered, pongs for pings) to be cheap: on a
    two-core machine the clients share the CPU with the server and the database.
 3. Neighbours (benchmarks/_api_neighbours.py): order submissions (as in 1, over forty
-   games, so that no player meets the quota of 100 submissions a turn) while an admin
+   games, so that no player meets the quota of 100 submissions a turn) while the operator
    resolves another game once a second: first alone; then while a third game's webhook is a tarpit
    (a loopback receiver that answers one byte every 2 s and never finishes, in a process
    of its own), fed by resolutions of that game; then with N idle spectators of a fourth
@@ -47,7 +48,7 @@ from collections.abc import Mapping, Sequence
 from benchmarks._api_client import client_cost, print_client_cost
 from benchmarks._api_load import percentile, spectate, submissions
 from benchmarks._api_neighbours import beside_idle_spectators
-from benchmarks._api_server import Http, call, new_game, server
+from benchmarks._api_server import OPERATOR, Http, call, new_game, server
 from benchmarks._database import scratch_database
 from benchmarks._options import Option, Value
 from benchmarks._processes import rss
@@ -197,7 +198,7 @@ async def _fan_out(
     port: int, pids: list[int], count: int, rounds: int, *, verbose: bool = False
 ) -> list[object]:
     http = await Http.open(port)
-    game_id, admin, _ = await new_game(http, 3)
+    game_id, _, _ = await new_game(http, 3)
     before = rss(pids)
     spectators = await spectate(port, http, game_id, count)
     connected = rss(pids)
@@ -212,7 +213,7 @@ async def _fan_out(
     gc.disable()
     for round_ in range(1, rounds + 1):
         started = time.perf_counter()
-        await call(http, "POST", f"/v1/games/{game_id}/admin/resolve", token=admin)
+        await call(http, "POST", f"/v1/games/{game_id}/admin/resolve", token=OPERATOR)
         async with asyncio.timeout(120):
             # Arrivals are noted in the protocol's callbacks: nothing to wait on but them.
             while not all(len(s.resolved) >= round_ for s in spectators):  # noqa: ASYNC110

@@ -102,7 +102,14 @@ def gap_messages(event: FeedEvent) -> list[ServerMessage]:
             ResolvedMessage(position=event.position, turn=resolution.turn, resolution=resolution)
         )
     elif companion == "rewound":
-        messages.append(RewoundMessage(position=event.position, turn=data["turn"]))
+        messages.append(
+            RewoundMessage(
+                position=event.position,
+                turn=data["turn"],
+                by=data.get("by"),
+                reason=data.get("reason"),
+            )
+        )
     return messages
 
 

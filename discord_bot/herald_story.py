@@ -83,11 +83,21 @@ class Story:
         if isinstance(message, RewoundMessage):
             game = self._game(message.position)
             # The board the game is back at, with the orders of the turn before.
-            told = announcements.rewound(game, self.state.window(self._now()), self._now())
+            by = self._name_of(message.by)
+            window, now = self.state.window(self._now()), self._now()
+            told = announcements.rewound(game, window, now, by, message.reason)
             return [Draft(told, map_turn=game.turn)]
         # Standings are drawn from the folded game; a snapshot follows the events it stands
         # for (the subscription reads them from the feed first).
         return []
+
+    def _name_of(self, account: str | None) -> str | None:
+        """Who rewound, said as the channel knows them: the player the account plays, else
+        "An admin" (or nobody named, for a rewind recorded before it said who)."""
+        if account is None:
+            return None
+        players = self.state.players.values()
+        return next((p.name for p in players if account in p.accounts), "An admin")
 
     def _fold(self, event: FeedEvent) -> None:
         self.state = fold(self.state, [(event.version, game_event(event))])

@@ -173,7 +173,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case AdminRemoved():
             return replace(state, admins=tuple(a for a in state.admins if a != event.account_id))
         case PrivateEventsRead():
-            return replace(state, private_readers=state.private_readers | {event.reader})
+            # A moderator's read, which older servers recorded; it changes nothing.
+            return state
         case GameForked():
             return _forked(event)
         case SeatClaimed():
@@ -259,7 +260,6 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         join_requests={},
         last_turn=event,
         winner=event.winner,
-        private_readers=frozenset(),
     )
 
 

@@ -93,8 +93,6 @@ class GameState(msgspec.Struct, frozen=True):
     winner: str | None = None
     # The last turn whose players were reminded that it resolves soon.
     reminded_turn: int = 0
-    # The moderators whose read of this turn's private events is in the log already.
-    private_readers: frozenset[str] = frozenset()
     # Where this state stands in its stream, and the versions of the resolutions in it
     # (a rewind truncates before the last one); set by `fold`, not by `evolve`.
     version: int = 0
@@ -148,8 +146,8 @@ class GameState(msgspec.Struct, frozen=True):
         return any(account_id in p.accounts for p in self.players.values())
 
     def moderates(self, actor: Actor) -> bool:
-        """May read players' secrets (rules.md): the operator, or an admin who plays no seat;
-        an admin who plays sees what any player sees."""
+        """Sees who acted on the events they may see: the operator, or an admin who plays no
+        seat. Nobody reads another player's private events (projections.visibility)."""
         return actor.operator or (self.is_admin(actor) and not self.plays(actor.account))
 
     @property

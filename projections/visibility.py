@@ -1,18 +1,20 @@
 """Who may see each event: decided here and nowhere else (rules.md, "Who sees what").
 
-- A player's submitted orders and notifications are theirs alone; in same-day voting so is
-  their ballot. `turn_resolved` then shows everyone's orders and the tally, and every
-  submission of the turn is shown to all, with its receipt's nonce (rules.md, "Receipts").
-  Not in the archive: what a rewind removed never resolved; nor on sockets, which send each
-  event as it was when it happened (`Viewer.own_seats_only`).
-- An admin who plays a seat sees exactly what any player sees. A moderator (an admin who
-  plays no seat, or the operator) may read every private event; a read of a turn that has
-  not resolved yet is recorded in the log first (`private_events_read`), and that record is
-  shown to everyone once the turn resolves. In a sandbox, its admin plays every seat.
+- In a real game, a player's submitted orders and notifications are theirs alone until the
+  turn resolves, and in same-day voting so is their ballot; a request to join forces is
+  its sender's and the player asked's (who must be able to accept). Nobody else reads
+  them: not an admin who plays, not an admin who plays no seat, not the operator.
+- `turn_resolved` then shows everyone's orders and the tally, and every submission and
+  join-forces request of the turn is shown to all, submissions with their receipt's nonce
+  (rules.md, "Receipts"). Not in the archive: what a rewind removed never resolved; nor on
+  sockets, which send each event as it was when it happened (`Viewer.own_seats_only`).
+  Notifications and same-day ballots stay their owner's.
+- In a sandbox, its admin plays every seat and so sees everything.
 - The game's secret, from which every draw after the map comes, is shown to nobody while it
   is in use and the game goes on; its commitment is public. A sandbox hides nothing.
-- Everything else is public. Who sent an anonymous broadcast is in the store's metadata,
-  which only the operator reads (server.feed).
+- Everything else is public, `private_events_read` too (a moderator's read that older
+  servers recorded: the record of a read, not private data). Who sent an anonymous
+  broadcast is in the store's metadata, which only the operator reads (server.feed).
 """
 
 from typing import Any
@@ -24,26 +26,27 @@ from schema.game_events import (
     GameEvent,
     GameForked,
     GameStarted,
+    JoinForcesRequested,
     OrdersSubmitted,
     PlayerNotified,
-    PrivateEventsRead,
     TurnRewound,
     VoteCast,
 )
 
 
 class Viewer(msgspec.Struct, frozen=True):
-    """Someone reading a game: the seats they play, whether they moderate, or nobody in
+    """Someone reading a game: the seats they play, what they see of who acted, or nobody in
     particular (a spectator)."""
 
     # The seats the viewer plays: their own, or in a sandbox, its admin's, every seat.
     players: frozenset[str] = frozenset()
-    # An admin who plays no seat, or the operator: may read players' private events.
-    moderator: bool = False
+    # An admin who plays no seat, or the operator: sees who acted (the store's `actor`) on
+    # the events they see, never a player's private event.
+    sees_actors: bool = False
     # The server's operator, the only one who learns who sent an anonymous broadcast.
     operator: bool = False
-    # Whether what a resolution reveals is shown (every submission of the turn, moderators'
-    # reads of it): not in the archive, whose turns a rewind removed before they resolved,
+    # Whether what a resolution reveals is shown (every submission and join-forces request
+    # of the turn): not in the archive, whose turns a rewind removed before they resolved,
     # nor on a websocket, which shows each event as it was when it happened.
     reveals: bool = True
 
@@ -53,45 +56,37 @@ class Viewer(msgspec.Struct, frozen=True):
 
     def own_seats_only(self) -> "Viewer":
         """The same reader, shown no private event but their own seats': in the archive, and
-        on a websocket. There a moderator's read could not be recorded before it happens,
-        and an event is sent as it was when it happened, the same to a client that follows
-        the game and to one that catches up later (the event feed reveals the rest)."""
+        on a websocket. There an event is sent as it was when it happened, the same to a
+        client that follows the game and to one that catches up later (the event feed
+        reveals the rest)."""
         return Viewer(players=self.players, reveals=False)
 
 
-def owner_of(event: GameEvent, state: GameState) -> str | None:
-    """The one player who may see a private event, or None for a public one."""
+def owners_of(event: GameEvent, state: GameState) -> frozenset[str] | None:
+    """The players who may see a private event before its turn resolves, or None for a
+    public one: its sender, and for a join-forces request, the player asked too."""
     if isinstance(event, OrdersSubmitted | PlayerNotified):
-        return event.player_id
+        return frozenset({event.player_id})
+    if isinstance(event, JoinForcesRequested):
+        return frozenset({event.player_id, event.with_player})
     if isinstance(event, VoteCast) and state.settings.voting_mode == "same_day":
-        return event.player_id
+        return frozenset({event.player_id})
     return None
 
 
-def is_pending_secret(event: GameEvent, state: GameState) -> bool:
-    """A player's private event of a turn that has not resolved yet: reading it is what a
-    moderator's read records."""
-    if owner_of(event, state) is None:
-        return False
-    assert isinstance(event, OrdersSubmitted | PlayerNotified | VoteCast)
-    return event.turn >= state.turn
-
-
 def can_see(viewer: Viewer, event: GameEvent, state: GameState) -> bool:
-    if isinstance(event, PrivateEventsRead):
-        return viewer.moderator or (viewer.reveals and event.turn < state.turn)
-    owner = owner_of(event, state)
+    owners = owners_of(event, state)
     return (
-        owner is None
-        or viewer.moderator
-        or owner in viewer.players
+        owners is None
+        or bool(owners & viewer.players)
         or (viewer.reveals and _revealed(event, state))
     )
 
 
 def _revealed(event: GameEvent, state: GameState) -> bool:
-    """A submission of a turn that has resolved: public, so that every receipt is checked."""
-    return isinstance(event, OrdersSubmitted) and event.turn < state.turn
+    """A submission or a join-forces request of a turn that has resolved: public, so that
+    every receipt is checked and everyone knows who asked whom."""
+    return isinstance(event, OrdersSubmitted | JoinForcesRequested) and event.turn < state.turn
 
 
 def shown(viewer: Viewer, event: GameEvent, state: GameState) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from schema.bounds import (
     MAX_MESSAGE,
     MAX_NAME,
     MAX_ORDER_TEXT,
+    MAX_REASON,
     MAX_SEED,
     MAX_VOTE_START_TURN,
     MAX_VP_TARGET,
@@ -174,9 +175,10 @@ class SettingsPatch(Body, frozen=True):
 
 
 class RewindBody(Body, frozen=True):
-    """Why (kept in the archive); the body may be left out."""
+    """Why: shown to every player with the rewind (`turn_rewound.v1`), and kept in the
+    archive. The reason, and the whole body, may be left out."""
 
-    reason: str | None = None
+    reason: Annotated[str, Meta(max_length=MAX_REASON)] | None = None
 
 
 class BanBody(Body, frozen=True):

@@ -11,5 +11,7 @@ COLORS, PATTERNS = 20, 16
 # Characters of one submission of orders, and of one broadcast message.
 MAX_ORDER_TEXT = 4000
 MAX_MESSAGE = 1000
+# Characters of the reason an admin gives for a rewind (shown to every player).
+MAX_REASON = 500
 # A game's seed picks its generated map; PostgreSQL keeps it as a bigint.
 MAX_SEED = 2**63 - 1

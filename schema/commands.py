@@ -78,7 +78,8 @@ class RemindPlayers(Command, frozen=True, kw_only=True):
 
 
 class RewindTurn(Command, frozen=True, kw_only=True):
-    reason: str = "admin rewind"
+    # Why, as the admin says (checked by the decider); None if they give no reason.
+    reason: str | None = None
     # Fresh randomness, used only when the game had ended and revealed its secret.
     secret: bytes
 
@@ -140,11 +141,6 @@ class RemoveAdmin(Command, frozen=True, kw_only=True):
     accounts: tuple[str, ...]
 
 
-class RecordPrivateRead(Command, frozen=True, kw_only=True):
-    """The actor, a moderator, is about to read players' private events of the current
-    turn: say so in the game's log first."""
-
-
 class ForkGame(Command, frozen=True, kw_only=True):
     """Start `game_id` as a fork of `source_game` at the start of `turn`: what the entry
     point read of the source then (server/application.py `fork`)."""
@@ -199,7 +195,6 @@ GameCommand = (
     | Broadcast
     | AddAdmin
     | RemoveAdmin
-    | RecordPrivateRead
     | ForkGame
     | ClaimSeat
     | DeclineSeat

@@ -125,11 +125,6 @@ OPERATOR_ONLY = _code(
     "Only the server's operator may do this (trusted clients and their tokens, the clock).",
 )
 ADMIN_ONLY = _code("admin_only", 403, "Only an admin of the game, or the operator, may do this.")
-MODERATORS_ONLY = _code(
-    "moderators_only",
-    403,
-    "Only an admin who plays no seat, or the operator, may read players' secrets.",
-)
 NOT_A_PLAYER = _code("not_a_player", 403, "The caller plays no seat in this game.")
 NOT_YOUR_PLAYER = _code(
     "not_your_player",
@@ -247,6 +242,13 @@ TOO_MANY_ADMINS = _code("too_many_admins", 409, "A game has at most 20 admins.")
 NOT_ADMIN = _code("not_admin", 409, "The account is not an admin of this game.")
 LAST_ADMIN = _code(
     "last_admin", 409, "A game keeps at least one admin: add another before removing this one."
+)
+ORDERS_MISSING = _code(
+    "orders_missing",
+    409,
+    "An admin resolves a real game early only once every active player has sent orders for "
+    "the turn (an empty submission says ready); the message says how many have not. The "
+    "clock resolves the turn on time.",
 )
 NOTHING_TO_REWIND = _code("nothing_to_rewind", 409, "No resolution is left to undo.")
 GAME_CHANGED = _code(

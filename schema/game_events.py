@@ -174,7 +174,9 @@ class TurnResolved(Event, frozen=True, tag="turn_resolved.v1"):
 
 
 class TurnRewound(Event, frozen=True, tag="turn_rewound.v1"):
-    """An admin undid the resolution of `turn`; the events it removed are archived.
+    """An admin undid the resolution of `turn`; the events it removed are archived. It is
+    public: `by` is the account that rewound, `reason` why, as they said (null if they gave
+    none; both null in events recorded before they were).
 
     Rewinding a finished game, whose secret was revealed, gives it a new secret (and its
     commitment): the draws still to come must stay unknown."""
@@ -183,6 +185,8 @@ class TurnRewound(Event, frozen=True, tag="turn_rewound.v1"):
     at: datetime
     secret: str | None = None
     commitment: str | None = None
+    by: str | None = None
+    reason: str | None = None
 
 
 class PlayerResigned(Event, frozen=True, tag="player_resigned.v1"):

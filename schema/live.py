@@ -71,9 +71,12 @@ class ResolvedMessage(LiveMessage, frozen=True, tag="resolved"):
 
 
 class RewoundMessage(LiveMessage, frozen=True, tag="rewound"):
-    """Right after a `turn_rewound` event: reload the game's state."""
+    """Right after a `turn_rewound` event: reload the game's state. `by` and `reason` are
+    the event's: who rewound, and why."""
 
     turn: int
+    by: str | None = None
+    reason: str | None = None
 
 
 class PingMessage(LiveMessage, frozen=True, tag="ping"):

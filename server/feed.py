@@ -9,25 +9,27 @@ from server.accounts import Identity
 
 
 def viewer_of(state: GameState, who: Identity | None) -> Viewer:
-    """How `who` sees the game: an admin who plays a seat sees what any player sees."""
+    """How `who` sees the game: the private events of the seats they play, and in a
+    sandbox, its admin plays every seat. Being an admin, or the operator, opens no other
+    player's private event (rules.md, "Decisions added after the second release")."""
     if who is None:
         return Viewer.spectator()
     if state.settings.sandbox and state.is_admin(who.actor):
-        return Viewer(players=frozenset(state.players), moderator=True, operator=who.operator)
+        return Viewer(players=frozenset(state.players), sees_actors=True, operator=who.operator)
     players = frozenset(p.id for p in state.players.values() if who.account_id in p.accounts)
-    moderator = state.moderates(who.actor)
-    return Viewer(players=players, moderator=moderator, operator=who.operator)
+    sees_actors = state.moderates(who.actor)
+    return Viewer(players=players, sees_actors=sees_actors, operator=who.operator)
 
 
 def feed_event(
     viewer: Viewer, state: GameState, recorded: RecordedEvent, event: GameEvent
 ) -> FeedEvent | None:
-    """One event as `viewer` may read it, or None. Moderators see who acted, except who
-    sent an anonymous broadcast, which only the operator sees."""
+    """One event as `viewer` may read it, or None. Moderators see who acted on what they
+    see, except who sent an anonymous broadcast, which only the operator sees."""
     data = shown(viewer, event, state)
     if data is None:
         return None
-    sees_actor = viewer.operator or (viewer.moderator and not isinstance(event, MessageBroadcast))
+    sees_actor = viewer.operator or (viewer.sees_actors and not isinstance(event, MessageBroadcast))
     return FEED_EVENTS[recorded.type](
         position=recorded.position,
         version=recorded.version,

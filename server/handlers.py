@@ -24,6 +24,8 @@ from server.deciding import Decided, continues, decide_in_turn, folded, new_even
 from server.homes import Acted, Homes
 
 _PAGE = 1000
+# The archive's reason for a rewind whose admin gave none (the archive always holds one).
+NO_REASON = "admin rewind"
 # Races lost in a row on a state just read, after which a command holds the game's stream to
 # append: one process can keep beating another to every append (its kept state is the head,
 # and its next append goes one round trip after its last), while holding the stream makes
@@ -281,7 +283,7 @@ class GameService:
             stream_of(game_id),
             plan.after_version,
             truncated_by=command.actor.account,
-            reason=command.reason,
+            reason=plan.rewound.reason or NO_REASON,
             truncated_at=command.now,
             then_append=[marker],
             expected_version=expected_version,

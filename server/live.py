@@ -170,7 +170,9 @@ def messages_for(
     if isinstance(event, TurnResolved):
         messages.append(ResolvedMessage(recorded.position, turn=event.turn, resolution=event))
     elif isinstance(event, TurnRewound):
-        messages.append(RewoundMessage(recorded.position, turn=event.turn))
+        messages.append(
+            RewoundMessage(recorded.position, turn=event.turn, by=event.by, reason=event.reason)
+        )
     return messages
 
 

@@ -4,9 +4,10 @@ Deliveries go through an outbox. One enqueuer (under an advisory lock, across pr
 follows the event log and records a delivery for every `player_notified` and
 `turn_resolved` of a game with a webhook, in one transaction with its checkpoint, so that
 none is lost or doubled. A reminder is private before the resolution: it is recorded for a
-trusted webhook only (set by the operator or through a trusted client). Senders in every
-process claim, POST and record the deliveries (server.webhook_sender). None of this runs
-inside a resolution, so a slow or dead endpoint never delays a game.
+trusted webhook only (set through the trusted client the game was set up through, its bot,
+which DMs each player their own). Senders in every process claim, POST and record the
+deliveries (server.webhook_sender). None of this runs inside a resolution, so a slow or dead
+endpoint never delays a game.
 """
 
 import logging
@@ -28,7 +29,6 @@ CHECKPOINT = "webhooks.v1"
 # With the schema's hash (see projections.leading).
 _LOCK_KEY = 0x5EAD_0002
 _TYPES = ("player_notified.v1", "turn_resolved.v1")
-_ADMIN = Viewer(moderator=True)
 _encode = msgspec.json.Encoder().encode
 _log = logging.getLogger(__name__)
 
@@ -132,7 +132,10 @@ class Webhooks:
         assert game_id is not None
         state = (await self._games.load(game_id)).state
         event = game_codec.decode_recorded(recorded)
-        data = shown(_ADMIN, event, state) or {}
+        # A notice is shown as its player sees it: it is delivered for them (a reminder
+        # only to a trusted client, which DMs them); a resolution as everyone sees it.
+        seats = frozenset({event.player_id}) if isinstance(event, PlayerNotified) else frozenset()
+        data = shown(Viewer(players=seats), event, state) or {}
         recipients: list[Recipient] = []
         player = state.players.get(str(data.get("player_id", "")))
         if player is not None:

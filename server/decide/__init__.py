@@ -20,7 +20,6 @@ from schema.commands import (
     JoinGame,
     KillGame,
     PauseGame,
-    RecordPrivateRead,
     RemindPlayers,
     RemoveAdmin,
     RequestJoinForces,
@@ -83,8 +82,6 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return admins.add_admin(state, command)
         case RemoveAdmin():
             return admins.remove_admin(state, command)
-        case RecordPrivateRead():
-            return admins.record_private_read(state, command)
         case ForkGame():
             return fork.fork_game(state, command)
         case ClaimSeat():

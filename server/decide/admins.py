@@ -1,11 +1,11 @@
-"""A game's admins: the list, and what a moderator's reading of secrets leaves in the log."""
+"""A game's admins: the list."""
 
 from projections.game import GameState
 from schema import errors as codes
-from schema.commands import AddAdmin, RecordPrivateRead, RemoveAdmin
-from schema.game_events import AdminAdded, AdminRemoved, GameEvent, PrivateEventsRead
-from server.decide.acting import existing, require_admin
-from server.decide.errors import Conflict, InvalidCommand, NotAllowed
+from schema.commands import AddAdmin, RemoveAdmin
+from schema.game_events import AdminAdded, AdminRemoved, GameEvent
+from server.decide.acting import require_admin
+from server.decide.errors import Conflict, InvalidCommand
 
 MAX_ADMINS = 20
 
@@ -33,18 +33,3 @@ def remove_admin(state: GameState, command: RemoveAdmin) -> list[GameEvent]:
             "a game keeps at least one admin: add another before removing this one",
         )
     return [AdminRemoved(account_id=account) for account in gone]
-
-
-def record_private_read(state: GameState, command: RecordPrivateRead) -> list[GameEvent]:
-    """rules.md: a moderator's read of private events before resolution is recorded in the
-    log, once per moderator and turn. An admin who plays a seat may not read them at all."""
-    existing(state)
-    if not state.moderates(command.actor):
-        raise NotAllowed(
-            codes.MODERATORS_ONLY, "only an admin who plays no seat, or the operator, reads secrets"
-        )
-    if state.settings.sandbox or state.phase not in ("running", "paused"):
-        return []
-    if command.actor.account in state.private_readers:
-        return []
-    return [PrivateEventsRead(reader=command.actor.account, turn=state.turn)]

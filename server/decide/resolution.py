@@ -1,15 +1,17 @@
 """Resolving a turn into one `TurnResolved` event, and planning a rewind."""
 
 import msgspec
+from msgspec.structs import replace
 
 from projections.game import GameState
 from rules.effects import parse_effect
 from rules.prng import commitment
 from rules.turn import TurnInput
 from schema import errors as codes
+from schema.bounds import MAX_REASON
 from schema.commands import ResolveTurn, RewindTurn
 from schema.game_events import GameEvent, RecordedPosition, TurnResolved, TurnRewound
-from server.decide.acting import require_admin, require_phase
+from server.decide.acting import check_text, require_admin, require_phase
 from server.decide.errors import Conflict, WrongTurn
 from server.decide.notices import results_notices
 from server.decide.play import position_of
@@ -31,6 +33,7 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         when = "already resolved" if command.turn < state.turn else "not reached yet"
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
     require_phase(state, "running")
+    _require_everyones_orders(state, command)
     assert state.map is not None
     vote_outcome = outcome(state)
     same_day = state.settings.voting_mode == "same_day"
@@ -76,6 +79,26 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     return [turn_resolved, *results_notices(state, turn_resolved)]
 
 
+def _require_everyones_orders(state: GameState, command: ResolveTurn) -> None:
+    """rules.md: an admin's early resolution of a real game waits until every active player
+    has sent orders (an empty submission says ready), or an admin who plays could resolve,
+    read the others' orders, rewind and change theirs. The operator (and so the clock)
+    resolves at once; a sandbox's admin plays every seat. Says how many are missing, never
+    who: who has sent orders is nobody's business before the resolution."""
+    if command.actor.operator or state.settings.sandbox:
+        return
+    active = [p.id for p in state.players.values() if _in_play(state, p.id)]
+    missing = sum(1 for player in active if player not in state.submissions)
+    if missing:
+        verb = "has" if missing == 1 else "have"
+        raise Conflict(
+            codes.ORDERS_MISSING,
+            f"{missing} of the {len(active)} active players {verb} not sent orders for turn "
+            f"{state.turn}: an admin resolves early only once everyone's orders are in (an "
+            "empty submission says ready); the clock resolves the turn on time",
+        )
+
+
 def _mutual_requests(state: GameState) -> tuple[tuple[str, str], ...]:
     """Pairs who asked for each other this turn, in the order they joined the game."""
     requests = state.join_requests
@@ -83,12 +106,13 @@ def _mutual_requests(state: GameState) -> tuple[tuple[str, str], ...]:
     pairs = {
         tuple(sorted((a, b), key=order.__getitem__))
         for a, b in requests.items()
-        if requests.get(b) == a and _can_join(state, a) and _can_join(state, b)
+        if requests.get(b) == a and _in_play(state, a) and _in_play(state, b)
     }
     return tuple(sorted((a, b) for a, b in pairs))
 
 
-def _can_join(state: GameState, player_id: str) -> bool:
+def _in_play(state: GameState, player_id: str) -> bool:
+    """Still in the game and not banned: gives orders, and may join forces."""
     player = state.players[player_id]
     return player.status == "active" and not player.banned
 
@@ -98,13 +122,16 @@ def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
     require_phase(state, "running", "paused", "finished")
     if not state.resolved_versions:
         raise Conflict(codes.NOTHING_TO_REWIND, "there is no resolution to undo")
-    rewound = TurnRewound(turn=state.turn - 1, at=command.now)
+    reason = command.reason
+    if reason is not None:
+        reason = check_text("the reason", reason, MAX_REASON)
+    # rules.md: a rewind is public, with who did it and why.
+    rewound = TurnRewound(
+        turn=state.turn - 1, at=command.now, by=command.actor.account, reason=reason
+    )
     if state.phase == "finished" and state.secret is not None:
         # The end revealed the secret; the game goes on, and its draws must stay unknown.
-        rewound = TurnRewound(
-            turn=rewound.turn,
-            at=command.now,
-            secret=command.secret.hex(),
-            commitment=commitment(command.secret),
+        rewound = replace(
+            rewound, secret=command.secret.hex(), commitment=commitment(command.secret)
         )
     return RewindPlan(after_version=state.resolved_versions[-1] - 1, rewound=rewound)

@@ -76,9 +76,8 @@ async def rewind(request: Request, game: GameId) -> Response:
     who = await required_caller(request)
     body = await read_body(request, RewindBody, required=False)
     found = services(request)
-    reason = body.reason or "admin rewind"
     command = RewindTurn(
-        actor=who.actor, now=found.clock.now(), reason=reason, secret=found.entropy()
+        actor=who.actor, now=found.clock.now(), reason=body.reason, secret=found.entropy()
     )
     return json_response(done(await found.games.rewind(game, command)))
 

@@ -2,7 +2,6 @@
 
 from typing import Annotated
 
-import msgspec
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
@@ -10,9 +9,8 @@ from eventstore.base import EventStore
 from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.loading import stream_of
-from projections.visibility import Viewer, is_pending_secret
+from projections.visibility import Viewer
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
-from schema.commands import RecordPrivateRead
 from schema.game_events import game_codec
 from server.api import documented, json_response
 from server.application import administered, past_turn, readable
@@ -58,50 +56,35 @@ async def get_events(
 ) -> Response:
     found = services(request)
     state = (await readable(found, game)).state
-    who = await caller(request)
-    viewer = viewer_of(state, who)
-    page = await _visible_page(found.store, game, viewer, state, after, limit)
-    if who is not None and viewer.moderator and not state.settings.sandbox and page.secrets:
-        # rules.md: a moderator's read of secrets before resolution is in the log, for every
-        # player to see after the turn; it is written before anything is read.
-        await found.games.act(game, RecordPrivateRead(actor=who.actor, now=found.clock.now()))
-    return json_response(EventPage(page.events, page.position, page.has_more))
-
-
-class _Page(msgspec.Struct, frozen=True):
-    events: list[FeedEvent]
-    # The last stored event read: hidden ones advance it too, so that a reader never asks
-    # for them again.
-    position: int
-    has_more: bool
-    # Whether any event read is a secret of the turn in play.
-    secrets: bool
+    viewer = viewer_of(state, await caller(request))
+    return json_response(await _visible_page(found.store, game, viewer, state, after, limit))
 
 
 async def _visible_page(
     store: EventStore, game: str, viewer: Viewer, state: GameState, after: int, limit: int
-) -> _Page:
+) -> EventPage:
     """Up to `limit` events that `viewer` may see after `after`, reading on past hidden
-    ones (up to MAX_SCANNED stored events); `has_more` if stored events follow the page."""
+    ones (up to MAX_SCANNED stored events); `has_more` if stored events follow the page.
+    `position` is the last stored event read: hidden ones advance it too, so that a reader
+    never asks for them again."""
     stream = stream_of(game)
     events: list[FeedEvent] = []
-    position, scanned, secrets = after, 0, False
+    position, scanned = after, 0
     # One more than a page: a page of visible events then knows whether more follow.
     read = limit + 1
     while True:
         batch = await store.read_stream_after_position(stream, position, limit=read)
         for recorded in batch:
             if len(events) == limit or scanned == MAX_SCANNED:
-                return _Page(events, position, True, secrets)
+                return EventPage(events, position, True)
             scanned += 1
             position = recorded.position
             event = game_codec.decode_recorded(recorded)
-            secrets = secrets or is_pending_secret(event, state)
             shown = feed_event(viewer, state, recorded, event)
             if shown is not None:
                 events.append(shown)
         if len(batch) < read:
-            return _Page(events, position, False, secrets)
+            return EventPage(events, position, False)
         read = _READ
 
 

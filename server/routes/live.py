@@ -79,10 +79,9 @@ async def _serve(
     revoked."""
     handler = asyncio.current_task()
     assert handler is not None
-    # A moderator's read of secrets is recorded before it happens; a socket cannot do
-    # that, so it carries only the reader's own seats' private events. Nor does it reveal
-    # a resolved turn's submissions: the catch-up must send what a client that followed
-    # was sent as they happened.
+    # A socket carries only the reader's own seats' private events, and does not reveal a
+    # resolved turn's submissions: the catch-up must send what a client that followed was
+    # sent as they happened.
     viewer = viewer_of(loaded.state, identity).own_seats_only()
     client = Client(viewer, _writer(websocket))
     # From the moment it is revoked (perhaps already), nothing more is sent.

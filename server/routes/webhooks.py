@@ -65,12 +65,15 @@ async def _check(text: str, *, allow_private: bool) -> None:
     ),
 )
 async def set_webhook(request: Request, game: GameId) -> Response:
-    who, found = await _admin(request, game)
+    who = await required_caller(request)
+    found = services(request)
+    state = await administered(found, who, game)
     body = await read_body(request, WebhookBody)
     await _check(body.url, allow_private=found.webhook_allow_private)
-    # Reminders are private before a resolution: they go only where the operator or a
-    # trusted client (a bot that keeps them to each player) asked.
-    trusted = who.operator or who.client_id is not None
+    # Reminders are private before a resolution: they go only where the trusted client the
+    # game was set up through (its bot, which DMs each player their own) asked; not where
+    # the operator or a plain admin did (rules.md, "Who sees what").
+    trusted = who.client_id is not None and who.client_id == state.client_id
     secret = secrets.token_urlsafe(32)
     await found.pool.execute(
         "INSERT INTO webhooks (game_id, url, secret, created_at, trusted) "

@@ -21,10 +21,10 @@ from schema.commands import (
     UnbanPlayer,
     UnpauseGame,
 )
-from schema.game_events import PlayerLeft, TurnResolved
+from schema.game_events import PlayerLeft, TurnResolved, TurnRewound
 from schema.views import PublicGame
 from server.application import done, fork, set_up
-from server.decide.acting import check_text, require_admin
+from server.decide.acting import require_admin
 from server.decide.errors import Conflict, InvalidCommand, NotFound
 from server.handlers import Executed
 from server.textcommands import announcements
@@ -32,8 +32,6 @@ from server.textcommands.context import Context, answer, the
 from server.textcommands.lookup import find_player, mentioned_user
 from server.textcommands.parse import DEFAULT_GAME_NAME, Request
 from server.textcommands.players import Handler
-
-MAX_REASON = 500
 
 
 def _told(ctx: Context, executed: Executed) -> tuple[PublicGame, Window, datetime]:
@@ -192,15 +190,14 @@ async def kill_room(ctx: Context, request: Request) -> CommandReply:
 
 
 async def rewind(ctx: Context, request: Request) -> CommandReply:
-    reason = "admin rewind"
-    if request.text is not None:
-        reason = check_text("the reason", request.text, MAX_REASON)
     rewind = RewindTurn(
-        actor=ctx.who.actor, now=ctx.now(), reason=reason, secret=ctx.found.entropy()
+        actor=ctx.who.actor, now=ctx.now(), reason=request.text, secret=ctx.found.entropy()
     )
     executed = await ctx.found.games.rewind(ctx.game_id, rewind)
+    rewound = the(TurnRewound, executed.events)
     game, window, now = _told(ctx, executed)
-    return answer(announcements.rewound(game, window, now), done(executed))
+    told = announcements.rewound(game, window, now, ctx.who.name, rewound.reason)
+    return answer(told, done(executed))
 
 
 async def resolve(ctx: Context, request: Request) -> CommandReply:

@@ -141,11 +141,20 @@ def killed(name: str) -> str:
     return f"{clip(name, 80)} is gone: the room was killed. Use /setup for a new game."
 
 
-def rewound(game: PublicGame, window: Window, now: datetime) -> str:
+def rewound(
+    game: PublicGame,
+    window: Window,
+    now: datetime,
+    by: str | None = None,
+    reason: str | None = None,
+) -> str:
+    """A rewind, told to everyone with who did it and why (rules.md: a rewind is public)."""
+    who = "" if by is None else f"{by} rewound it" + (f": {reason}" if reason else "")
     return (
-        f"The last resolution is undone: the game is back at turn {game.turn}. That turn's "
-        "orders stand as submitted orders and can be replaced; its votes must be cast again. "
-        f"{turn_line(game, window, now)}"
+        f"The last resolution is undone: the game is back at turn {game.turn}. "
+        + (f"{who}. " if who else "")
+        + "That turn's orders stand as submitted orders and can be replaced; its votes must be "
+        f"cast again. {turn_line(game, window, now)}"
     )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from schema.api import Done, OrdersAccepted
 from schema.views import PublicGame
-from tests.api.support import PAST_THE_LOCK, Account, Api, Server
+from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Account, Api, Server
 
 SEED = 7
 VP_TARGET = 6
@@ -75,9 +75,10 @@ class ScriptedGame:
         return await self.api.as_(self.player(a)).join_forces(self.game_id, with_player)
 
     async def resolve(self) -> Done:
-        """Resolve now as the admin, then step the clock past the lock after it."""
+        """Resolve now as the operator (an admin's early resolution waits for everyone's
+        orders, and the script leaves some out), then step the clock past the lock."""
         self.server.clock.advance(60)
-        done = await self.api.as_(self.admin).resolve(self.game_id)
+        done = await self.api.as_(OPERATOR_TOKEN).resolve(self.game_id)
         self.server.clock.advance(PAST_THE_LOCK)
         return done
 

@@ -30,7 +30,7 @@ async def _scripted_game(game: ScriptedGame) -> None:
     bob = game.player("Bob")
     await game.join_and_start()
     await game.submit(1)
-    # The operator moderates: reading the orders of the turn in play is logged first.
+    # The operator reads the feed with the turn in play: none of its secrets.
     await api.events(game_id, OPERATOR_TOKEN)
     await api.call("POST", f"/v1/games/{game_id}/broadcast", bob, {"message": "hello"})
     look = {"color": 7, "pattern": 3, "name": "Bobby", "notifications": False}
@@ -225,7 +225,9 @@ async def test_every_answer_event_and_message_of_real_games_fits_the_published_c
         for event in exchange.body["events"]
     ]
     sent = [m["event"] for m in messages if m["type"] == "event"]
-    assert {e["type"] for e in [*read, *sent]} == game_codec.types
+    # But a moderator's read, which only older servers recorded (rules.md, "Decisions added
+    # after the second release"): no game played now holds one.
+    assert {e["type"] for e in [*read, *sent]} == game_codec.types - {"private_events_read.v1"}
 
 
 async def test_every_event_type_is_in_both_documents(server: Server) -> None:

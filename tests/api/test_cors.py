@@ -2,15 +2,12 @@
 without a token, the headers on every answer (the gate's 401 and 429, the body limit's 413,
 the error handlers' 4xx and 503), and a configured list of origins, or none."""
 
-import re
-from collections.abc import Sequence
-
 import httpx
-from starlette.routing import BaseRoute, Route
 
 from server.api import MAX_BODY
 from server.ratelimit import Rate, RateLimits
-from tests.api.support import Server, serving
+from tests.api.routes import every_route
+from tests.api.support import serving
 from tests.server.running import CuttableLink
 
 PAGE = "http://127.0.0.1:8123"
@@ -42,27 +39,6 @@ def readable(response: httpx.Response, origin: str = "*") -> None:
 def unreadable(response: httpx.Response) -> None:
     assert "access-control-allow-origin" not in response.headers, response.headers
     assert "access-control-expose-headers" not in response.headers
-
-
-def every_route(server: Server, game: str) -> list[tuple[str, str]]:
-    """(method, path) of every HTTP route, with made-up path parameters."""
-    values = {"game": game, "turn": "1", "name": "rulebook", "action": "pause"}
-    calls = []
-    for route in _flat(server.app.routes):
-        path = re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: values.get(m[1], "x"), route.path)
-        calls += [(method, path) for method in sorted(route.methods or ()) if method != "HEAD"]
-    return calls
-
-
-def _flat(routes: Sequence[BaseRoute]) -> list[Route]:
-    found: list[Route] = []
-    for route in routes:
-        included = getattr(route, "original_router", None)
-        if included is not None:
-            found += _flat(included.routes)
-        elif isinstance(route, Route):
-            found.append(route)
-    return found
 
 
 async def test_a_preflight_succeeds_on_every_route_without_a_token(schema_url: str) -> None:

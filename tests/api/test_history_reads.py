@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from server.routes import history
-from tests.api.support import Account, Api, Json, Server
+from tests.api.support import OPERATOR_TOKEN, Account, Api, Json, Server
 
 HIDDEN_ORDERS = 30
 
@@ -22,9 +22,10 @@ async def _game(api: Api) -> tuple[str, list[Account]]:
 
 async def test_a_turn_read_right_after_its_resolution_shows_it(server: Server) -> None:
     api = server.api
-    game_id, (ann, *_) = await _game(api)
+    game_id, _ = await _game(api)
     for turn in (1, 2, 3):
-        resolved = await api.admin(game_id, ann, "resolve")
+        # The operator resolves at once (an admin waits for everyone's orders).
+        resolved = await api.admin(game_id, OPERATOR_TOKEN, "resolve")
         reads: list[Json] = await asyncio.gather(
             *(api.call("GET", f"/v1/games/{game_id}/turns/{turn}") for _ in range(8))
         )

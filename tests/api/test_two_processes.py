@@ -6,7 +6,7 @@ import contextlib
 
 import httpx
 
-from tests.api.support import Api, Live, delivered, serve_process
+from tests.api.support import OPERATOR_TOKEN, Api, Live, delivered, serve_process
 
 
 async def test_an_order_sent_to_one_process_reaches_a_socket_on_the_other(
@@ -52,7 +52,7 @@ async def test_an_order_sent_to_one_process_reaches_a_socket_on_the_other(
         assert spectator_two.events[-1]["data"]["message"] == "hello from one"
 
         # And the other way round: a resolution through process two reaches process one.
-        await api_two.admin(game_id, ann, "resolve")
+        await api_two.admin(game_id, OPERATOR_TOKEN, "resolve")
         await spectator_one.wait_for(lambda ms: any(m["type"] == "resolved" for m in ms))
 
         # A spectator of process one that moves to process two resumes where it was.

@@ -62,9 +62,10 @@ async def test_who_sets_the_webhook_decides_whether_it_is_trusted(schema_url: st
             assert done["trusted"] == view["trusted"]
             return bool(done["trusted"])
 
+        # Reminders are their players' alone before the resolution: not even the operator's
+        # webhook receives them (rules.md, "Decisions added after the second release").
         assert not await set_by(admin)
-        assert await set_by(OPERATOR_TOKEN)
-        assert not await set_by(admin)
+        assert not await set_by(OPERATOR_TOKEN)
 
         client = await api.call("POST", "/v1/clients", OPERATOR_TOKEN, {"name": "bot"}, expect=201)
         as_bot = {"X-Acting-User": "discord-42"}
@@ -73,6 +74,9 @@ async def test_who_sets_the_webhook_decides_whether_it_is_trusted(schema_url: st
         )
         game_id = created["id"]
         assert await set_by(client["token"], as_bot)
+        # Only the client the game was set up through (its bot, which DMs each player their
+        # own) is trusted with them; the operator setting the same game's webhook is not.
+        assert not await set_by(OPERATOR_TOKEN)
 
 
 async def _webhook_outcomes(schema_url: str, game_id: str) -> list[asyncpg.Record]:

@@ -137,9 +137,10 @@ class Server:
         return found
 
     async def resolve(self) -> None:
-        """Resolve the turn now (as the admin), then step past the lock window."""
-        await self.call("POST", f"/v1/games/{self.game_id}/admin/resolve", self.players[0])
+        """Resolve the turn now (as the operator: an admin's early resolution waits for
+        every player's orders), then step past the lock window."""
         operator = Player("operator", "operator", OPERATOR_TOKEN)
+        await self.call("POST", f"/v1/games/{self.game_id}/admin/resolve", operator)
         await self.call("POST", "/v1/admin/clock", operator, {"advance_seconds": PAST_THE_LOCK})
 
     async def rewind(self) -> None:

@@ -80,6 +80,12 @@ async def test_a_game_from_setup_to_its_end(server: Server, anyone: SkirmishClie
     await ann.pause(game)
     await ann.unpause(game)
     server.clock.advance(60)
+    # An admin resolves early once everyone has sent orders: Bob and Cy say they are ready.
+    with pytest.raises(Conflict) as waiting:
+        await ann.resolve(game)
+    assert waiting.value.code == "orders_missing"
+    for ready in (bob, cy):
+        await ready.submit_orders(game, ",")
     resolved = await ann.resolve(game)
     assert "turn_resolved.v1" in resolved.events
     server.clock.advance(PAST_THE_LOCK)

@@ -93,8 +93,9 @@ async def test_a_whole_game_is_posted_in_the_channel_and_each_player_gets_their_
     assert _first_lines(posts) == [
         STARTED,
         "Turn 1 has resolved.",
-        "The last resolution is undone: the game is back at turn 1. That turn's orders stand "
-        "as submitted orders and can be replaced; its votes must be cast again. Turn 1 is open "
+        "The last resolution is undone: the game is back at turn 1. Ann rewound it: testing. "
+        "That turn's orders stand as submitted orders and can be replaced; its votes must be "
+        "cast again. Turn 1 is open "
         "for orders (they close 1 minute before the resolution). Next resolution: 2030-03-04 "
         "08:32 UTC (08:32 local time, in 15m).",
         "Turn 1 has resolved.",
@@ -185,8 +186,9 @@ async def test_a_herald_restarted_from_its_records_posts_nothing_twice_and_misse
     assert _first_lines(sink.posts) == [
         STARTED,
         "Turn 1 has resolved.",
-        "The last resolution is undone: the game is back at turn 1. That turn's orders stand "
-        "as submitted orders and can be replaced; its votes must be cast again. Turn 1 is open "
+        "The last resolution is undone: the game is back at turn 1. Ann rewound it: testing. "
+        "That turn's orders stand as submitted orders and can be replaced; its votes must be "
+        "cast again. Turn 1 is open "
         "for orders (they close 1 minute before the resolution). Next resolution: 2030-03-04 "
         "08:32 UTC (08:32 local time, in 15m).",
         "Turn 1 has resolved.",

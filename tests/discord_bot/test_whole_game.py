@@ -25,8 +25,9 @@ STARTED = (
 )
 RESOLVED = "Turn 1 has resolved."
 REWOUND = (
-    "The last resolution is undone: the game is back at turn 1. That turn's orders stand as "
-    "submitted orders and can be replaced; its votes must be cast again. Turn 1 is open for "
+    "The last resolution is undone: the game is back at turn 1. Ann rewound it: a cat. That "
+    "turn's orders stand as submitted orders and can be replaced; its votes must be cast "
+    "again. Turn 1 is open for "
     "orders (they close 1 minute before the resolution). Next resolution: 2030-03-04 08:32 "
     "UTC (08:32 local time, in 15m)."
 )

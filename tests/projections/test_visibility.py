@@ -4,13 +4,14 @@ import pytest
 from msgspec.structs import replace
 
 from projections.game import GameState
-from projections.visibility import Viewer, can_see, is_pending_secret, owner_of, shown
+from projections.visibility import Viewer, can_see, owners_of, shown
 from rules.maps import builtin_map
 from rules.prng import commitment
 from schema.game_events import (
     GameCreated,
     GameEvent,
     GameStarted,
+    JoinForcesRequested,
     MessageBroadcast,
     OrdersSubmitted,
     PlayerJoined,
@@ -34,8 +35,10 @@ SAME_DAY_GAME = GameState(phase="running", settings=SAME_DAY, turn=1)
 
 OWNER = Viewer(players=frozenset({"p1"}))
 OTHER = Viewer(players=frozenset({"p2"}))
-# An admin who plays p2 sees what p2 sees: that is OTHER.
-MODERATOR = Viewer(moderator=True)
+# An admin who plays p2 sees what p2 sees: that is OTHER. An admin who plays no seat, and
+# the operator, see who acted, and no private event.
+MODERATOR = Viewer(sees_actors=True)
+OPERATOR = Viewer(sees_actors=True, operator=True)
 SPECTATOR = Viewer.spectator()
 
 ORDERS = OrdersSubmitted(
@@ -48,6 +51,8 @@ ORDERS = OrdersSubmitted(
     nonce="cd" * 32,
 )
 BALLOT = VoteCast(player_id="p1", turn=1, effect="FEAST")
+# p1 asks p3 to join forces.
+REQUEST = JoinForcesRequested(player_id="p1", with_player="p3", turn=1)
 REMINDER = PlayerNotified(player_id="p1", kind="reminder", turn=1, text="soon")
 CREATED = GameCreated(game_id="g1", settings=NORMAL, admin=ADMIN, seed=982_451_653, at=T0)
 STARTED = GameStarted(
@@ -78,7 +83,7 @@ RESOLVED = TurnResolved(
 
 
 def test_orders_are_their_owners_alone() -> None:
-    assert owner_of(ORDERS, AT_TURN_1) == "p1"
+    assert owners_of(ORDERS, AT_TURN_1) == frozenset({"p1"})
     assert shown(OWNER, ORDERS, AT_TURN_1) == {
         "type": "orders_submitted.v1",
         "player_id": "p1",
@@ -89,17 +94,30 @@ def test_orders_are_their_owners_alone() -> None:
         "receipt": "ab" * 32,
         "nonce": "cd" * 32,
     }
-    for viewer in (OTHER, SPECTATOR, OTHER.own_seats_only()):
+    for viewer in (OTHER, SPECTATOR, MODERATOR, OPERATOR, OTHER.own_seats_only()):
         assert not can_see(viewer, ORDERS, AT_TURN_1)
         assert shown(viewer, ORDERS, AT_TURN_1) is None
 
 
 def test_a_resolved_turns_submissions_are_revealed_to_all_with_their_nonce() -> None:
-    for viewer in (OTHER, SPECTATOR):
+    for viewer in (OTHER, SPECTATOR, MODERATOR):
         assert shown(viewer, ORDERS, AT_TURN_2) == shown(OWNER, ORDERS, AT_TURN_1)
     # Other private events stay private.
-    assert not can_see(OTHER, REMINDER, AT_TURN_2)
-    assert not can_see(OTHER, BALLOT, replace(SAME_DAY_GAME, turn=2))
+    for viewer in (OTHER, MODERATOR, OPERATOR):
+        assert not can_see(viewer, REMINDER, AT_TURN_2)
+        assert not can_see(viewer, BALLOT, replace(SAME_DAY_GAME, turn=2))
+
+
+def test_a_join_forces_request_is_its_sender_and_the_player_asked_until_resolved() -> None:
+    assert owners_of(REQUEST, AT_TURN_1) == frozenset({"p1", "p3"})
+    asked = Viewer(players=frozenset({"p3"}))
+    for viewer in (OWNER, asked, asked.own_seats_only()):
+        assert can_see(viewer, REQUEST, AT_TURN_1)
+    for viewer in (OTHER, SPECTATOR, MODERATOR, OPERATOR):
+        assert not can_see(viewer, REQUEST, AT_TURN_1)
+        assert can_see(viewer, REQUEST, AT_TURN_2)
+        # A socket sent it as it was: hidden.
+        assert not can_see(viewer.own_seats_only(), REQUEST, AT_TURN_2)
 
 
 def test_the_archive_and_sockets_reveal_nothing_a_resolution_revealed_later() -> None:
@@ -107,7 +125,6 @@ def test_the_archive_and_sockets_reveal_nothing_a_resolution_revealed_later() ->
     # sends each event as it was when it happened.
     for viewer in (OTHER, SPECTATOR, MODERATOR):
         assert not can_see(viewer.own_seats_only(), ORDERS, AT_TURN_2)
-        assert not can_see(viewer.own_seats_only(), READ, AT_TURN_2)
     assert can_see(OWNER.own_seats_only(), ORDERS, AT_TURN_2)
 
 
@@ -117,14 +134,14 @@ def test_a_joint_viewer_sees_the_orders_of_every_player_it_acts_for() -> None:
 
 
 def test_same_day_votes_are_secret_to_all_but_the_voter() -> None:
-    assert owner_of(BALLOT, SAME_DAY_GAME) == "p1"
+    assert owners_of(BALLOT, SAME_DAY_GAME) == frozenset({"p1"})
     assert can_see(OWNER, BALLOT, SAME_DAY_GAME)
     assert not can_see(OTHER, BALLOT, SAME_DAY_GAME)
     assert shown(SPECTATOR, BALLOT, SAME_DAY_GAME) is None
 
 
 def test_normal_votes_are_public() -> None:
-    assert owner_of(BALLOT, AT_TURN_1) is None
+    assert owners_of(BALLOT, AT_TURN_1) is None
     for viewer in (OWNER, OTHER, SPECTATOR):
         assert shown(viewer, BALLOT, AT_TURN_1) == {
             "type": "vote_cast.v1",
@@ -134,33 +151,24 @@ def test_normal_votes_are_public() -> None:
         }
 
 
-def test_a_moderator_sees_every_private_event() -> None:
-    for event, state in ((ORDERS, AT_TURN_1), (BALLOT, SAME_DAY_GAME), (REMINDER, AT_TURN_1)):
-        assert can_see(MODERATOR, event, state)
+def test_no_admin_nor_the_operator_sees_another_players_private_event() -> None:
+    private = ((ORDERS, AT_TURN_1), (BALLOT, SAME_DAY_GAME), (REMINDER, AT_TURN_1))
+    for event, state in (*private, (REQUEST, AT_TURN_1)):
+        for viewer in (MODERATOR, OPERATOR):
+            assert not can_see(viewer, event, state)
 
 
-@pytest.mark.parametrize(
-    ("event", "state", "pending"),
-    [
-        (ORDERS, AT_TURN_1, True),
-        (ORDERS, AT_TURN_2, False),
-        (BALLOT, SAME_DAY_GAME, True),
-        (BALLOT, AT_TURN_1, False),  # a public ballot
-        (REMINDER, AT_TURN_1, True),
-        (RESOLVED, AT_TURN_2, False),
-    ],
-)
-def test_a_pending_secret_is_a_private_event_of_a_turn_not_resolved_yet(
-    event: GameEvent, state: GameState, pending: bool
-) -> None:
-    assert is_pending_secret(event, state) is pending
+def test_a_sandbox_admin_plays_every_seat_and_sees_everything() -> None:
+    sandbox_admin = Viewer(players=frozenset({"p1", "p2", "p3"}), sees_actors=True)
+    for event in (ORDERS, REMINDER, REQUEST):
+        assert can_see(sandbox_admin, event, AT_TURN_1)
+    assert can_see(sandbox_admin, BALLOT, SAME_DAY_GAME)
 
 
-def test_a_moderators_read_shows_to_moderators_at_once_and_to_all_after_the_turn() -> None:
-    for viewer in (OWNER, OTHER, SPECTATOR):
-        assert not can_see(viewer, READ, AT_TURN_1)
-        assert can_see(viewer, READ, AT_TURN_2)
-    assert can_see(MODERATOR, READ, AT_TURN_1)
+def test_a_moderators_read_in_an_old_log_is_public() -> None:
+    # Older servers recorded it; it holds nobody's secret.
+    for viewer in (OWNER, OTHER, SPECTATOR, MODERATOR, OTHER.own_seats_only()):
+        assert can_see(viewer, READ, AT_TURN_1)
 
 
 def test_the_seed_is_public_it_only_picks_the_map() -> None:
@@ -210,5 +218,5 @@ def test_a_secret_replaced_by_a_rewind_is_revealed_and_the_new_one_hidden() -> N
 )
 def test_everything_else_is_public(event: GameEvent) -> None:
     for state in (AT_TURN_1, SAME_DAY_GAME):
-        assert owner_of(event, state) is None
+        assert owners_of(event, state) is None
         assert shown(SPECTATOR, event, state) is not None

@@ -71,7 +71,7 @@ async def test_two_workers_share_the_port_the_game_and_the_live_feed(schema_url:
 
         client = await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=30))
         api = Api(client, base)
-        game, ann, bob, army = await started_game(api)
+        game, _, bob, army = await started_game(api)
 
         # Bob follows the game on both workers.
         async def follow() -> tuple[Live, int]:
@@ -84,7 +84,7 @@ async def test_two_workers_share_the_port_the_game_and_the_live_feed(schema_url:
             await live.wait_for(lambda ms: any(m["type"] == "standings" for m in ms))
 
         order = await api.orders(game, bob, f"{army} H")
-        await api.admin(game, ann, "resolve")
+        await api.admin(game, OPERATOR_TOKEN, "resolve")
         for live in feeds:
             await live.wait_for(lambda ms: any(m["type"] == "resolved" for m in ms))
             mine = [e for e in live.events if e["type"] == "orders_submitted.v1"]

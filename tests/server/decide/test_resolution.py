@@ -2,7 +2,9 @@
 
 from datetime import datetime
 
+import msgspec
 import pytest
+from msgspec.structs import replace
 
 from projections.evolve import fold
 from projections.game import GameState
@@ -12,13 +14,16 @@ from schema import errors as codes
 from schema.commands import (
     Actor,
     BanPlayer,
+    JoinGame,
     PauseGame,
     Resign,
     ResolveTurn,
     RewindTurn,
+    StartGame,
     SubmitOrders,
 )
 from schema.game_events import (
+    GameEvent,
     PlayerNotified,
     PlayerResigned,
     RecordedPosition,
@@ -31,10 +36,12 @@ from tests.server.decide.given import (
     ADMIN,
     NONCE,
     NOON,
+    SECRET,
     T0,
     Game,
     account,
     armies_of,
+    created,
     during,
     free_neighbours,
     joined,
@@ -214,9 +221,49 @@ def test_a_turn_not_reached_yet_is_not_called_resolved() -> None:
 def test_resolve_now_resolves_the_current_turn() -> None:
     game = started(3)
     resolve(game)
+    for player in (1, 2, 3):
+        submit(game, player, "ready")
     event, *_ = game.when(ResolveTurn(actor=Actor(ADMIN), now=during(2)))
     assert isinstance(event, TurnResolved)
     assert event.turn == 2
+
+
+def test_an_admins_early_resolution_waits_for_every_active_players_orders() -> None:
+    # rules.md, "Decisions added after the second release": else an admin who plays could
+    # resolve, read the others' orders, rewind and change theirs.
+    game = started(3)
+    now = ResolveTurn(actor=Actor(ADMIN), now=during(1))
+    with refused(codes.ORDERS_MISSING, "3 of the 3 active players have not sent orders"):
+        game.when(now)
+    submit(game, 1, "ready")
+    with refused(codes.ORDERS_MISSING, "2 of the 3 active players have not sent orders"):
+        game.when(now)
+    submit(game, 2, "ready")
+    # An empty submission (no order at all: its pieces are empty) says "ready" too.
+    submit(game, 3, ",")
+    (event, *_) = game.when(now)
+    assert isinstance(event, TurnResolved)
+
+
+def test_a_resigned_or_banned_player_is_not_waited_for() -> None:
+    game = started(3)
+    submit(game, 1, "ready")
+    game.run(Resign(actor=Actor(account(2)), now=during(1)))
+    with refused(codes.ORDERS_MISSING, "1 of the 2 active players has not sent orders"):
+        game.when(ResolveTurn(actor=Actor(ADMIN), now=during(1)))
+    game.run(BanPlayer(actor=Actor(ADMIN), now=during(1), player_id="p3"))
+    assert game.when(ResolveTurn(actor=Actor(ADMIN), now=during(1)))
+
+
+def test_the_operator_and_the_clock_resolve_at_once_and_a_sandbox_is_not_waited_for() -> None:
+    game = started(3)
+    assert game.when(ResolveTurn(actor=Actor("operator", operator=True), now=during(1)))
+    assert game.when(ResolveTurn(actor=Actor("scheduler", operator=True), now=NOON, turn=1))
+    sandbox = created(sandbox=True)
+    for name in ("Red", "Blue", "Green"):
+        sandbox.run(JoinGame(actor=Actor(ADMIN), now=T0, name=name))
+    sandbox.run(StartGame(actor=Actor(ADMIN), now=T0, secret=SECRET))
+    assert sandbox.when(ResolveTurn(actor=Actor(ADMIN), now=during(1)))
 
 
 def test_a_paused_or_unstarted_game_does_not_resolve() -> None:
@@ -273,7 +320,8 @@ def test_the_plan_truncates_just_before_the_last_resolution() -> None:
     game.run(Resign(actor=Actor(account(3)), now=during(3)))
     last = _versions(game)[-1]
     plan = plan_rewind(game.state, _rewind(noon(2)))
-    assert plan == RewindPlan(after_version=last - 1, rewound=TurnRewound(turn=2, at=noon(2)))
+    rewound = TurnRewound(turn=2, at=noon(2), by=ADMIN)
+    assert plan == RewindPlan(after_version=last - 1, rewound=rewound)
     # What goes is the resolution of turn 2 and everything recorded after it: the players'
     # results notices and the resignation.
     gone = game.events[plan.after_version :]
@@ -304,7 +352,7 @@ def test_rewinding_again_goes_one_more_turn_back() -> None:
     game = Game(*game.events[: plan.after_version], plan.rewound)
     again = plan_rewind(game.state, _rewind(noon(2)))
     assert again == RewindPlan(
-        after_version=_versions(game)[0] - 1, rewound=TurnRewound(turn=1, at=noon(2))
+        after_version=_versions(game)[0] - 1, rewound=TurnRewound(turn=1, at=noon(2), by=ADMIN)
     )
     game = Game(*game.events[: again.after_version], TurnRewound(turn=1, at=noon(2)))
     assert game.state.turn == 1
@@ -324,7 +372,11 @@ def test_a_finished_game_can_be_rewound() -> None:
     assert plan == RewindPlan(
         after_version=_versions(game)[0] - 1,
         rewound=TurnRewound(
-            turn=1, at=noon(1), secret=NEW_SECRET.hex(), commitment=commitment(NEW_SECRET)
+            turn=1,
+            at=noon(1),
+            secret=NEW_SECRET.hex(),
+            commitment=commitment(NEW_SECRET),
+            by=ADMIN,
         ),
     )
     rewound = Game(*game.events[: plan.after_version], plan.rewound)
@@ -332,9 +384,34 @@ def test_a_finished_game_can_be_rewound() -> None:
     assert rewound.state.randomness == NEW_SECRET
 
 
+def test_a_rewind_says_who_did_it_and_why() -> None:
+    game = started(3)
+    resolve(game)
+    why = RewindTurn(actor=Actor(ADMIN), now=during(2), secret=NEW_SECRET, reason=" a misclick ")
+    assert plan_rewind(game.state, why).rewound == TurnRewound(
+        turn=1, at=during(2), by=ADMIN, reason="a misclick"
+    )
+    operator = RewindTurn(actor=Actor("operator", operator=True), now=during(2), secret=NEW_SECRET)
+    assert plan_rewind(game.state, operator).rewound == TurnRewound(
+        turn=1, at=during(2), by="operator"
+    )
+    for reason, code in (("x" * 501, codes.TEXT_TOO_LONG), ("   ", codes.TEXT_EMPTY)):
+        with refused(code):
+            plan_rewind(game.state, replace(why, reason=reason))
+
+
+def test_an_old_rewind_without_who_or_why_still_decodes() -> None:
+    old = b'{"type":"turn_rewound.v1","turn":3,"at":"2030-01-01T12:00:00Z"}'
+    event = msgspec.json.decode(old, type=GameEvent)
+    assert isinstance(event, TurnRewound)
+    assert (event.turn, event.by, event.reason) == (3, None, None)
+
+
 def test_only_an_admin_or_the_operator_resolves_now() -> None:
     game = started(3)
     with refused(codes.ADMIN_ONLY, "admin"):
         game.when(ResolveTurn(actor=Actor(account(1)), now=during(1)))
+    for player in (1, 2, 3):
+        submit(game, player, "ready")
     assert game.when(ResolveTurn(actor=Actor(ADMIN), now=during(1)))
     assert game.when(ResolveTurn(actor=Actor("scheduler", operator=True), now=during(1), turn=1))

@@ -105,6 +105,14 @@ async def table(schema_url: str) -> AsyncIterator[Table]:
         yield Table(client, clock)
 
 
+async def all_ready(*people: Person) -> None:
+    """Each says "ready" with an empty submission (no order: its pieces are empty), which
+    leaves their orders as they were: an admin's early resolution waits for every player's
+    orders (rules.md, "Decisions added after the second release")."""
+    for person in people:
+        await person.ok("/submit ,")
+
+
 def neighbours(said: Said) -> dict[str, set[str]]:
     """The map's adjacencies, from /help's result."""
     assert said.result is not None

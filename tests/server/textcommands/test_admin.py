@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.server.textcommands.bot import Person, Table, armies, table
+from tests.server.textcommands.bot import Person, Table, all_ready, armies, table
 
 SETUP = "/advanced_setup votes=disabled seed=5"
 ADMIN_ONLY = "only an admin of this game can do that"
@@ -115,11 +115,18 @@ async def test_a_ban_in_the_join_phase_removes_and_unban_lets_them_rejoin(
 
 async def test_resolve_then_rewind(schema_url: str) -> None:
     async with table(schema_url) as t:
-        ann, bob, _ = await seated(t)
+        ann, bob, cy = await seated(t)
         assert (await ann.refused("/rewind")).reply == "there is no resolution to undo"
         mine = armies(await bob.ok("/help"), "p2")
         await bob.ok(f"/submit {mine[0]} H, {mine[1]} B")
         t.clock.advance(60)
+        # Cy has sent nothing: an admin's early resolution waits, and says how many.
+        waiting = await ann.refused("/resolve")
+        assert waiting.reply.startswith(
+            "2 of the 3 active players have not sent orders for turn 1: an admin resolves "
+            "early only once everyone's orders are in"
+        )
+        await all_ready(ann, cy)
         resolved = await ann.ok("/resolve")
         assert resolved.reply.split("\n")[:2] == [
             "Turn 1 has resolved.",
@@ -137,7 +144,8 @@ async def test_resolve_then_rewind(schema_url: str) -> None:
         assert "Last turn (turn 1):" in listed.reply
         rewound = await ann.ok("/rewind a player misread the rules")
         assert rewound.reply.startswith(
-            "The last resolution is undone: the game is back at turn 1."
+            "The last resolution is undone: the game is back at turn 1. Ann rewound it: a "
+            "player misread the rules. "
         )
         listed = await bob.ok("/list")
         assert listed.reply.split("\n")[:3] == [
@@ -163,8 +171,9 @@ async def test_kill_room(schema_url: str) -> None:
 
 async def test_fork_makes_a_sandbox_from_the_start_of_a_turn(schema_url: str) -> None:
     async with table(schema_url) as t:
-        ann, bob, _ = await seated(t)
+        ann, bob, cy = await seated(t)
         t.clock.advance(60)
+        await all_ready(ann, bob, cy)
         await ann.ok("/resolve")
         assert (await bob.refused("/fork 1")).reply.startswith("only an admin may fork")
         assert (await ann.refused("/fork 3")).reply == ("turn 3 cannot be forked: turns 1 to 2 can")
@@ -189,6 +198,7 @@ async def test_a_real_forks_seats_are_claimed_declined_and_it_is_started(
         ann, bob, cy = await seated(t)
         eve = await t.person("Eve")
         t.clock.advance(60)
+        await all_ready(ann, bob, cy)
         await ann.ok("/resolve")
         response = await t.client.post(
             f"/v1/games/{ann.game}/fork",

@@ -5,7 +5,7 @@ from datetime import timedelta
 from schema.receipts import verify
 from server.textcommands.replies import RECEIPT_NOTE
 from server.words import HINTS, QUOTES
-from tests.server.textcommands.bot import Person, Table, armies, neighbours, table
+from tests.server.textcommands.bot import Person, Table, all_ready, armies, neighbours, table
 
 SETUP = '/advanced_setup name="Friday Night" votes=disabled seed=3'
 
@@ -271,7 +271,7 @@ async def test_join_forces_by_id_name_or_mention_and_the_rules_checks(schema_url
         )
         # Ann grows to three times their size and 3 VP; then Bob and Cy may join.
         for _ in range(3):
-            await _expand(t, ann)
+            await _expand(t, ann, bob, cy)
         asked = await bob.ok("/join_forces @cy")
         assert asked.reply == (
             "Bob asks to join forces with Cy. It happens when turn 4 resolves if Cy also "
@@ -281,6 +281,7 @@ async def test_join_forces_by_id_name_or_mention_and_the_rules_checks(schema_url
         assert agreed.reply == (
             "Cy and Bob both asked: they join forces as Bob/Cy when turn 4 resolves."
         )
+        await all_ready(ann, bob, cy)
         resolved = await ann.ok("/resolve")
         assert "Bob and Cy have joined forces as Bob/Cy." in resolved.reply
         t.clock.advance(600)
@@ -290,8 +291,9 @@ async def test_join_forces_by_id_name_or_mention_and_the_rules_checks(schema_url
         assert len(armies(helped, "p2/p3")) == 4
 
 
-async def _expand(t: Table, ann: Person) -> None:
-    """Ann moves each army into a free neighbour; then the turn resolves."""
+async def _expand(t: Table, ann: Person, *others: Person) -> None:
+    """Ann moves each army into a free neighbour, the others are ready; then the turn
+    resolves."""
     helped = await ann.ok("/help")
     assert helped.result is not None
     control = helped.result["board"]["control"]
@@ -304,6 +306,7 @@ async def _expand(t: Table, ann: Person) -> None:
             taken.add(free[0])
             orders.append(f"{army} to {free[0]}")
     await ann.ok(f"/submit {', '.join(orders)}")
+    await all_ready(*others)
     await ann.ok("/resolve")
     t.clock.advance(600)
 
