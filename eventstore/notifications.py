@@ -97,15 +97,22 @@ class Notifier:
             await self._task
 
 
+# Told each payload of a channel heard beside the store's, and None when some may be lost.
+Heard = Callable[[str | None], None]
+
+
 class Listener:
-    """One pooled connection that LISTENs for the whole store. When it is lost it reconnects
-    in the background and then wakes every subscription, because notifications sent while it
-    was away are gone."""
+    """One pooled connection that LISTENs for the whole store, and for the channels others
+    add (the read models' progress: one connection for all). When it is lost it reconnects
+    in the background and then wakes every subscription and tells every other channel's
+    listener, because notifications sent while it was away are gone."""
 
     def __init__(self, pool: asyncpg.Pool, channel: str, wakeups: Wakeups) -> None:
         self._pool = pool
         self._channel = channel
         self._wakeups = wakeups
+        # Each other channel's callback for asyncpg, and who is told what it hears.
+        self._others: dict[str, tuple[Callable[..., None], Heard]] = {}
         self._connection: Any = None
         self._reconnecting: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
@@ -127,10 +134,28 @@ class Listener:
                 logger.warning("cannot listen for appends yet: %s", error)
                 self._reconnecting = asyncio.create_task(self._reconnect(None))
 
+    async def add(self, channel: str, heard: Heard) -> None:
+        """Listen on `channel` too, from now on; starts listening if nothing did yet."""
+
+        def on_notification(_connection: object, _pid: int, _channel: str, payload: object) -> None:
+            heard(payload if isinstance(payload, str) else None)
+
+        async with self._lock:
+            self._others[channel] = (on_notification, heard)
+            connection = self._connection
+        if connection is None:
+            await self.start()
+            return
+        # A connection lost meanwhile listens again on every channel once it is back.
+        with contextlib.suppress(*_RECONNECT_ERRORS):
+            await connection.add_listener(channel, on_notification)
+
     async def _connect(self) -> None:
         connection = await self._pool.acquire()
         try:
             await connection.add_listener(self._channel, self._on_notification)
+            for channel, (on_notification, _) in self._others.items():
+                await connection.add_listener(channel, on_notification)
         except BaseException:
             with contextlib.suppress(Exception):
                 await self._pool.release(connection)
@@ -170,6 +195,8 @@ class Listener:
                 continue
             self._reconnecting = None
             self._wakeups.wake(None)
+            for _, heard in self._others.values():
+                heard(None)
             return
 
     async def close(self) -> None:
@@ -184,4 +211,6 @@ class Listener:
             connection.remove_termination_listener(self._on_termination)
             with contextlib.suppress(*CONNECTION_ERRORS, asyncpg.InterfaceError):
                 await connection.remove_listener(self._channel, self._on_notification)
+                for channel, (on_notification, _) in self._others.items():
+                    await connection.remove_listener(channel, on_notification)
             await self._pool.release(connection)

@@ -24,7 +24,7 @@ from eventstore.errors import (
     StoreUnavailableError,
 )
 from eventstore.kept_connections import KeptConnections
-from eventstore.notifications import CONNECTION_ERRORS, Listener, Notifier, retrying
+from eventstore.notifications import CONNECTION_ERRORS, Heard, Listener, Notifier, retrying
 from eventstore.postgres_append import (
     NeedsJudging,
     append_batch,
@@ -333,6 +333,11 @@ class PostgresEventStore(EventStore):
 
     async def _start_listening(self) -> None:
         await self._listener.start()
+
+    async def listen(self, channel: str, heard: Heard) -> None:
+        """Hear `channel`'s notifications on the store's listening connection: no
+        connection more. `heard(None)` says that some may have been lost."""
+        await self._listener.add(channel, heard)
 
     async def close(self) -> None:
         await super().close()

@@ -31,7 +31,8 @@ class Page(msgspec.Struct, Generic[T], frozen=True):
 
 
 class ReadModelsBehind(Exception):
-    """The read models did not reach the position asked for in time."""
+    """The read models did not reach the position asked for in time (a 503 with
+    Retry-After, server/errors.py)."""
 
 
 async def games(pool: asyncpg.Pool, phase: str | None, after: str, limit: int) -> Page[GameSummary]:
@@ -89,7 +90,7 @@ async def turn(pool: asyncpg.Pool, game_id: str, number: int, *, position: int) 
             break
         # A game whose read models fail is not waited for: they are retried every 30 s.
         if loop.time() >= give_up_at or (row is not None and row[4]):
-            raise ReadModelsBehind
+            raise ReadModelsBehind("the game's history is not up to date yet")
         # Polling, not synchronisation: the runner may be in another process.
         await asyncio.sleep(look)
         look = min(2 * look, _LAST_LOOK_SECONDS)

@@ -37,6 +37,7 @@ from projections.game import GameState
 from projections.lag import NAME, CatchUpProgress, any_after, checkpoint
 from projections.leading import Connect, lead
 from projections.loading import stream_of
+from projections.progress import SAVE_CHECKPOINT
 from projections.rows import GameRows
 from projections.rows import write as write_rows
 from projections.states import GameStates, Loaded
@@ -227,12 +228,7 @@ class ReadModelRunner:
             )
             checkpoint = folded.checkpoint
             await connection.execute(
-                "INSERT INTO projection_checkpoints (name, transaction_id, position) "
-                "VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE "
-                "SET transaction_id = excluded.transaction_id, position = excluded.position",
-                NAME,
-                checkpoint.transaction_id,
-                checkpoint.position,
+                SAVE_CHECKPOINT, NAME, checkpoint.transaction_id, checkpoint.position
             )
         self._committed(writes)
 

@@ -12,6 +12,8 @@ from fastapi.openapi.utils import get_openapi
 
 from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
+from projections.progress import CHANNEL, Progress
+from projections.reads import ReadModels
 from projections.runner import ReadModelRunner
 from server.accounts import Accounts
 from server.api import document_gate, openapi_components
@@ -99,6 +101,8 @@ def create_app(
             )
             try:
                 games = GameService(store, on_resolved=measured.resolution_seconds.observe)
+                progress = Progress(pool)
+                await store.listen(await pool.fetchval(CHANNEL), progress.heard)
                 the_clock = clock or SystemClock()
                 found = Services(
                     pool=pool,
@@ -110,6 +114,7 @@ def create_app(
                     scheduler=Scheduler(games, pool, the_clock),
                     # Limits count real time, even while a fake clock stands still.
                     throttle=Throttle(settings.rate_limits, SystemClock()),
+                    read_models=ReadModels(pool, progress),
                     fake_clock=isinstance(clock, FakeClock),
                     entropy=entropy,
                     webhook_allow_private=settings.webhook_allow_private,
