@@ -7,7 +7,7 @@ pool's connections have as current.
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Self
 
@@ -310,6 +310,14 @@ class PostgresEventStore(EventStore):
             lambda: self._pool.fetchrow(sql.LOAD_SNAPSHOT, stream_id, name, at_or_below)
         )
         return None if row is None else Snapshot(**dict(row))
+
+    async def load_snapshots(self, name: str, at_or_below: Mapping[str, int]) -> list[Snapshot]:
+        check_name("snapshot name", name)
+        for stream_id in at_or_below:
+            check_name("stream id", stream_id)
+        streams, versions = list(at_or_below), list(at_or_below.values())
+        rows = await retrying(lambda: self._pool.fetch(sql.LOAD_SNAPSHOTS, name, streams, versions))
+        return [Snapshot(**dict(row)) for row in rows]
 
     async def read_from_snapshot(
         self, stream_id: str, name: str
