@@ -14,6 +14,9 @@ every server is set, concurrently, to the end of the minute through POST /v1/adm
 and the wall time runs until every game of the group has resolved (its stream grew: the
 resolution is one append), and until every clock call has answered (each one steps through
 the minute's due moments, and waits for the read models to catch up before it answers).
+Meanwhile the read models' lag is sampled every 0.1 s (benchmarks/_lag.py): its maximum and
+99th percentile in events, and in seconds (how long they took to reach the log's head each
+sample saw: what a read arriving then waits, docs/api.md "Consistency").
 
 The groups fall due in consecutive minutes, so that each run has games nobody has loaded
 yet. Runs in a scratch
