@@ -47,6 +47,12 @@ class ReadModels:
     async def up_to_date(self) -> None:
         """Return once the read models hold every event committed by now; ReadModelsBehind
         if they do not within the wait."""
+        await self.within(0)
+
+    async def within(self, events: int) -> None:
+        """Return at once if the read models are at most about `events` behind the log's
+        head (the positions between them; 0: not at all); else once they hold every event
+        committed by now, or ReadModelsBehind if they do not within the wait."""
         row = await self._pool.fetchrow(_HEAD_AND_CHECKPOINT, NAME)
         assert row is not None
         head_transaction, head_position, transaction_id, position = row
@@ -55,7 +61,7 @@ class ReadModels:
         head = Checkpoint(int(head_transaction), head_position)
         if transaction_id is not None:
             at = Checkpoint(transaction_id, position)
-            if at >= head:
+            if at >= head or (events and head.position - at.position <= events):
                 return
             self._progress.saw(at)
         if not await self._progress.reached(head, within=self._wait):

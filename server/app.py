@@ -103,6 +103,7 @@ def create_app(
                 games = GameService(store, on_resolved=measured.resolution_seconds.observe)
                 progress = Progress(pool)
                 await store.listen(await pool.fetchval(CHANNEL), progress.heard)
+                read_models = ReadModels(pool, progress)
                 the_clock = clock or SystemClock()
                 found = Services(
                     pool=pool,
@@ -111,10 +112,10 @@ def create_app(
                     live=LiveHub(games, store, OpenSockets(settings)),
                     accounts=Accounts(pool, settings.operator_token),
                     clock=the_clock,
-                    scheduler=Scheduler(games, pool, the_clock),
+                    scheduler=Scheduler(games, pool, the_clock, read_models=read_models),
                     # Limits count real time, even while a fake clock stands still.
                     throttle=Throttle(settings.rate_limits, SystemClock()),
-                    read_models=ReadModels(pool, progress),
+                    read_models=read_models,
                     fake_clock=isinstance(clock, FakeClock),
                     entropy=entropy,
                     webhook_allow_private=settings.webhook_allow_private,
