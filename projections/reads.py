@@ -80,7 +80,9 @@ class ReadModels:
         return await queries.games_of(self._pool, account_id, vouched_by, after, limit)
 
     async def turn(self, game_id: str, number: int, *, position: int) -> TurnView | None:
-        """A turn of a game whose position the caller has just loaded from the store, after
-        the read began: the turn shows that game alone, so waiting for its row to reach
-        that position (queries.turn) is all it takes."""
+        """A turn of a game whose `position` the caller has just loaded from the store: the
+        log's head, asked after that, is at or past the game's event there, so once the
+        read models hold the head they hold the game so far (unless its read models fail:
+        then ReadModelsBehind at once, from queries.turn)."""
+        await self.up_to_date()
         return await queries.turn(self._pool, game_id, number, position=position)
