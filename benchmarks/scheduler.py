@@ -14,6 +14,9 @@ every server is set, concurrently, to the end of the minute through POST /v1/adm
 and the wall time runs until every game of the group has resolved (its stream grew: the
 resolution is one append), and until every clock call has answered (each one steps through
 the minute's due moments, and waits for the read models to catch up before it answers).
+Meanwhile the read models' lag is sampled every 0.1 s (benchmarks/_lag.py): its maximum and
+99th percentile in events, and in seconds (how long they took to reach the log's head each
+sample saw: what a read arriving then waits, docs/api.md "Consistency").
 
 The groups fall due in consecutive minutes, so that each run has games nobody has loaded
 yet. Runs in a scratch
@@ -39,6 +42,7 @@ import httpx
 
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
+from benchmarks._lag import LagSamples, percentile
 from benchmarks._options import Option, Value
 from benchmarks._processes import cpu_seconds, postgres_cpu_seconds, rss
 from benchmarks._table import print_table
@@ -179,10 +183,10 @@ async def _run_group(
     starts: dict[str, datetime],
     prefix: str,
     version: int,
-) -> tuple[float, float, float, float | None, int]:
+) -> tuple[float, float, float, float | None, int, LagSamples]:
     """Seconds until every game resolved, and until every clock call answered; the servers'
     CPU seconds meanwhile, and this machine's PostgreSQL's (None if it has none); the
-    servers' resident memory at the end, in bytes."""
+    servers' resident memory at the end, in bytes; the read models' lag meanwhile."""
     first_due = min(starts.values()) + FAST_PERIOD
     last_due = max(starts.values()) + FAST_PERIOD
     async with (
@@ -193,6 +197,8 @@ async def _run_group(
         await asyncio.gather(*(_set_clock(client, url, before) for url in urls))
         assert await _resolved(pool, prefix, version) == 0
         cpu, database_cpu = cpu_seconds(pids), postgres_cpu_seconds()
+        lag = LagSamples(pool)
+        lag.start()
         started = time.perf_counter()
         calls = [asyncio.create_task(_set_clock(client, url, last_due)) for url in urls]
         while await _resolved(pool, prefix, version) < len(starts):
@@ -201,6 +207,7 @@ async def _run_group(
             await asyncio.sleep(POLL_SECONDS)
         resolved = time.perf_counter() - started
         answered = max(await asyncio.gather(*calls)) - started
+        await lag.stop()
         memory = rss(pids)
         cpu = cpu_seconds(pids) - cpu
         database_after = postgres_cpu_seconds()
@@ -212,7 +219,7 @@ async def _run_group(
         f"{stream_of(prefix)}%",
     )
     assert twice == 0, f"{twice} turns resolved twice"
-    return resolved, answered, cpu, database_cpu, memory
+    return resolved, answered, cpu, database_cpu, memory, lag
 
 
 async def _run(games: int, server_counts: list[int]) -> None:
@@ -250,7 +257,7 @@ async def _run(games: int, server_counts: list[int]) -> None:
         with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as logs:
             single = 0.0
             for servers, prefix in zip(server_counts, groups, strict=True):
-                resolved, answered, cpu, database_cpu, memory = await _run_group(
+                resolved, answered, cpu, database_cpu, memory, lag = await _run_group(
                     pool, schema_url, Path(logs), servers, groups[prefix], prefix, version
                 )
                 single = single or resolved
@@ -265,6 +272,10 @@ async def _run(games: int, server_counts: list[int]) -> None:
                         cpu * 1000 / games,
                         "-" if database_cpu is None else f"{database_cpu * 1000 / games:.2f}",
                         memory / 2**20,
+                        max(lag.events, default=0),
+                        int(percentile(lag.events, 0.99)),
+                        max(lag.seconds, default=0.0),
+                        percentile(lag.seconds, 0.99),
                     )
                 )
         print_table(
@@ -278,6 +289,10 @@ async def _run(games: int, server_counts: list[int]) -> None:
                 "servers' CPU ms per resolution",
                 "PostgreSQL's",
                 "servers' RSS MB (at the end)",
+                "read models' lag: max (events)",
+                "p99 (events)",
+                "max (s)",
+                "p99 (s)",
             ),
             rows,
         )

@@ -7,7 +7,7 @@ they were encoded, and metadata. Every implementation passes the same contract t
 """
 
 import abc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Self
@@ -249,6 +249,16 @@ class EventStore(abc.ABC):
         self, stream_id: str, name: str, *, at_or_below: int | None = None
     ) -> Snapshot | None:
         """The latest snapshot still valid for the stream as it is now."""
+
+    async def load_snapshots(self, name: str, at_or_below: Mapping[str, int]) -> list[Snapshot]:
+        """For each stream of `at_or_below`, the latest snapshot still valid at or below its
+        version (as `load_snapshot`), if any. A store may read them all at once."""
+        found = []
+        for stream_id, version in at_or_below.items():
+            snapshot = await self.load_snapshot(stream_id, name, at_or_below=version)
+            if snapshot is not None:
+                found.append(snapshot)
+        return found
 
     async def read_from_snapshot(
         self, stream_id: str, name: str

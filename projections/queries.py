@@ -4,7 +4,6 @@ is as of the last event the runner has folded in, which may lag an append by mil
 (and for as long as a game's read models fail: projections/failures.py).
 """
 
-import asyncio
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -18,10 +17,6 @@ from schema.game_events import RecordedPosition, TurnResolved
 T = TypeVar("T")
 _decode_position = msgspec.json.Decoder(RecordedPosition).decode
 _decode_resolution = msgspec.json.Decoder(TurnResolved).decode
-# How long a read waits for the read models to reach a position, and how often it looks.
-CATCH_UP_SECONDS = 5.0
-_FIRST_LOOK_SECONDS = 0.002
-_LAST_LOOK_SECONDS = 0.05
 
 
 class Page(msgspec.Struct, Generic[T], frozen=True):
@@ -31,7 +26,8 @@ class Page(msgspec.Struct, Generic[T], frozen=True):
 
 
 class ReadModelsBehind(Exception):
-    """The read models did not reach the position asked for in time."""
+    """The read models did not reach the position asked for in time (a 503 with
+    Retry-After, server/errors.py)."""
 
 
 async def games(pool: asyncpg.Pool, phase: str | None, after: str, limit: int) -> Page[GameSummary]:
@@ -69,31 +65,20 @@ async def games_of(
 
 
 async def turn(pool: asyncpg.Pool, game_id: str, number: int, *, position: int) -> TurnView | None:
-    """Turn `number` of the game as the read models hold it once they have folded in the
-    game's events up to `position` (waiting up to CATCH_UP_SECONDS for them); None if the
-    game has not reached that turn. ReadModelsBehind if they do not get there in time, or
-    at once if the game's read models are failing (projections/failures.py)."""
-    loop = asyncio.get_running_loop()
-    give_up_at = loop.time() + CATCH_UP_SECONDS
-    look = _FIRST_LOOK_SECONDS
-    while True:
-        row = await pool.fetchrow(
-            "SELECT g.position, t.start_board::text, t.effect, t.resolution::text, "
-            "EXISTS (SELECT 1 FROM read_model_failures f WHERE f.game_id = $1) "
-            "FROM read_games g LEFT JOIN read_turns t "
-            "ON t.game_id = g.game_id AND t.turn = $2 WHERE g.game_id = $1",
-            game_id,
-            number,
-        )
-        if row is not None and row[0] >= position:
-            break
-        # A game whose read models fail is not waited for: they are retried every 30 s.
-        if loop.time() >= give_up_at or (row is not None and row[4]):
-            raise ReadModelsBehind
-        # Polling, not synchronisation: the runner may be in another process.
-        await asyncio.sleep(look)
-        look = min(2 * look, _LAST_LOOK_SECONDS)
-    read_position, start_board, effect, resolution, _ = row
+    """Turn `number` of the game as the read models hold it, if they hold the game's events
+    up to `position` (projections/reads.py waits for that first); None if the game has not
+    reached that turn. ReadModelsBehind if they do not hold the game so far, which is at
+    once the case while the game's read models fail (projections/failures.py)."""
+    row = await pool.fetchrow(
+        "SELECT g.position, t.start_board::text, t.effect, t.resolution::text "
+        "FROM read_games g LEFT JOIN read_turns t "
+        "ON t.game_id = g.game_id AND t.turn = $2 WHERE g.game_id = $1",
+        game_id,
+        number,
+    )
+    if row is None or row[0] < position:
+        raise ReadModelsBehind("the game's history is not up to date yet")
+    read_position, start_board, effect, resolution = row
     if start_board is None:
         return None
     return TurnView(

@@ -37,6 +37,7 @@ from projections.game import GameState
 from projections.lag import NAME, CatchUpProgress, any_after, checkpoint
 from projections.leading import Connect, lead
 from projections.loading import stream_of
+from projections.progress import SAVE_CHECKPOINT
 from projections.rows import GameRows
 from projections.rows import write as write_rows
 from projections.states import GameStates, Loaded
@@ -95,10 +96,14 @@ class ReadModelRunner:
         older transaction has ended, so right after an append it may lag behind."""
         return not await any_after(self._pool, await self.checkpoint())
 
-    async def catch_up(self, progress: Callable[[int], None] | None = None) -> int:
-        """Apply every event committed by now; return how many were read. Commits that the
-        gap-safe log still holds back (an older transaction is open) are waited for. While
-        a batch is folded, the one before is written and the next one read."""
+    async def catch_up(
+        self, progress: Callable[[int], None] | None = None, *, batch_size: int | None = None
+    ) -> int:
+        """Apply every event committed by now, `batch_size` at a time (the catch-up's
+        batch unless given); return how many were read. Commits that the gap-safe log
+        still holds back (an older transaction is open) are waited for. While a batch is
+        folded, the one before is written and the next one read."""
+        size = batch_size or self._catch_up_batch
         done = 0
 
         async def write(folded: FoldedBatch) -> None:
@@ -107,11 +112,11 @@ class ReadModelRunner:
             done += folded.size
             if progress is not None:
                 progress(done)
-            full = folded.size == self._catch_up_batch
+            full = folded.size == size
             await self._progress.applied(folded.size, full, folded.checkpoint)
 
         after = await self.checkpoint()
-        read = partial(self._store.read_all_brief, limit=self._catch_up_batch)
+        read = partial(self._store.read_all_brief, limit=size)
         batch = await read(after=after)
         writing: asyncio.Task[None] | None = None
         ahead: asyncio.Task[list[BriefEvent]] | None = None
@@ -159,24 +164,31 @@ class ReadModelRunner:
         self._written.clear()
         loop = asyncio.get_running_loop()
         retry_at = loop.time()
-        async with self._store.subscribe(after=await self.checkpoint()) as events:
-            while True:
-                if loop.time() >= retry_at:
-                    await self.retry_failed()
-                    self._backoff.succeeded()
-                    retry_at = loop.time() + self._retry_seconds
-                batch = None
-                # A fetch that times out has moved no cursor: nothing is lost.
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout_at(retry_at):
-                        batch = await events.next_batch()
-                if batch == []:
-                    return  # the store is closing
-                if batch:
-                    await self.apply(batch)
-                    self._backoff.succeeded()
-                    after = batch[-1].checkpoint
-                    await self._progress.applied(len(batch), len(batch) >= _BATCH, after)
+        while True:
+            behind = False
+            async with self._store.subscribe(after=await self.checkpoint()) as events:
+                while not behind:
+                    if loop.time() >= retry_at:
+                        await self.retry_failed()
+                        self._backoff.succeeded()
+                        retry_at = loop.time() + self._retry_seconds
+                    batch = None
+                    # A fetch that times out has moved no cursor: nothing is lost.
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout_at(retry_at):
+                            batch = await events.next_batch()
+                    if batch == []:
+                        return  # the store is closing
+                    if batch:
+                        await self.apply(batch)
+                        self._backoff.succeeded()
+                        behind = len(batch) >= _BATCH
+                        after = batch[-1].checkpoint
+                        await self._progress.applied(len(batch), behind, after)
+            # A full batch: more wait (a burst of resolutions, say). Catching up folds each
+            # batch while the one before is written, which one by one as they come would
+            # not: the read models fell seconds behind a burst that way. Then follow again.
+            await self.catch_up(batch_size=_BATCH)
 
     async def reset(self) -> None:
         """Forget every read model, so that the next catch-up rebuilds them from the log."""
@@ -227,12 +239,7 @@ class ReadModelRunner:
             )
             checkpoint = folded.checkpoint
             await connection.execute(
-                "INSERT INTO projection_checkpoints (name, transaction_id, position) "
-                "VALUES ($1, $2, $3) ON CONFLICT (name) DO UPDATE "
-                "SET transaction_id = excluded.transaction_id, position = excluded.position",
-                NAME,
-                checkpoint.transaction_id,
-                checkpoint.position,
+                SAVE_CHECKPOINT, NAME, checkpoint.transaction_id, checkpoint.position
             )
         self._committed(writes)
 

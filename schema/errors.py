@@ -343,8 +343,10 @@ BUSY = _code(
 READ_MODELS_BEHIND = _code(
     "read_models_behind",
     503,
-    "The read models (a game's turn history; for the fake clock, every game's) have not "
-    "caught up in time, or cannot be written for now: try again after Retry-After.",
+    "The read models (the games of /v1/me and /v1/games, a game's turn history; for the "
+    "fake clock, every game's) have not caught up in time with what was committed before "
+    'the request (docs/api.md, "Consistency"), or cannot be written for now: try again '
+    "after Retry-After.",
 )
 SCHEDULER_BUSY = _code(
     "scheduler_busy",

@@ -12,6 +12,8 @@ from fastapi.openapi.utils import get_openapi
 
 from eventstore.migrations import migrate
 from eventstore.postgres import PostgresEventStore
+from projections.progress import CHANNEL, Progress
+from projections.reads import ReadModels
 from projections.runner import ReadModelRunner
 from server.accounts import Accounts
 from server.api import document_shared, openapi_components
@@ -102,6 +104,9 @@ def create_app(
             )
             try:
                 games = GameService(store, on_resolved=measured.resolution_seconds.observe)
+                progress = Progress(pool)
+                await store.listen(await pool.fetchval(CHANNEL), progress.heard)
+                read_models = ReadModels(pool, progress)
                 the_clock = clock or SystemClock()
                 the_accounts = Accounts(pool, settings.operator_token)
                 revocations = Revocations(the_accounts.known)
@@ -115,9 +120,10 @@ def create_app(
                     clients=TrustedClients(pool),
                     revocations=revocations,
                     clock=the_clock,
-                    scheduler=Scheduler(games, pool, the_clock),
+                    scheduler=Scheduler(games, pool, the_clock, read_models=read_models),
                     # Limits count real time, even while a fake clock stands still.
                     throttle=Throttle(settings.rate_limits, SystemClock()),
+                    read_models=read_models,
                     fake_clock=isinstance(clock, FakeClock),
                     entropy=entropy,
                     webhook_allow_private=settings.webhook_allow_private,

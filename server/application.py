@@ -7,7 +7,6 @@ import secrets
 from msgspec.structs import replace
 
 from eventstore.records import RecordedEvent
-from projections import queries
 from projections.game import GameState
 from projections.loading import state_until, stream_of
 from projections.schedule import utc_offset_for
@@ -26,7 +25,7 @@ from schema.game_events import (
 )
 from server.accounts import Identity
 from server.decide.acting import existing, require_admin
-from server.decide.errors import DomainError, InvalidCommand, NotFound
+from server.decide.errors import InvalidCommand, NotFound
 from server.decide.fork import check_fork, fork_name, forked_players
 from server.handlers import Executed
 from server.homes import Acted
@@ -49,12 +48,7 @@ async def past_turn(found: Services, game: str, turn: int, *, position: int) -> 
     """Turn `turn` of a game as it stood at `position` (the game's as loaded by the caller).
     The turn history is a read model: it is read once it holds the game up to `position`,
     so that a turn that has resolved always shows its resolution; 503 while it lags."""
-    try:
-        view = await queries.turn(found.pool, game, turn, position=position)
-    except queries.ReadModelsBehind:
-        raise DomainError(
-            codes.READ_MODELS_BEHIND, "the game's history is not up to date yet; try again"
-        ) from None
+    view = await found.read_models.turn(game, turn, position=position)
     if view is None:
         raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
     return view

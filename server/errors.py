@@ -23,6 +23,7 @@ from eventstore.errors import (
     InvalidRequestError,
 )
 from eventstore.outages import UNREACHABLE
+from projections.queries import ReadModelsBehind
 from schema import errors as codes
 from schema.errors import ErrorCode
 from server.decide.errors import DomainError
@@ -111,6 +112,11 @@ def install_error_handlers(app: FastAPI) -> None:
         retry = None if error.retry_after is None else {"Retry-After": str(error.retry_after)}
         return error_response(error.entry, error.message, retry, details=error.details())
 
+    async def read_models_behind(_: Request, error: Exception) -> Response:
+        # Every 503 carries Retry-After (error_response).
+        message = str(error) or "the read models have not caught up with the log yet"
+        return error_response(codes.READ_MODELS_BEHIND, f"{message}; try again")
+
     async def store_error(_: Request, error: Exception) -> Response:
         return error_response(_STORE_ERRORS[type(error)], str(error))
 
@@ -134,6 +140,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(DomainError, domain_error)
+    app.add_exception_handler(ReadModelsBehind, read_models_behind)
     for kind in _STORE_ERRORS:
         app.add_exception_handler(kind, store_error)
     # A request does no other I/O than the database and its client, so an OSError or a

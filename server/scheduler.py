@@ -13,6 +13,7 @@ commands and from the state the home keeps.
 """
 
 import asyncio
+import contextlib
 import logging
 from datetime import datetime, timedelta
 
@@ -20,6 +21,8 @@ import asyncpg
 import msgspec
 
 from eventstore.outages import Backoff
+from projections.queries import ReadModelsBehind
+from projections.reads import ReadModels
 from projections.schedule import Due
 from schema import errors as codes
 from schema.commands import Actor, GameCommand, RemindPlayers, ResolveTurn
@@ -78,6 +81,9 @@ _DATABASE_FAILURES = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError)
 # stays due.
 _NOT_CARRIED_OUT = frozenset({codes.BUSY.code, codes.DATABASE_UNAVAILABLE.code})
 _log = logging.getLogger(__name__)
+# How far behind the log (in events, about 25 resolutions of 20 players) the read models
+# may be before the scheduler waits for them to claim more.
+PACE_EVENTS = 500
 
 
 class Tick(msgspec.Struct):
@@ -136,6 +142,8 @@ class Scheduler:
         # up for as long.
         lease_seconds: float | None = None,
         poll_seconds: float = 1.0,
+        # When given, a claim waits (bounded) while they are more than PACE_EVENTS behind.
+        read_models: ReadModels | None = None,
     ) -> None:
         self._games = games
         self._pool = pool
@@ -147,6 +155,7 @@ class Scheduler:
             lease_seconds = deadline_seconds + LEASE_MARGIN_SECONDS
         self._lease = timedelta(seconds=lease_seconds)
         self._poll = poll_seconds
+        self._read_models = read_models
         self._wake = asyncio.Event()
 
     def wake(self) -> None:
@@ -185,8 +194,18 @@ class Scheduler:
         tick.failed = len(failed)
         return tick
 
+    async def _paced(self) -> None:
+        """Claim no more while the read models are far behind: wait for them (their wait at
+        most, then claim anyway: stuck read models must not stop the games). A burst of
+        resolutions from several processes otherwise outran the one process that writes
+        them, and every read of them (docs/api.md, "Consistency") waited seconds."""
+        if self._read_models is not None:
+            with contextlib.suppress(ReadModelsBehind):
+                await self._read_models.within(PACE_EVENTS)
+
     async def _claim_until_none(self, now: datetime, tick: Tick, failed: list[str]) -> None:
         while True:
+            await self._paced()
             # Neither a connection nor a transaction is held while the games are carried
             # out: the lease keeps other schedulers off them.
             rows = await self._pool.fetch(_CLAIM, now, failed, self._batch, self._lease)

@@ -6,6 +6,7 @@ import asyncpg
 from starlette.requests import HTTPConnection
 
 from eventstore.base import EventStore
+from projections.reads import ReadModels
 from schema.views import ClockKind
 from server.accounts import Accounts
 from server.clock import Clock
@@ -31,6 +32,8 @@ class Services:
     clock: Clock
     scheduler: Scheduler
     throttle: Throttle
+    # Every read of the read models goes through it, and waits for them to be up to date.
+    read_models: ReadModels
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
     entropy: Entropy = system_entropy

@@ -5,7 +5,6 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from projections import queries
 from projections.views import public_game
 from schema.api import (
     Done,
@@ -58,7 +57,7 @@ async def list_games(
     after: Annotated[str, Query(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")] = "",
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Response:
-    page = await queries.games(services(request).pool, phase, after, limit)
+    page = await services(request).read_models.games(phase, after, limit)
     return json_response(GameList(page.items, page.next))
 
 

@@ -35,10 +35,8 @@ async def me(
         client = ClientUser(who.client_id, who.external_id, who.vouched_admin)
     page = queries.Page[MyGame]([], None)
     if not who.operator:
-        found = services(request)
-        page = await queries.games_of(
-            found.pool, who.account_id, who.actor.vouched_by, after, limit
-        )
+        read_models = services(request).read_models
+        page = await read_models.games_of(who.account_id, who.actor.vouched_by, after, limit)
     return json_response(Me(who.account_id, who.name, who.operator, client, page.items, page.next))
 
 

@@ -132,8 +132,8 @@ async def test_the_archive_of_an_untruncated_stream_is_empty(store: EventStore) 
     assert await store.read_archive("g") == []
 
 
-def _snapshot(version: int, position: int, data: bytes = b"{}") -> Snapshot:
-    return Snapshot(stream_id="g", name="game", version=version, position=position, data=data)
+def _snapshot(version: int, position: int, data: bytes = b"{}", stream_id: str = "g") -> Snapshot:
+    return Snapshot(stream_id=stream_id, name="game", version=version, position=position, data=data)
 
 
 async def test_the_latest_snapshot_is_loaded(store: EventStore) -> None:
@@ -152,6 +152,30 @@ async def test_the_latest_snapshot_is_loaded(store: EventStore) -> None:
     assert older.version == 2
     assert await store.load_snapshot("g", "other") is None
     assert await store.load_snapshot("g", "game", at_or_below=1) is None
+
+
+async def test_the_latest_snapshots_of_many_streams_are_loaded_at_once(
+    store: EventStore,
+) -> None:
+    for stream_id in ("a", "b", "c"):
+        await store.append(stream_id, numbered(5), expected_version=0)
+        events = await store.read_stream(stream_id)
+        for version in (2, 4):
+            await store.save_snapshot(
+                _snapshot(version, events[version - 1].position, b"v%d" % version, stream_id)
+            )
+    await store.truncate("c", 3, truncated_by="a", reason="r", truncated_at=LATER)
+
+    found = await store.load_snapshots("game", {"a": 3, "b": 5, "c": 5, "d": 2})
+
+    # c's version 4 went with its truncation; d has no stream.
+    assert sorted((s.stream_id, s.version, s.data) for s in found) == [
+        ("a", 2, b"v2"),
+        ("b", 4, b"v4"),
+        ("c", 2, b"v2"),
+    ]
+    assert await store.load_snapshots("other", {"a": 5}) == []
+    assert await store.load_snapshots("game", {"a": 1}) == []
 
 
 async def test_saving_a_snapshot_again_replaces_it(store: EventStore) -> None:

@@ -240,3 +240,32 @@ async def test_chained_appends_save_the_snapshot_of_the_last_that_has_one(
     loaded = await postgres_store.load_snapshot("game", "state")
     assert loaded is not None
     assert (loaded.version, loaded.position, loaded.data) == (3, third.position, b"three")
+
+
+async def test_a_channel_heard_beside_the_store_s_is_told_when_word_may_have_been_lost(
+    schema_url: str, database_url: str
+) -> None:
+    name = f"doomed-{uuid.uuid4().hex[:8]}"
+    heard: asyncio.Queue[str | None] = asyncio.Queue()
+    channel = f"others-{uuid.uuid4().hex[:8]}"
+    async with (
+        migrated_pool(schema_url, application_name=name) as doomed_pool,
+        stores(doomed_pool, 1) as [store],
+    ):
+        # Nothing listened yet: adding the channel starts the store's listening connection.
+        await store.listen(channel, heard.put_nowait)
+        admin = await asyncpg.connect(database_url)
+        try:
+            await admin.execute("SELECT pg_notify($1, 'first')", channel)
+            assert await asyncio.wait_for(heard.get(), 30) == "first"
+            await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = $1",
+                name,
+            )
+            # Back on a new connection, which says so, and listens on the channel again.
+            assert await asyncio.wait_for(heard.get(), 30) is None
+            await admin.execute("SELECT pg_notify($1, 'second')", channel)
+            assert await asyncio.wait_for(heard.get(), 30) == "second"
+        finally:
+            await admin.close()

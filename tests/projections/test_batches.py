@@ -99,6 +99,20 @@ async def test_batches_of_any_size_write_what_the_events_write_one_at_a_time(
     assert None not in effects
 
 
+async def test_a_runner_that_folded_none_of_the_games_writes_what_the_events_write(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool
+) -> None:
+    """As when another process resolved them (the runner leads in one only): each batch's
+    games are read from the store, their snapshots together."""
+    events = await _played(postgres_store, pool)
+    expected = await _rebuilt(postgres_store, pool)
+    for size in (7, 20):
+        await ReadModelRunner(postgres_store, pool).reset()
+        for start in range(0, len(events), size):
+            await ReadModelRunner(postgres_store, pool).apply(events[start : start + size])
+        assert await _tables(pool) == expected, f"batches of {size}"
+
+
 async def test_a_batch_that_fails_midway_leaves_the_rows_and_the_checkpoint_as_they_were(
     postgres_store: PostgresEventStore, pool: asyncpg.Pool
 ) -> None:

@@ -1,8 +1,6 @@
 """The read-model queries the routes run (projections/queries.py), over read models the
 runner wrote on real PostgreSQL."""
 
-import asyncio
-
 import asyncpg
 import msgspec
 import pytest
@@ -126,7 +124,7 @@ async def test_members_follow_rewinds_and_a_rebuild_gives_the_same_rows(
     assert await pool.fetch("SELECT * FROM read_members ORDER BY game_id, account_id") == live
 
 
-async def test_a_turn_is_read_once_the_read_models_hold_the_position_asked_for(
+async def test_a_turn_is_read_only_once_the_read_models_hold_the_position_asked_for(
     postgres_store: PostgresEventStore, pool: asyncpg.Pool
 ) -> None:
     service = GameService(postgres_store)
@@ -147,11 +145,13 @@ async def test_a_turn_is_read_once_the_read_models_hold_the_position_asked_for(
     assert second.start_board == first.resolution.board
     assert await queries.turn(pool, "g1", 3, position=resolved.position) is None
 
-    # Asked for before the runner gets there: the read waits for it.
+    # Asked for before the runner gets there: refused, never answered as it was (reads.py
+    # waits for the runner first).
     ahead = await game.play_turn()
-    waiting = asyncio.create_task(queries.turn(pool, "g1", 2, position=ahead.position))
+    with pytest.raises(queries.ReadModelsBehind):
+        await queries.turn(pool, "g1", 2, position=ahead.position)
     await runner.catch_up()
-    caught_up = await waiting
+    caught_up = await queries.turn(pool, "g1", 2, position=ahead.position)
     assert caught_up is not None
     assert caught_up.resolution is not None
     assert caught_up.position == ahead.position

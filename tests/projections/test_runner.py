@@ -12,6 +12,7 @@ import pytest
 from eventstore.base import EventStore
 from eventstore.postgres import PostgresEventStore
 from projections import failures, folding
+from projections import runner as runner_module
 from projections.game import GameState
 from projections.loading import state_until
 from projections.runner import ReadModelRunner
@@ -84,6 +85,40 @@ async def test_live_read_models_equal_a_rebuild_also_after_rewinds(
         ("g2", 1, True),
         ("g2", 2, False),
     ]
+
+
+async def test_a_burst_is_caught_up_in_pipelined_batches_then_followed_again(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Batches of 5: every resolution's append (a dozen events and more) is a burst.
+    monkeypatch.setattr(runner_module, "_BATCH", 5)
+    caught_up: list[int] = []
+    catch_up = ReadModelRunner.catch_up
+
+    async def counted(self: ReadModelRunner, *args: Any, **options: Any) -> int:
+        caught_up.append(await catch_up(self, *args, **options))
+        return caught_up[-1]
+
+    monkeypatch.setattr(ReadModelRunner, "catch_up", counted)
+    service = GameService(postgres_store)
+    runner = ReadModelRunner(postgres_store, pool)
+    games = [ScriptedGame(service, "g1"), ScriptedGame(service, "g2", players=3)]
+    async with _following(runner):
+        for game in games:
+            await game.set_up()
+        for _ in range(2):
+            for game in games:
+                await game.play_turn()
+        await games[0].rewind()
+        await read_models_caught_up(pool, postgres_store)
+        live = await _tables(pool)
+
+    assert caught_up
+    rebuilt = ReadModelRunner(postgres_store, pool)
+    await rebuilt.reset()
+    await rebuilt.catch_up()
+    assert await _tables(pool) == live
+    assert [row["turn"] for row in live["games"]] == [2, 3]
 
 
 async def test_a_runner_sharing_states_never_writes_one_that_a_rewind_elsewhere_replaced(

@@ -12,6 +12,8 @@ from msgspec.structs import replace
 
 from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
+from projections.progress import Progress
+from projections.reads import ReadModels
 from projections.runner import ReadModelRunner
 from schema.commands import (
     Actor,
@@ -28,9 +30,9 @@ from server import clock_steps, scheduler
 from server.clock import FakeClock
 from server.clock_steps import advance_clock, read_models_caught_up
 from server.handlers import GameService
-from server.scheduler import Scheduler
+from server.scheduler import PACE_EVENTS, Scheduler
 from tests.server.scripted import SECRET
-from tests.support import analyzed_pages, pages_read
+from tests.support import analyzed_pages, numbered, pages_read
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN = "acct-admin"
@@ -288,3 +290,25 @@ async def test_with_twenty_thousand_games_due_at_once_a_claim_reads_a_few_of_the
     # Each claim of five sorted all the due games (and the clock that waits for other
     # schedulers asked whether any was claimed, every 10 ms, of all of them).
     assert read < size / 2
+
+
+async def test_read_models_that_do_not_move_slow_the_scheduler_but_never_stop_it(
+    world: World,
+) -> None:
+    await world.new_game("g1", fast_mode=True)
+    await read_models_caught_up(world.pool, world.store)
+    paced = Scheduler(
+        world.games,
+        world.pool,
+        world.clock,
+        read_models=ReadModels(world.pool, Progress(world.pool), wait=0.01),
+    )
+    async with world.pool.acquire() as holder, holder.transaction():
+        # The runner cannot commit: the read models stay where they are.
+        await holder.execute("SELECT * FROM projection_checkpoints FOR UPDATE")
+        for n in range(PACE_EVENTS // 100 + 1):
+            await world.store.append(f"other-{n}", numbered(100), expected_version=0)
+        world.clock.advance(15 * 60)
+        tick = await paced.run_due()
+    assert tick.resolved == 1
+    assert len(await world.resolutions("g1")) == 1

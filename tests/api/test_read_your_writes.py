@@ -1,0 +1,104 @@
+"""Reads served by the read models reflect everything the caller was answered before: a
+game joined is on /v1/me at once, one started is among the running games of /v1/games,
+through the process that wrote it or another; and while the read models cannot catch up
+a read is refused with 503 `read_models_behind` and Retry-After, never answered stale."""
+
+import asyncio
+import contextlib
+
+import asyncpg
+import httpx
+
+from schema.views import PublicGame
+from tests.api.support import Account, Api, Server, serve_process
+
+ROUNDS = 200
+# Each way: the real processes keep their rate limits, 30 games an hour by one account.
+ROUNDS_ACROSS_PROCESSES = 15
+# A page of /v1/me as long as it gets: every game of a test's player fits on it.
+PAGE = 200
+
+
+async def _joined_and_read(writer: Api, reader: Api, admin: Account, player: Account) -> bool:
+    """A new game joined through `writer`, then `player`'s games read through `reader`:
+    whether the game is there with the player's seat."""
+    game = await writer.new_game(admin)
+    joined = await writer.join(game.id, player)
+    me = await reader.as_(player).me(limit=PAGE)
+    return any(g.id == game.id and g.player == joined.player for g in me.games)
+
+
+async def test_a_game_joined_is_on_me_at_once_every_time(server: Server) -> None:
+    api = server.api
+    admin, player = await api.account("Ann"), await api.account("Bob")
+    found = [await _joined_and_read(api, api, admin, player) for _ in range(ROUNDS)]
+    assert found.count(False) == 0
+
+
+async def test_a_game_started_is_listed_as_running_at_once(server: Server) -> None:
+    api = server.api
+    admin, player, third = [await api.account(name) for name in ("Ann", "Bob", "Cy")]
+    missed = 0
+    for _ in range(ROUNDS // 4):
+        game = await _started(api, admin, player, third)
+        listed = await api.anyone.list_games(phase="running", limit=200)
+        missed += game.id not in {g.id for g in listed.games}
+        # The game's own view is read from the store: exact after an order too.
+        armies = sorted(t for t, p in game.board.armies.items() if p == "p2")
+        accepted = await api.orders(game.id, player, f"{armies[0]} H")
+        assert (await api.game(game.id, player)).position >= accepted.position
+    assert missed == 0
+
+
+async def _started(api: Api, *accounts: Account) -> PublicGame:
+    admin = accounts[0]
+    game = await api.new_game(admin, seed=7)
+    for account in accounts:
+        await api.join(game.id, account)
+    await api.start(game.id, admin)
+    return await api.game(game.id)
+
+
+async def test_a_game_joined_through_one_process_is_on_me_through_another(
+    schema_url: str,
+) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        one, two = await asyncio.gather(
+            stack.enter_async_context(serve_process(schema_url)),
+            stack.enter_async_context(serve_process(schema_url)),
+        )
+        api_one = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=one)), one)
+        api_two = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=two)), two)
+        admin, player = await api_one.account("Ann"), await api_one.account("Bob")
+        found = [
+            await _joined_and_read(writer, reader, admin, player)
+            for _ in range(ROUNDS_ACROSS_PROCESSES)
+            for writer, reader in ((api_one, api_two), (api_two, api_one))
+        ]
+        assert found.count(False) == 0
+
+
+async def test_reads_are_refused_while_the_read_models_are_held_back(
+    server: Server, pool: asyncpg.Pool
+) -> None:
+    api = server.api
+    admin, player = await api.account("Ann"), await api.account("Bob")
+    assert await _joined_and_read(api, api, admin, player)  # the checkpoint's row exists
+    game = await api.new_game(admin)
+    async with pool.acquire() as holder:
+        holding = holder.transaction()
+        await holding.start()
+        # The runner moves its checkpoint in the transaction that writes the rows: with
+        # the row locked, nothing it folds from now on can commit.
+        await holder.execute("SELECT * FROM projection_checkpoints FOR UPDATE")
+        try:
+            await api.join(game.id, player)
+            for path in ("/v1/me", "/v1/games"):
+                response = await api.client.get(path, headers=player.auth)
+                assert response.status_code == 503, response.text
+                assert response.json()["error"]["code"] == "read_models_behind"
+                assert int(response.headers["Retry-After"]) > 0
+        finally:
+            await holding.rollback()
+    me = await api.as_(player).me(limit=PAGE)
+    assert game.id in {g.id for g in me.games}
