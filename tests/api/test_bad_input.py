@@ -206,6 +206,7 @@ PATH_VALUES = {
     "path": "js/game.js",
     "account": "acct_someone",
     "token_id": "tok_0123456789abcdef",
+    "client_id": "cl_nobody",
 }
 
 
