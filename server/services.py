@@ -11,6 +11,7 @@ from server.accounts import Accounts
 from server.clock import Clock
 from server.entropy import Entropy, system_entropy
 from server.handlers import GameService
+from server.heavy import HeavyReads
 from server.live import LiveHub
 from server.scheduler import Scheduler
 from server.throttle import Throttle
@@ -26,6 +27,7 @@ class Services:
     clock: Clock
     scheduler: Scheduler
     throttle: Throttle
+    heavy: HeavyReads
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
     entropy: Entropy = system_entropy
