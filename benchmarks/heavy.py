@@ -5,10 +5,12 @@ or `GET /v1/games/{game}/verify` of games and turns that it has not asked for be
 it can (each answered, the next one sent at once, or after Retry-After when refused: as a
 client should; without, it would measure a flood of refusals, which costs the server as
 much as a flood of any read); meanwhile a second caller asks, one after the other,
-`--samples` verifications and `--samples` pictures of games and turns that
-nobody has asked for before, so that no cache answers it. The table gives the second
-caller's latency idle (nobody else calling) and during each burst, p50 and p99, their
-ratios (the goal: 2 at most), what the second caller was refused, and the burst's answers
+`--samples` verifications and `--samples` pictures of games and turns that nobody has asked
+for before, so that no cache answers it, each alternately with the burst paused (idle: no
+other call under way) and under way, so that the rest of the machine's load, which moves
+from minute to minute, weighs on both alike. The table gives the second caller's latency
+idle and during each burst, p50 and p99, their ratios (the goal: 2 at most), what the
+second caller was refused, and the burst's answers
 by status. Each caller is anonymous, from an address of its own (X-Forwarded-For, which
 the server takes from 127.0.0.1 as from a reverse proxy).
 
@@ -19,12 +21,11 @@ is unset (benchmarks._database), dropped at the end.
 """
 
 import asyncio
-import contextlib
 import itertools
 import random
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 
 from benchmarks._api_load import percentile
@@ -67,6 +68,8 @@ def main(options: Mapping[str, Value]) -> None:
         [
             "the other caller's",
             "beside",
+            "idle p50 ms",
+            "idle p99 ms",
             "p50 ms",
             "p99 ms",
             "p50 x idle",
@@ -81,9 +84,9 @@ def main(options: Mapping[str, Value]) -> None:
 async def _run(
     *, samples: int, burst: int, players: int, turns: int, burst_games: int
 ) -> list[list[object]]:
-    # The second caller's games: a verification of each, once idle and once beside each
-    # burst; its pictures come from the same games, a turn each.
-    own = [f"other{n:04}" for n in range(WARM_UP + samples * (1 + len(KINDS)))]
+    # The second caller's games: a verification of each, idle and beside each burst; its
+    # pictures come from the same games, a turn each.
+    own = [f"other{n:04}" for n in range(WARM_UP + 2 * samples * len(KINDS))]
     theirs = [f"burst{n:04}" for n in range(burst_games)]
     async with scratch_database() as url:
         await _build(url, [*own, *theirs], players=players, turns=turns)
@@ -91,32 +94,43 @@ async def _run(
             http = await Http.open(port)
             await _caught_up(http, [*own, *theirs], turns)
             http.close()
-            pictures = _pictures(own, turns)
-            verifications = iter(own)
+            other = _Other(port, iter(own), _pictures(own, turns))
             # The server's workers started, and the code each call runs warm.
             for kind in KINDS:
-                await _other(port, kind, verifications, pictures, WARM_UP)
-            idle = {
-                kind: await _other(port, kind, verifications, pictures, samples) for kind in KINDS
-            }
-            rows: list[list[object]] = [
-                [kind, "nothing", *_figures(idle[kind], idle[kind]), _refused(idle[kind]), ""]
-                for kind in KINDS
-            ]
+                for _ in range(WARM_UP):
+                    await other.call(kind)
+            rows: list[list[object]] = []
             for burst_kind in KINDS:
-                answers: Counter[int] = Counter()
-                targets = _targets(burst_kind, theirs, turns)
-                async with _burst(port, burst, targets, answers):
-                    during = {
-                        kind: await _other(port, kind, verifications, pictures, samples)
-                        for kind in KINDS
-                    }
-                statuses = ", ".join(f"{n} x {status}" for status, n in sorted(answers.items()))
+                burster = _Burst(port, burst, _targets(burst_kind, theirs, turns))
                 for kind in KINDS:
-                    beside = f"{burst} {burst_kind} at once"
-                    figures = _figures(idle[kind], during[kind])
-                    rows.append([kind, beside, *figures, _refused(during[kind]), statuses])
+                    burster.answers.clear()
+                    idle, during = await _alternately(other, kind, burster, samples)
+                    rows.append(
+                        [
+                            kind,
+                            f"{burst} {burst_kind} at once",
+                            *_figures(idle, during),
+                            _refused(idle + during),
+                            burster.describe(),
+                        ]
+                    )
+                await burster.stop()
             return rows
+
+
+async def _alternately(
+    other: "_Other", kind: str, burster: "_Burst", samples: int
+) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
+    """The other caller's calls, one idle and one during the burst in turn, so that the
+    rest of the machine's load (which moves from minute to minute) weighs on both alike."""
+    idle, during = [], []
+    for _ in range(samples):
+        await burster.pause()
+        idle.append(await other.call(kind))
+        await burster.resume()
+        during.append(await other.call(kind))
+    await burster.pause()
+    return idle, during
 
 
 async def _build(url: str, games: list[str], *, players: int, turns: int) -> None:
@@ -165,66 +179,101 @@ def _targets(kind: str, games: list[str], turns: int) -> Iterator[str]:
     return itertools.cycle(pictures)
 
 
-async def _other(
-    port: int, kind: str, verifications: Iterator[str], pictures: Iterator[str], samples: int
-) -> list[tuple[float, int]]:
-    """The second caller's calls of `kind`, one after the other: (seconds, status) each."""
-    http = await Http.open(port)
-    measured = []
-    try:
-        for _ in range(samples):
-            path = next(pictures) if kind == "map" else f"/v1/games/{next(verifications)}/verify"
+class _Other:
+    """The second caller: one call at a time, each of something nobody asked for before."""
+
+    def __init__(self, port: int, verifications: Iterator[str], pictures: Iterator[str]) -> None:
+        self._port = port
+        self._verifications = verifications
+        self._pictures = pictures
+
+    async def call(self, kind: str) -> tuple[float, int]:
+        """(seconds, status) of one call of `kind`, on a connection of its own."""
+        if kind == "map":
+            path = next(self._pictures)
+        else:
+            path = f"/v1/games/{next(self._verifications)}/verify"
+        http = await Http.open(self._port)
+        try:
             began = time.perf_counter()
             status, _, _ = await http.request("GET", path, headers=OTHER)
-            measured.append((time.perf_counter() - began, status))
-    finally:
-        http.close()
-    return measured
+            return time.perf_counter() - began, status
+        finally:
+            http.close()
 
 
-@contextlib.asynccontextmanager
-async def _burst(
-    port: int, at_once: int, targets: Iterator[str], answers: Counter[int]
-) -> AsyncIterator[None]:
-    """`at_once` calls of the first caller under way until the block ends, each on a
-    connection of its own; `answers` counts their statuses."""
-    stop, started = asyncio.Event(), asyncio.Event()
+class _Burst:
+    """The first caller: `at_once` calls under way, each on a connection of its own, the
+    next sent as soon as one is answered (after Retry-After if refused), while it is not
+    paused; `answers` counts their statuses (cleared for each row of the table)."""
 
-    async def one() -> None:
+    def __init__(self, port: int, at_once: int, targets: Iterator[str]) -> None:
+        self.answers: Counter[int] = Counter()
+        self._at_once = at_once
+        self._targets = targets
+        self._going = asyncio.Event()
+        self._under_way = 0
+        self._changed = asyncio.Event()
+        self._tasks = [asyncio.create_task(self._caller(port)) for _ in range(at_once)]
+
+    async def _caller(self, port: int) -> None:
         http = await Http.open(port)
         try:
-            while not stop.is_set():
-                status, headers, _ = await http.request("GET", next(targets), headers=BURSTER)
-                answers[status] += 1
-                if sum(answers.values()) >= at_once:
-                    started.set()
+            while True:
+                await self._going.wait()
+                self._under_way += 1
+                try:
+                    status, headers, _ = await http.request(
+                        "GET", next(self._targets), headers=BURSTER
+                    )
+                finally:
+                    self._under_way -= 1
+                self.answers[status] += 1
+                self._changed.set()
                 if status in (429, 503):
                     await asyncio.sleep(float(headers["retry-after"]))
         finally:
             http.close()
 
-    tasks = [asyncio.create_task(one()) for _ in range(at_once)]
-    # Under way before the second caller starts.
-    await started.wait()
-    try:
-        yield
-    finally:
-        stop.set()
-        await asyncio.gather(*tasks)
+    async def _until(self, condition: Callable[[], bool]) -> None:
+        while not condition():
+            self._changed.clear()
+            await self._changed.wait()
+
+    async def resume(self) -> None:
+        """Until every caller has sent its call and all but the share have been answered:
+        the burst is under way."""
+        answered = sum(self.answers.values())
+        self._going.set()
+        await self._until(lambda: sum(self.answers.values()) - answered >= self._at_once - 1)
+
+    async def pause(self) -> None:
+        """Until none of its calls is under way."""
+        self._going.clear()
+        await self._until(lambda: self._under_way == 0)
+
+    async def stop(self) -> None:
+        await self.pause()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def describe(self) -> str:
+        return ", ".join(f"{n} x {status}" for status, n in sorted(self.answers.items()))
 
 
 def _figures(idle: list[tuple[float, int]], during: list[tuple[float, int]]) -> list[object]:
-    """p50 and p99 in ms, and their ratios to idle's, of the answered calls."""
+    """p50 and p99 in ms idle and during, and the ratios of during's to idle's, of the
+    answered calls."""
     base = [seconds for seconds, status in idle if status == 200]
     now = [seconds for seconds, status in during if status == 200]
     if not now or not base:
-        return ["-", "-", "-", "-"]
-    p50, p99 = percentile(now, 50), percentile(now, 99)
+        return ["-"] * 6
+    figures = [percentile(base, 50), percentile(base, 99), percentile(now, 50), percentile(now, 99)]
     return [
-        p50 * 1000,
-        p99 * 1000,
-        round(p50 / percentile(base, 50), 2),
-        round(p99 / percentile(base, 99), 2),
+        *(seconds * 1000 for seconds in figures),
+        round(figures[2] / figures[0], 2),
+        round(figures[3] / figures[1], 2),
     ]
 
 
