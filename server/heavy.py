@@ -5,14 +5,17 @@ kind has a few slots of its own; each caller (its account, else its address) may
 429 `too_many_heavy_reads`, so that one caller's burst never takes every slot. Calls
 waiting for a slot are served a caller at a time, in turn, so that a caller waits behind
 at most one call of each other caller, never behind someone's whole burst. The work
-itself runs in a pool of processes (one per slot), off the event loop and out of its
-interpreter lock, at a lower priority, so that light requests keep flowing meanwhile.
+itself runs in worker processes (one per slot), off the event loop and out of its
+interpreter lock, at a lower priority, so that light requests keep flowing meanwhile; a
+caller in a burst runs at a lower priority still, so that its calls take the CPU that
+others leave, not theirs.
 """
 
 import asyncio
 import contextlib
 import multiprocessing
 import os
+import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -31,7 +34,15 @@ KINDS: tuple[Kind, ...] = ("map", "verify", "adjudicate")
 # (only many callers at once get there, each within its share).
 MAX_WAITING = 100
 RETRY_AFTER = 1
-NICENESS = 5
+# The workers' priority below the server's own (whose event loop answers the light
+# requests): a caller's call, or lower still when the caller's last one ended less than
+# AGAIN_SECONDS ago (a burst, one call after the other). Linux gives a process at 5 about
+# nine times the CPU of one at 15 when they contend.
+FIRST_NICENESS = 5
+AGAIN_NICENESS = 15
+AGAIN_SECONDS = 2.0
+# Callers whose last call's end is kept, at most (a flood of addresses cannot grow it).
+MAX_CALLERS = 10_000
 # Imported once by the pool's parent process, so that each worker starts with them.
 _PRELOAD = ["server.verify", "server.routes.map_image", "server.routes.adjudicate"]
 T = TypeVar("T")
@@ -105,55 +116,89 @@ class _Slots:
 class HeavyReads:
     """The heavy reads of one server process."""
 
-    def __init__(self, *, at_once: int, per_caller: int) -> None:
+    def __init__(
+        self, *, at_once: int, per_caller: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._slots = {kind: _Slots(kind, at_once, per_caller) for kind in KINDS}
         self._workers = at_once * len(KINDS)
-        self._pool: ProcessPoolExecutor | None = None
+        self._pools: dict[int, ProcessPoolExecutor] = {}
+        self._clock = clock
+        # When each caller's last heavy call ended, the latest last; only the last AGAIN_SECONDS.
+        self._ended: OrderedDict[str, float] = OrderedDict()
 
     @contextlib.asynccontextmanager
-    async def admitted(self, kind: Kind, caller: str) -> AsyncIterator[None]:
-        """Hold one of the kind's slots for the caller while the block runs; 429 if the
-        caller has its share under way, 503 `busy` if too many callers wait."""
+    async def admitted(self, kind: Kind, caller: str) -> AsyncIterator["Worker"]:
+        """Hold one of the kind's slots for the caller while the block runs, and the worker
+        to run its work in; 429 if the caller has its share under way, 503 `busy` if too
+        many callers wait."""
         slots = self._slots[kind]
         slots.count_in(caller)
         try:
             await slots.take(caller)
             try:
-                yield
+                yield Worker(self, self._niceness(caller))
             finally:
                 slots.give_back()
+                self._ended_now(caller)
         finally:
             slots.count_out(caller)
 
-    async def compute(self, work: Callable[..., T], *args: object) -> T:
-        """`work(*args)` in a worker process (a module-level function; its arguments and
-        answer are pickled). Only within `admitted`: the slots bound the pool's queue."""
-        if self._pool is None:
+    def _niceness(self, caller: str) -> int:
+        """A caller in a burst (its last call ended moments ago) runs below everyone else, so
+        that what it asks takes the CPU that others leave, not theirs."""
+        ended = self._ended.get(caller)
+        if ended is not None and self._clock() - ended < AGAIN_SECONDS:
+            return AGAIN_NICENESS
+        return FIRST_NICENESS
+
+    def _ended_now(self, caller: str) -> None:
+        now = self._clock()
+        self._ended[caller] = now
+        self._ended.move_to_end(caller)
+        while self._ended:
+            oldest, ended = next(iter(self._ended.items()))
+            if now - ended < AGAIN_SECONDS and len(self._ended) <= MAX_CALLERS:
+                return
+            del self._ended[oldest]
+
+    async def run(self, niceness: int, work: Callable[..., T], *args: object) -> T:
+        pool = self._pools.get(niceness)
+        if pool is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(_PRELOAD)
-            # Below the server's own priority: its event loop answers the light requests, and
-            # the workers share what is left, a call each.
-            self._pool = ProcessPoolExecutor(
-                self._workers, mp_context=context, initializer=os.nice, initargs=(NICENESS,)
+            pool = ProcessPoolExecutor(
+                self._workers, mp_context=context, initializer=os.nice, initargs=(niceness,)
             )
-        pool = self._pool
+            self._pools[niceness] = pool
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the next call gets a new pool.
-            if self._pool is pool:
-                self._pool = None
+            if self._pools.get(niceness) is pool:
+                del self._pools[niceness]
             pool.shutdown(wait=False, cancel_futures=True)
-            raise ApiError(
-                codes.BUSY, "the worker drawing this answer stopped; try again"
-            ) from None
+            raise ApiError(codes.BUSY, "the worker of this call stopped; try again") from None
 
     def close(self) -> None:
         """Stop the workers once the calls they run are done, without waiting here (the
         interpreter waits for them as it exits)."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
+        pools, self._pools = self._pools, {}
+        for pool in pools.values():
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Worker:
+    """Where an admitted call runs its work: a worker process, at the caller's priority."""
+
+    def __init__(self, reads: HeavyReads, niceness: int) -> None:
+        self._reads = reads
+        self.niceness = niceness
+
+    async def run(self, work: Callable[..., T], *args: object) -> T:
+        """`work(*args)` in a worker process: a module-level function, whose arguments
+        and answer are pickled. Within `admitted` only, so that the slots bound the pools'
+        queues."""
+        return await self._reads.run(self.niceness, work, *args)
 
 
 def caller(connection: HTTPConnection) -> str:

@@ -38,9 +38,9 @@ async def adjudicate(request: Request) -> Response:
     answer = _answers.get(key)
     if answer is None:
         heavy = services(request).heavy
-        async with heavy.admitted("adjudicate", caller(request)):
+        async with heavy.admitted("adjudicate", caller(request)) as worker:
             try:
-                answer = await heavy.compute(adjudicated, body)
+                answer = await worker.run(adjudicated, body)
             except RequestError as error:
                 raise ApiError(codes.INVALID_REQUEST, str(error)) from error
         _answers.put(key, answer)

@@ -109,10 +109,10 @@ async def get_map_png(
     png = _pictures.get(digest)
     if png is None:
         heavy = services(request).heavy
-        async with heavy.admitted("map", caller(request)):
+        async with heavy.admitted("map", caller(request)) as worker:
             # Another caller's call may have drawn it while this one waited.
             png = _pictures.get(digest)
             if png is None:
-                png = await heavy.compute(draw, scene)
+                png = await worker.run(draw, scene)
                 _pictures.put(digest, png)
     return Response(png, media_type="image/png", headers=headers)

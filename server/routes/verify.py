@@ -34,7 +34,7 @@ _verified: Lru[bytes, Verification] = Lru(256)
 async def get_verify(request: Request, game: GameId) -> Response:
     found = services(request)
     await readable(found, game)
-    async with found.heavy.admitted("verify", caller(request)):
+    async with found.heavy.admitted("verify", caller(request)) as worker:
         try:
             stored = await read_stored(found.games.store, game)
         except KeptMoving as error:
@@ -42,6 +42,6 @@ async def get_verify(request: Request, game: GameId) -> Response:
         fingerprint = stored.fingerprint()
         verification = _verified.get(fingerprint)
         if verification is None:
-            verification = await found.heavy.compute(verify_read, stored)
+            verification = await worker.run(verify_read, stored)
             _verified.put(fingerprint, verification)
     return json_response(verification)
