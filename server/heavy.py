@@ -7,8 +7,8 @@ waiting for a slot are served a caller at a time, in turn, so that a caller wait
 at most one call of each other caller, never behind someone's whole burst. The work
 itself runs in worker processes (one per slot), off the event loop and out of its
 interpreter lock, at a lower priority, so that light requests keep flowing meanwhile; a
-caller in a burst runs at a lower priority still, so that its calls take the CPU that
-others leave, not theirs.
+caller that asks for more than its share runs at a lower priority still for a while, so
+that its calls take the CPU that others leave, not theirs.
 """
 
 import asyncio
@@ -35,13 +35,13 @@ KINDS: tuple[Kind, ...] = ("map", "verify", "adjudicate")
 MAX_WAITING = 100
 RETRY_AFTER = 1
 # The workers' priority below the server's own (whose event loop answers the light
-# requests): a caller's call, or lower still when the caller's last one ended less than
-# AGAIN_SECONDS ago (a burst, one call after the other). Linux gives a process at 5 about
-# nine times the CPU of one at 15 when they contend.
-FIRST_NICENESS = 5
-AGAIN_NICENESS = 15
-AGAIN_SECONDS = 2.0
-# Callers whose last call's end is kept, at most (a flood of addresses cannot grow it).
+# requests), and lower still for a caller refused for its share less than OVER_SECONDS ago
+# (a burst). Linux gives a process at 5 about nine times the CPU of one at 15 when they
+# contend.
+NICENESS = 5
+OVER_NICENESS = 15
+OVER_SECONDS = 5.0
+# Callers whose last refusal is kept, at most (a flood of addresses cannot grow it).
 MAX_CALLERS = 10_000
 # Imported once by the pool's parent process, so that each worker starts with them.
 _PRELOAD = ["server.verify", "server.routes.map_image", "server.routes.adjudicate"]
@@ -60,14 +60,10 @@ class _Slots:
         # The callers with calls waiting, in the order they are served.
         self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
 
+    def over_share(self, caller: str) -> bool:
+        return self.under_way[caller] >= self.per_caller
+
     def count_in(self, caller: str) -> None:
-        if self.under_way[caller] >= self.per_caller:
-            raise ApiError(
-                codes.TOO_MANY_HEAVY_READS,
-                f"at most {self.per_caller} {self.kind} call(s) of one caller under way at "
-                f"once; wait for yours, then try again",
-                headers={"Retry-After": str(RETRY_AFTER)},
-            )
         waiting = sum(len(calls) for calls in self.waiting.values())
         if self.running >= self.at_once and waiting >= MAX_WAITING:
             raise ApiError(codes.BUSY, f"too many {self.kind} calls are waiting; try again")
@@ -123,8 +119,9 @@ class HeavyReads:
         self._workers = at_once * len(KINDS)
         self._pools: dict[int, ProcessPoolExecutor] = {}
         self._clock = clock
-        # When each caller's last heavy call ended, the latest last; only the last AGAIN_SECONDS.
-        self._ended: OrderedDict[str, float] = OrderedDict()
+        # When each caller was last refused for its share, the latest last; only those of the
+        # last OVER_SECONDS.
+        self._refused: OrderedDict[str, float] = OrderedDict()
 
     @contextlib.asynccontextmanager
     async def admitted(self, kind: Kind, caller: str) -> AsyncIterator["Worker"]:
@@ -132,6 +129,14 @@ class HeavyReads:
         to run its work in; 429 if the caller has its share under way, 503 `busy` if too
         many callers wait."""
         slots = self._slots[kind]
+        if slots.over_share(caller):
+            self._refused_now(caller)
+            raise ApiError(
+                codes.TOO_MANY_HEAVY_READS,
+                f"at most {slots.per_caller} {kind} call(s) of one caller under way at once; "
+                "wait for yours, then try again",
+                headers={"Retry-After": str(RETRY_AFTER)},
+            )
         slots.count_in(caller)
         try:
             await slots.take(caller)
@@ -139,27 +144,26 @@ class HeavyReads:
                 yield Worker(self, self._niceness(caller))
             finally:
                 slots.give_back()
-                self._ended_now(caller)
         finally:
             slots.count_out(caller)
 
     def _niceness(self, caller: str) -> int:
-        """A caller in a burst (its last call ended moments ago) runs below everyone else, so
-        that what it asks takes the CPU that others leave, not theirs."""
-        ended = self._ended.get(caller)
-        if ended is not None and self._clock() - ended < AGAIN_SECONDS:
-            return AGAIN_NICENESS
-        return FIRST_NICENESS
+        """A caller that asked for more than its share moments ago runs below everyone
+        else, so that its calls take the CPU that others leave, not theirs."""
+        refused = self._refused.get(caller)
+        if refused is not None and self._clock() - refused < OVER_SECONDS:
+            return OVER_NICENESS
+        return NICENESS
 
-    def _ended_now(self, caller: str) -> None:
+    def _refused_now(self, caller: str) -> None:
         now = self._clock()
-        self._ended[caller] = now
-        self._ended.move_to_end(caller)
-        while self._ended:
-            oldest, ended = next(iter(self._ended.items()))
-            if now - ended < AGAIN_SECONDS and len(self._ended) <= MAX_CALLERS:
+        self._refused[caller] = now
+        self._refused.move_to_end(caller)
+        while self._refused:
+            oldest, refused = next(iter(self._refused.items()))
+            if now - refused < OVER_SECONDS and len(self._refused) <= MAX_CALLERS:
                 return
-            del self._ended[oldest]
+            del self._refused[oldest]
 
     async def run(self, niceness: int, work: Callable[..., T], *args: object) -> T:
         pool = self._pools.get(niceness)

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from server.errors import ApiError
-from server.heavy import AGAIN_NICENESS, AGAIN_SECONDS, FIRST_NICENESS, HeavyReads
+from server.heavy import NICENESS, OVER_NICENESS, OVER_SECONDS, HeavyReads
 
 
 async def _hold(heavy: HeavyReads, caller: str, served: list[str], release: asyncio.Event) -> None:
@@ -82,26 +82,28 @@ async def test_the_work_runs_in_another_process_below_the_servers_priority() -> 
         async with heavy.admitted("verify", "ann") as worker:
             assert await worker.run(os.getpid) != os.getpid()
             niceness = await worker.run(os.getpriority, os.PRIO_PROCESS, 0)
-        assert niceness == os.getpriority(os.PRIO_PROCESS, 0) + FIRST_NICENESS
+        assert niceness == os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
     finally:
         heavy.close()
 
 
-async def test_a_caller_in_a_burst_runs_below_the_others() -> None:
+async def test_a_caller_refused_for_its_share_runs_below_the_others_for_a_while() -> None:
     now = [100.0]
     heavy = HeavyReads(at_once=2, per_caller=1, clock=lambda: now[0])
     async with heavy.admitted("map", "ann") as first:
-        pass
-    # Ann's next call comes as soon as her last one ended: a burst. Bob's is his first.
-    now[0] += AGAIN_SECONDS - 0.1
+        # Ann asks for more than her share: refused, and her next calls run lower.
+        with pytest.raises(ApiError):
+            async with heavy.admitted("map", "ann"):
+                pass
+    now[0] += OVER_SECONDS - 0.1
     async with heavy.admitted("verify", "ann") as again, heavy.admitted("map", "bob") as other:
         pass
     assert (first.niceness, again.niceness, other.niceness) == (
-        FIRST_NICENESS,
-        AGAIN_NICENESS,
-        FIRST_NICENESS,
+        NICENESS,
+        OVER_NICENESS,
+        NICENESS,
     )
-    # After a pause, she is served as anyone.
-    now[0] += AGAIN_SECONDS
+    # A while after, she is served as anyone.
+    now[0] += 0.1
     async with heavy.admitted("map", "ann") as rested:
-        assert rested.niceness == FIRST_NICENESS
+        assert rested.niceness == NICENESS
