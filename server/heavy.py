@@ -5,7 +5,7 @@ kind has a few slots of its own; each caller (its account, else its address) may
 429 `too_many_heavy_reads`, so that one caller's burst never takes every slot. Calls
 waiting for a slot are served a caller at a time, in turn, so that a caller waits behind
 at most one call of each other caller, never behind someone's whole burst. The work
-itself runs in worker processes (one per slot), off the event loop and out of its
+itself runs in worker processes (one per slot and priority), off the event loop and out of its
 interpreter lock, at a lower priority, so that light requests keep flowing meanwhile; a
 caller that asks for more than its share runs at a lower priority still for a while, so
 that its calls take the CPU that others leave, not theirs.
@@ -43,7 +43,7 @@ OVER_NICENESS = 15
 OVER_SECONDS = 5.0
 # Callers whose last refusal is kept, at most (a flood of addresses cannot grow it).
 MAX_CALLERS = 10_000
-# Imported once by the pool's parent process, so that each worker starts with them.
+# Imported once by the forkserver that the workers are forked from: each starts with them.
 _PRELOAD = ["server.verify", "server.routes.map_image", "server.routes.adjudicate"]
 T = TypeVar("T")
 
@@ -165,7 +165,7 @@ class HeavyReads:
                 return
             del self._refused[oldest]
 
-    async def run(self, niceness: int, work: Callable[..., T], *args: object) -> T:
+    async def _run(self, niceness: int, work: Callable[..., T], *args: object) -> T:
         pool = self._pools.get(niceness)
         if pool is None:
             context = multiprocessing.get_context("forkserver")
@@ -202,7 +202,7 @@ class Worker:
         """`work(*args)` in a worker process: a module-level function, whose arguments
         and answer are pickled. Within `admitted` only, so that the slots bound the pools'
         queues."""
-        return await self._reads.run(self.niceness, work, *args)
+        return await self._reads._run(self.niceness, work, *args)
 
 
 def caller(connection: HTTPConnection) -> str:
