@@ -105,6 +105,7 @@ async def read_stored(store: EventStore, game_id: str) -> Stored:
 
 
 def verify_read(stored: Stored) -> Verification:
+    """`verify` of what was read (the server runs it in a worker process, server/heavy.py)."""
     return verify(stored.game_id, stored.head_version, stored.live, stored.archive)
 
 
