@@ -125,19 +125,34 @@ class Http:
     async def call(
         self, method: str, path: str, body: Any = None, token: str | None = None
     ) -> tuple[int, Any]:
+        status, _, answer = await self.request(method, path, body, token)
+        return status, json.loads(answer) if answer else None
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], bytes]:
+        """The answer's status, headers (by lower-case name) and body as it came (a picture
+        is not JSON)."""
         content = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {len(content)}\r\n"
         if token is not None:
             head += f"Authorization: Bearer {token}\r\n"
+        for name, value in (headers or {}).items():
+            head += f"{name}: {value}\r\n"
         self._writer.write(head.encode() + b"\r\n" + content)
-        headers = await self._reader.readuntil(b"\r\n\r\n")
-        status = int(headers[9:12])
-        length = 0
-        for line in headers.split(b"\r\n"):
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        answer = await self._reader.readexactly(length)
-        return status, json.loads(answer) if answer else None
+        received = (await self._reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+        status = int(received[9:12])
+        answered = {}
+        for line in received.split("\r\n")[1:]:
+            name, _, value = line.partition(":")
+            answered[name.strip().lower()] = value.strip()
+        length = int(answered.get("content-length", "0"))
+        return status, answered, await self._reader.readexactly(length)
 
     def close(self) -> None:
         self._writer.close()

@@ -48,7 +48,8 @@ class TooLarge(ApiError):
 
 
 class RateLimited(ApiError):
-    """429: a rate limit or a turn's quota; `retry_after` says when to try again."""
+    """429: a rate limit, a turn's quota or a caller's share of heavy reads; `retry_after` says
+    when to try again."""
 
 
 class Unavailable(ApiError):

@@ -325,6 +325,13 @@ PLAYER_AMBIGUOUS = _code(
 RATE_LIMITED = _code(
     "rate_limited", 429, "Over a rate limit (docs/api.md, Limits): try again after Retry-After."
 )
+TOO_MANY_HEAVY_READS = _code(
+    "too_many_heavy_reads",
+    429,
+    "This caller already has its share of one kind of heavy read under way (map pictures, "
+    "verifications, what-ifs; docs/api.md, Limits): wait for them, then try again after "
+    "Retry-After.",
+)
 TOO_MANY_SOCKETS = _code(
     "too_many_sockets", 429, "Too many open websockets from this account, address or in all."
 )

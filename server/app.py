@@ -25,6 +25,7 @@ from server.entropy import Entropy, system_entropy
 from server.errors import install_error_handlers
 from server.gate import Gate
 from server.handlers import GameService
+from server.heavy import HeavyReads
 from server.homes import Homes, Places
 from server.limits import BodyLimit
 from server.live import LiveHub
@@ -102,6 +103,7 @@ def create_app(
             store = await PostgresEventStore.open(
                 pool, observe_append=measured.append_seconds.observe
             )
+            heavy = HeavyReads(at_once=settings.heavy_at_once, per_caller=settings.heavy_per_caller)
             try:
                 games = GameService(store, on_resolved=measured.resolution_seconds.observe)
                 progress = Progress(pool)
@@ -124,6 +126,7 @@ def create_app(
                     # Limits count real time, even while a fake clock stands still.
                     throttle=Throttle(settings.rate_limits, SystemClock()),
                     read_models=read_models,
+                    heavy=heavy,
                     fake_clock=isinstance(clock, FakeClock),
                     entropy=entropy,
                     webhook_allow_private=settings.webhook_allow_private,
@@ -165,6 +168,7 @@ def create_app(
                     await _within(STOP_SECONDS, found.live.close(), "the live feeds")
                     await revocations.close()
             finally:
+                heavy.close()
                 await _within(STOP_SECONDS, store.close(), "the event store")
         finally:
             if not await _within(STOP_SECONDS, pool.close(), "the database pool"):

@@ -46,6 +46,10 @@ class ApiError(Exception):
         self.message = message
         self.headers = headers
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Raised in a worker process too (server/heavy.py), and pickled back from there.
+        return (type(self), (self.entry, self.message), self.__dict__)
+
     @property
     def code(self) -> str:
         return self.entry.code

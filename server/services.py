@@ -12,6 +12,7 @@ from server.accounts import Accounts
 from server.clock import Clock
 from server.entropy import Entropy, system_entropy
 from server.handlers import GameService
+from server.heavy import HeavyReads
 from server.live import LiveHub
 from server.revocations import Revocations
 from server.scheduler import Scheduler
@@ -34,6 +35,7 @@ class Services:
     throttle: Throttle
     # Every read of the read models goes through it, and waits for them to be up to date.
     read_models: ReadModels
+    heavy: HeavyReads
     # Set when the server runs on a controllable clock (`skirmish serve --fake-clock`).
     fake_clock: bool = False
     entropy: Entropy = system_entropy

@@ -14,6 +14,9 @@ from server.ratelimit import Rate, RateLimits
 SOCKETS_PER_ACCOUNT = 20
 SOCKETS_PER_ADDRESS = 200
 SOCKETS_TOTAL = 10_000
+# Heavy reads (server/heavy.py): of each kind at once in a process, and per caller.
+HEAVY_AT_ONCE = 2
+HEAVY_PER_CALLER = 1
 
 
 class SettingsError(Exception):
@@ -40,6 +43,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sockets_per_account: int = SOCKETS_PER_ACCOUNT
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     sockets_total: int = SOCKETS_TOTAL
+    heavy_at_once: int = HEAVY_AT_ONCE
+    heavy_per_caller: int = HEAVY_PER_CALLER
     # Which pages may call the API from a browser (SKIRMISH_CORS_ORIGINS, server/cors.py):
     # ("*",) any, () none but the server's own.
     cors_origins: tuple[str, ...] = (ANY,)
@@ -75,6 +80,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             sockets_per_address=_count(environ, "SKIRMISH_SOCKETS_PER_IP", SOCKETS_PER_ADDRESS),
             sockets_total=_count(environ, "SKIRMISH_SOCKETS_TOTAL", SOCKETS_TOTAL),
+            heavy_at_once=_count(environ, "SKIRMISH_HEAVY_AT_ONCE", HEAVY_AT_ONCE),
+            heavy_per_caller=_count(environ, "SKIRMISH_HEAVY_PER_CALLER", HEAVY_PER_CALLER),
             cors_origins=_cors_origins(environ),
             log_format=log_format,
         )

@@ -4,6 +4,7 @@ replayed through the rules engine as it is now (server/replay.py). Pure: the sto
 in, what differs out; `verify_stored` reads them."""
 
 import asyncio
+import hashlib
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -24,6 +25,7 @@ from server.replay_store import opened_store, stored_games
 MAX_LISTED = 20
 # Attempts at reading a game while it does not move.
 _READS = 5
+_fingerprint = msgspec.msgpack.Encoder().encode
 
 
 class KeptMoving(Exception):
@@ -104,11 +106,23 @@ def _unreplayable(error: Exception) -> str:
     return f"the events cannot be replayed: {type(error).__name__}: {error}"
 
 
-async def verify_stored(
-    store: EventStore, game_id: str, expected_head: bytes | None = None
-) -> Verification:
-    """Verify the game as the store holds it now (`verify`). The reads are not one transaction: they
-    count only if the stream's head did not move meanwhile, else they are read again (a game
+class Stored(msgspec.Struct, frozen=True):
+    """A game's events as the store held them while its head stood still."""
+
+    game_id: str
+    head_version: int
+    live: list[RecordedEvent]
+    archive: list[Truncation]
+
+    def fingerprint(self) -> bytes:
+        """What the verification depends on, all of it, hashed: a row changed by hand, a
+        rewind or a new event changes it."""
+        return hashlib.sha256(_fingerprint(self)).digest()
+
+
+async def read_stored(store: EventStore, game_id: str) -> Stored:
+    """The game as the store holds it now. The reads are not one transaction: they count
+    only if the stream's head did not move meanwhile, else they are read again (a game
     being played moves a few times a minute at most)."""
     stream = stream_of(game_id)
     for _ in range(_READS):
@@ -116,9 +130,22 @@ async def verify_stored(
         live = await store.read_stream(stream)
         archive = await store.read_archive(stream)
         if await store.stream_version(stream) == head:
-            # Hashing and adjudicating: seconds for the longest games, off the event loop.
-            return await asyncio.to_thread(verify, game_id, head, live, archive, expected_head)
+            return Stored(game_id, head, live, archive)
     raise KeptMoving(f"game {game_id} moved during each of {_READS} reads; try again")
+
+
+def verify_read(stored: Stored, expected_head: bytes | None = None) -> Verification:
+    """`verify` of what was read (the server runs it in a worker process, server/heavy.py)."""
+    return verify(stored.game_id, stored.head_version, stored.live, stored.archive, expected_head)
+
+
+async def verify_stored(
+    store: EventStore, game_id: str, expected_head: bytes | None = None
+) -> Verification:
+    """Verify the game as the store holds it now."""
+    stored = await read_stored(store, game_id)
+    # Hashing and adjudicating: seconds for the longest games, off the event loop.
+    return await asyncio.to_thread(verify_read, stored, expected_head)
 
 
 async def verify_all(

@@ -1,6 +1,7 @@
-"""POST /v1/adjudicate: the stateless what-if of docs/adjudicate.md."""
+"""POST /v1/adjudicate: the stateless what-if of docs/adjudicate.md. A heavy read
+(server/heavy.py); the answer to a body is kept, since it cannot change."""
 
-import asyncio
+import hashlib
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -11,8 +12,13 @@ from rules.contract import Response as Adjudication
 from schema import errors as codes
 from server.api import MAX_BODY, documented, refuse_duplicate_keys
 from server.errors import ApiError
+from server.heavy import caller
+from server.lru import Lru
+from server.services import services
 
 router = APIRouter(prefix="/v1", tags=["rules"])
+# Answers by their body's SHA-256: a bot asks the same what-if for every player it serves.
+_answers: Lru[bytes, bytes] = Lru(256)
 
 
 @router.post(
@@ -20,6 +26,7 @@ router = APIRouter(prefix="/v1", tags=["rules"])
     **documented(
         body=AdjudicationRequest,
         responses={200: Adjudication},
+        errors=(429,),
         summary="Adjudicate one turn: a position and orders in, the outcome out; stores nothing",
     ),
 )
@@ -27,14 +34,21 @@ async def adjudicate(request: Request) -> Response:
     body = await request.body()
     if len(body) > MAX_BODY:
         raise ApiError(codes.BODY_TOO_LARGE, f"the body is larger than {MAX_BODY} bytes")
-    try:
-        # Large inline maps take a few milliseconds; keep the event loop free meanwhile.
-        answer = await asyncio.to_thread(_adjudicate, body)
-    except RequestError as error:
-        raise ApiError(codes.INVALID_REQUEST, str(error)) from error
+    key = hashlib.sha256(body).digest()
+    answer = _answers.get(key)
+    if answer is None:
+        heavy = services(request).heavy
+        async with heavy.admitted("adjudicate", caller(request)) as worker:
+            try:
+                answer = await worker.run(adjudicated, body)
+            except RequestError as error:
+                raise ApiError(codes.INVALID_REQUEST, str(error)) from error
+        _answers.put(key, answer)
     return Response(answer, media_type="application/json")
 
 
-def _adjudicate(body: bytes) -> bytes:
+def adjudicated(body: bytes) -> bytes:
+    """The answer, in a worker process of server/heavy.py (large inline maps take a few
+    milliseconds)."""
     refuse_duplicate_keys(body)
     return adjudicate_json(body)

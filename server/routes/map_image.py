@@ -1,11 +1,9 @@
 """A game's map as a PNG image, for chat bots and link previews: the picture of the game's
 page, drawn by the server (server/picture/). Anyone may read it, as the game itself: it
-shows only the public board and the orders of a resolved turn."""
+shows only the public board and the orders of a resolved turn. Drawing is a heavy read
+(server/heavy.py); a picture is kept by what it shows."""
 
-import asyncio
 import hashlib
-import threading
-from collections import OrderedDict
 from typing import Annotated, Any
 
 import msgspec
@@ -19,6 +17,8 @@ from server.api import documented
 from server.application import past_turn, readable
 from server.drawing import drawable, drawable_builtin
 from server.errors import ApiError
+from server.heavy import caller
+from server.lru import Lru
 from server.picture.draw import render_png
 from server.picture.palette import palette
 from server.picture.scene import Scene
@@ -27,12 +27,10 @@ from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
 
-# Pictures by what they show: a picture costs a fraction of a second to draw, and a chat
-# channel asks for the same one many times.
-_KEPT = 32
-_pictures: OrderedDict[str, bytes] = OrderedDict()
-# At most this many pictures drawn at once (each holds some 40 MB while it is drawn).
-_drawing = threading.BoundedSemaphore(2)
+# Pictures by what they show (a rewind or a new turn shows something else): a picture
+# costs most of a second to draw, and a chat channel asks for the same one many times. Some
+# 100-300 kB each.
+_pictures: Lru[str, bytes] = Lru(64)
 # Sorted: a board read back from the read models (jsonb before migration 0016) may have its
 # keys in another order, and is the same board.
 _encode = msgspec.json.Encoder(order="sorted").encode
@@ -45,20 +43,21 @@ _PNG: dict[str, Any] = {
 
 
 def _documented() -> dict[str, Any]:
-    arguments = documented(errors=(404, 409), summary="The map as a PNG image")
+    arguments = documented(errors=(404, 409, 429), summary="The map as a PNG image")
     arguments["responses"][200] = _PNG
     arguments["responses"][304] = {"description": "Not modified (If-None-Match)"}
     return arguments
 
 
-def _draw(scene: Scene) -> bytes:
-    with _drawing:
-        game_map = scene.map
-        if not all(len(t.outline) >= 3 for t in game_map.territories):
-            # As the page does: a built-in map's outlines are the server's (GET /v1/maps/...).
-            builtin = game_map.name in builtin_names()
-            game_map = drawable_builtin(game_map.name) if builtin else drawable(game_map)
-        return render_png(msgspec.structs.replace(scene, map=game_map))
+def draw(scene: Scene) -> bytes:
+    """The picture, in a worker process of server/heavy.py (each holds some 40 MB while it
+    draws)."""
+    game_map = scene.map
+    if not all(len(t.outline) >= 3 for t in game_map.territories):
+        # As the page does: a built-in map's outlines are the server's (GET /v1/maps/...).
+        builtin = game_map.name in builtin_names()
+        game_map = drawable_builtin(game_map.name) if builtin else drawable(game_map)
+    return render_png(msgspec.structs.replace(scene, map=game_map))
 
 
 async def _turn_scene(
@@ -109,10 +108,11 @@ async def get_map_png(
         return Response(status_code=304, headers=headers)
     png = _pictures.get(digest)
     if png is None:
-        png = await asyncio.to_thread(_draw, scene)
-        _pictures[digest] = png
-        while len(_pictures) > _KEPT:
-            _pictures.popitem(last=False)
-    else:
-        _pictures.move_to_end(digest)
+        heavy = services(request).heavy
+        async with heavy.admitted("map", caller(request)) as worker:
+            # Another caller's call may have drawn it while this one waited.
+            png = _pictures.get(digest)
+            if png is None:
+                png = await worker.run(draw, scene)
+                _pictures.put(digest, png)
     return Response(png, media_type="image/png", headers=headers)

@@ -1,5 +1,6 @@
 """`GET /v1/games/{game}/verify`: anyone who may read a game may check its history (its hash
-chain and its resolutions, server/verify.py), without trusting the server's admins."""
+chain and its resolutions, server/verify.py), without trusting the server's admins. A heavy
+read (server/heavy.py); the answer is kept for events exactly as they were read."""
 
 from typing import Annotated
 
@@ -11,16 +12,14 @@ from schema.verification import Verification
 from server.api import documented, json_response
 from server.application import readable
 from server.decide.errors import DomainError
+from server.heavy import caller
+from server.lru import Lru
 from server.routes.games import GameId
 from server.services import services
-from server.verify import KeptMoving, head_hash, verify_stored
+from server.verify import KeptMoving, head_hash, read_stored, verify_read
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
-# Verifications at once in this process: each reads a whole game and replays it (up to a
-# few seconds of CPU for the longest), so more wait their turn outside, not in memory.
-MAX_AT_ONCE = 2
 _RETRY_AFTER = 5
-_running = 0
 ExpectedHead = Annotated[
     str | None,
     Query(
@@ -29,32 +28,33 @@ ExpectedHead = Annotated[
         "the feed): the answer is not ok unless the history still holds it",
     ),
 ]
+# By the fingerprint of everything a verification read (server/verify.py's Stored) and the
+# head it was anchored on: a new event, a rewind or a row changed by hand is another key.
+_verified: Lru[tuple[bytes, bytes | None], Verification] = Lru(256)
 
 
 @router.get(
     "/verify",
     **documented(
         responses={200: Verification},
-        errors=(404,),
+        errors=(404, 429),
         summary="Recompute the game's hash chain and replay its resolutions",
     ),
 )
 async def get_verify(
     request: Request, game: GameId, expected_head: ExpectedHead = None
 ) -> Response:
-    global _running
     found = services(request)
     await readable(found, game)
-    if _running >= MAX_AT_ONCE:
-        raise DomainError(
-            codes.BUSY, "other verifications are running; try again", retry_after=_RETRY_AFTER
-        )
-    _running += 1
-    try:
-        anchor = None if expected_head is None else head_hash(expected_head)
-        verification = await verify_stored(found.games.store, game, anchor)
-    except KeptMoving as error:
-        raise DomainError(codes.BUSY, str(error), retry_after=_RETRY_AFTER) from None
-    finally:
-        _running -= 1
+    anchor = None if expected_head is None else head_hash(expected_head)
+    async with found.heavy.admitted("verify", caller(request)) as worker:
+        try:
+            stored = await read_stored(found.games.store, game)
+        except KeptMoving as error:
+            raise DomainError(codes.BUSY, str(error), retry_after=_RETRY_AFTER) from None
+        key = (stored.fingerprint(), anchor)
+        verification = _verified.get(key)
+        if verification is None:
+            verification = await worker.run(verify_read, stored, anchor)
+            _verified.put(key, verification)
     return json_response(verification)

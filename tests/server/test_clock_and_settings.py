@@ -85,6 +85,16 @@ def test_a_bad_rate_limit_is_refused(variable: str, value: str) -> None:
             Settings.from_env({variable: value, "SKIRMISH_RATE_LIMITS": "off"})
 
 
+def test_heavy_read_limits_from_the_environment() -> None:
+    defaults = Settings.from_env({})
+    assert (defaults.heavy_at_once, defaults.heavy_per_caller) == (2, 1)
+    tuned = Settings.from_env({"SKIRMISH_HEAVY_AT_ONCE": "8", "SKIRMISH_HEAVY_PER_CALLER": "2"})
+    assert (tuned.heavy_at_once, tuned.heavy_per_caller) == (8, 2)
+    for variable in ("SKIRMISH_HEAVY_AT_ONCE", "SKIRMISH_HEAVY_PER_CALLER"):
+        with pytest.raises(SettingsError, match=variable):
+            Settings.from_env({variable: "0"})
+
+
 def test_cors_origins_from_the_environment() -> None:
     def origins(value: str) -> tuple[str, ...]:
         return Settings.from_env({"SKIRMISH_CORS_ORIGINS": value}).cors_origins
