@@ -12,8 +12,8 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
-from server.homes import sockets_directory
-from server.workers import listen
+from server.game.homes import sockets_directory
+from server.ops.workers import listen
 
 OPERATOR = "benchmark-operator-token"
 # The bare endpoint (in this server only, never in the application): one event appended to
@@ -21,7 +21,7 @@ OPERATOR = "benchmark-operator-token"
 # server does for a request that writes one event, beside which to weigh order submissions.
 BARE = "/benchmark/append/{stream}"
 # A worker: the app under uvicorn on the listening socket it inherited (file descriptor
-# argv[1]), as `skirmish serve` runs each (server/workers.py: one socket that every worker
+# argv[1]), as `skirmish serve` runs each (server/ops/workers.py: one socket that every worker
 # accepts on, so the kernel spreads the connections to one port over them).
 _SERVER = """
 import gc, socket, sys, uuid
@@ -31,8 +31,8 @@ from fastapi.responses import Response
 from eventstore.base import NewEvent
 from server.app import create_app
 from server.clock import SystemClock
-from server.homes import Places
-from server.serve import GC_THRESHOLDS, PROTOCOLS, WEBSOCKET_OPTIONS
+from server.game.homes import Places
+from server.ops.serve import GC_THRESHOLDS, PROTOCOLS, WEBSOCKET_OPTIONS
 app = create_app(places=Places(sys.argv[3], int(sys.argv[4]), int(sys.argv[5])))
 clock = SystemClock()
 async def bare(request: Request, stream: str) -> Response:

@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 
 from eventstore.migrations import migrate
-from server.database import EmbeddedPostgres, create_pool, with_search_path
+from server.ops.database import EmbeddedPostgres, create_pool, with_search_path
 
 
 @contextlib.asynccontextmanager

@@ -25,7 +25,7 @@ from schema.commands import (
     SubmitOrders,
 )
 from schema.game_events import GameEvent, GameStarted, Settings, TurnResolved, game_codec
-from server.decide import decide
+from server.game.decide import decide
 
 ADMIN = "acct-admin"
 # Every game's secret: the benchmarks replay the same draws run after run.

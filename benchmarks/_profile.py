@@ -31,7 +31,7 @@ PHASES: Sequence[tuple[str, str]] = (
     ("clock: wait for the read models", "read_models_caught_up ("),
     ("read models: catch up and write", "ReadModelRunner."),
     ("load a game (snapshot, read, fold)", "GameService.load ("),
-    ("decide (the rules engine)", "decide (server/decide"),
+    ("decide (the rules engine)", "decide (server/game/decide"),
     ("append the events", "PostgresEventStore.append ("),
     ("save the snapshot", "GameService._snapshot ("),
     ("fold the new events", "fold (projections/evolve.py"),
@@ -44,7 +44,7 @@ PHASES: Sequence[tuple[str, str]] = (
 # Where the CPU went: the rule matching the frame nearest the leaf that any rule matches.
 KINDS: Sequence[tuple[str, tuple[str, ...]]] = (
     ("msgspec encode/decode, event ids (schema/, uuid4)", ("msgspec/", "schema/", "uuid.py")),
-    ("rules engine (rules/, server/decide/)", ("rules/", "server/decide/")),
+    ("rules engine (rules/, server/game/decide/)", ("rules/", "server/game/decide/")),
     ("folding (projections/evolve.py, game.py)", ("projections/evolve.py", "projections/game.py")),
     ("read-model rows (projections/)", ("projections/",)),
     ("asyncpg (the call: encoding, socket writes)", ("asyncpg/",)),

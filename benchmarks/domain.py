@@ -33,8 +33,8 @@ from eventstore.records import RecordedEvent, Snapshot
 from projections.runner import ReadModelRunner
 from schema.commands import Actor, RewindTurn
 from schema.game_events import Settings
-from server.handlers import GameService
-from server.serve import GC_THRESHOLDS
+from server.game.handlers import GameService
+from server.ops.serve import GC_THRESHOLDS
 
 PLAYERS = 5
 REPEATS = 5

@@ -24,7 +24,7 @@ from eventstore.postgres import PostgresEventStore
 from eventstore.postgres_sql import COLUMNS
 from eventstore.records import Checkpoint, NewEvent
 from schema.events import Event, EventCodec
-from server.database import create_pool
+from server.ops.database import create_pool
 
 WRITERS = (1, 4, 16)
 READ_EVENTS = 100_000

@@ -132,7 +132,7 @@ async def _server(port: int, data_dir: Path, operator_token: str) -> AsyncIterat
     _say(f"the server's log: {log_path}")
     with log_path.open("ab") as log:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "server.cli", "serve", "--fake-clock",
+            sys.executable, "-m", "server.ops.cli", "serve", "--fake-clock",
             "--port", str(port), "--data-dir", str(data_dir),
             env=environment, stdout=log, stderr=log,
         )  # fmt: skip

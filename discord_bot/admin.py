@@ -16,7 +16,7 @@ from discord_bot.setup_form import SetupForm
 from projections.schedule import utc_offset_for
 from schema.accounts import MyGame
 from schema.api import CommandReply
-from server.textcommands.parse import COMMANDS, parse_hour
+from server.commands.parse import COMMANDS, parse_hour
 
 ADMIN = Usage(
     "public",

@@ -24,7 +24,7 @@ from discord_bot.herald_story import Story, game_event
 from discord_bot.messages import split
 from schema.game_events import PlayerNotified
 from schema.live import EventMessage
-from server.textcommands.text import safe
+from server.commands.text import safe
 
 _log = logging.getLogger(__name__)
 # After a failure (the server away, Discord refusing for now), wait this long before going

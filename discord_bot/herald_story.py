@@ -1,6 +1,6 @@
 """What the herald says in a game's channel: the public game folded from the events a
 spectator sees, and for each message of the socket the posts it calls for, in the server's
-own words (server/textcommands/: the announcements the commands answer with). Pure.
+own words (server/commands/: the announcements the commands answer with). Pure.
 
 The game is folded here rather than read from GET /v1/games/{game} when a post is made, so
 that a post is the same whenever it is made: the announcement of turn 3, posted while the
@@ -28,7 +28,7 @@ from schema.game_events import (
 )
 from schema.live import EventMessage, ResolvedMessage, RewoundMessage, ServerMessage
 from schema.views import PublicGame
-from server.textcommands import announcements, replies, status
+from server.commands import announcements, replies, status
 
 # A game has at most 20 players: a resolution post lists them all.
 STANDINGS_SHOWN = 20

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import discord
 
 from schema.bounds import MAX_NAME
-from server.textcommands.parse import DEFAULT_GAME_NAME, parse_hour
+from server.commands.parse import DEFAULT_GAME_NAME, parse_hour
 
 # Sends the setup's text command for whoever submitted the form and posts the server's reply.
 Create = Callable[[discord.Interaction, str], Awaitable[None]]

@@ -27,7 +27,7 @@ class Page(msgspec.Struct, Generic[T], frozen=True):
 
 class ReadModelsBehind(Exception):
     """The read models did not reach the position asked for in time (a 503 with
-    Retry-After, server/errors.py)."""
+    Retry-After, server/http/errors.py)."""
 
 
 async def games(pool: asyncpg.Pool, phase: str | None, after: str, limit: int) -> Page[GameSummary]:

@@ -78,7 +78,7 @@ class ReadModelRunner:
         self._states = states or GameStates(size=0)
         self._pool = pool
         # The lock is held for as long as the runner leads; give it a connection of its own
-        # (server.database.dedicated_connections) so that the pool is never short of one.
+        # (server.ops.database.dedicated_connections) so that the pool is never short of one.
         self._lock_connection = lock_connection or pool.acquire
         self._retry_seconds = retry_seconds
         self._catch_up_batch = catch_up_batch

@@ -14,7 +14,7 @@
   is in use and the game goes on; its commitment is public. A sandbox hides nothing.
 - Everything else is public, `private_events_read` too (a moderator's read that older
   servers recorded: the record of a read, not private data). Who sent an anonymous
-  broadcast is in the store's metadata, which only the operator reads (server.feed).
+  broadcast is in the store's metadata, which only the operator reads (server.live.feed).
 """
 
 from typing import Any

@@ -1,4 +1,4 @@
-"""The bounds of what players and admins may set. The decider (server/decide) checks them on
+"""The bounds of what players and admins may set. The decider (server/game/decide) checks them on
 every command, whatever way it came; the HTTP bodies (schema/api.py) declare them too, so that
 their decoder refuses a value out of bounds at once and /openapi.json shows each bound."""
 

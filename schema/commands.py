@@ -22,7 +22,7 @@ class Actor(msgspec.Struct, frozen=True):
 
 
 # Tagged with the class's name: the workers of one server send commands to each other
-# (server/homes.py).
+# (server/game/homes.py).
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag=True):
     actor: Actor
     now: datetime
@@ -143,7 +143,7 @@ class RemoveAdmin(Command, frozen=True, kw_only=True):
 
 class ForkGame(Command, frozen=True, kw_only=True):
     """Start `game_id` as a fork of `source_game` at the start of `turn`: what the entry
-    point read of the source then (server/application.py `fork`)."""
+    point read of the source then (server/game/application.py `fork`)."""
 
     game_id: str
     source_game: str

@@ -10,6 +10,7 @@ docs/errors.md is generated from this module: `python -m schema.errors > docs/er
 """
 
 import sys
+from typing import Any
 
 import msgspec
 
@@ -18,6 +19,44 @@ class ErrorCode(msgspec.Struct, frozen=True):
     code: str
     status: int
     meaning: str
+
+
+class Refusal(Exception):
+    """Whatever the server refuses, the game's rules or the HTTP edge alike: an entry of
+    this registry (its status is the HTTP status that fits, its code stable for clients)
+    and a message fit to show a player. Subclasses name kinds of refusal for those who
+    catch them (server/game/decide/errors.py)."""
+
+    def __init__(self, code: ErrorCode, message: str, *, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.entry = code
+        self.message = message
+        # Seconds after which the same request may succeed (a Retry-After header).
+        self.retry_after = retry_after
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Raised in a worker process too (server/http/heavy.py), and pickled back from
+        # there: rebuilt as it was, whatever its kind's own arguments.
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+    @property
+    def code(self) -> str:
+        return self.entry.code
+
+    @property
+    def status(self) -> int:
+        return self.entry.status
+
+    def details(self) -> dict[str, Any]:
+        """Fields the refusal adds beside its code and message."""
+        return {}
+
+
+def _rebuilt(kind: type[Refusal], args: tuple[Any, ...], state: dict[str, Any]) -> Refusal:
+    refusal = kind.__new__(kind)
+    Exception.__init__(refusal, *args)
+    refusal.__dict__.update(state)
+    return refusal
 
 
 CODES: dict[str, ErrorCode] = {}

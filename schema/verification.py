@@ -1,4 +1,4 @@
-"""What verifying a game's history answers (server/verify.py, server/replay.py): the
+"""What verifying a game's history answers (server/ops/verify.py, server/ops/replay.py): the
 `GET /v1/games/{game}/verify` body, and `skirmish verify` and `skirmish replay`'s findings."""
 
 from typing import Any, Literal

@@ -15,25 +15,21 @@ from eventstore.postgres import PostgresEventStore
 from projections.progress import CHANNEL, Progress
 from projections.reads import ReadModels
 from projections.runner import ReadModelRunner
-from server.accounts import Accounts
-from server.api import document_shared, openapi_components
+from server.accounts.store import Accounts
+from server.accounts.throttle import Throttle
+from server.accounts.trusted_clients import TrustedClients
 from server.clock import Clock, FakeClock, SystemClock
-from server.clock_store import resume
-from server.cors import Cors
-from server.database import create_pool, dedicated_connections
-from server.entropy import Entropy, system_entropy
-from server.errors import install_error_handlers
-from server.gate import Gate
-from server.handlers import GameService
-from server.heavy import HeavyReads
-from server.homes import Homes, Places
-from server.limits import BodyLimit
-from server.live import LiveHub
-from server.logs import RequestIds
-from server.metrics import Metrics, RequestMetrics
-from server.redaction import redact_query_strings
-from server.revocations import Revocations
-from server.routes import (
+from server.game.entropy import Entropy, system_entropy
+from server.game.handlers import GameService
+from server.game.homes import Homes, Places
+from server.http.api import document_shared, openapi_components
+from server.http.cors import Cors
+from server.http.errors import install_error_handlers
+from server.http.gate import Gate
+from server.http.heavy import HeavyReads
+from server.http.limits import BodyLimit
+from server.http.metrics import Metrics, RequestMetrics
+from server.http.routes import (
     accounts,
     adjudicate,
     admin_actions,
@@ -53,21 +49,25 @@ from server.routes import (
     verify,
     web,
 )
-from server.routes import clock as clock_routes
-from server.routes import games as games_routes
-from server.routes import webhooks as webhooks_routes
-from server.scheduler import Scheduler
+from server.http.routes import clock as clock_routes
+from server.http.routes import games as games_routes
+from server.http.routes import webhooks as webhooks_routes
+from server.live.hub import LiveHub
+from server.live.limits import OpenSockets
+from server.live.revocations import Revocations
+from server.ops.clock_store import resume
+from server.ops.database import create_pool, dedicated_connections
+from server.ops.logs import RequestIds
+from server.ops.redaction import redact_query_strings
+from server.ops.scheduler import Scheduler
 from server.services import Services
 from server.settings import Settings, SettingsError
-from server.socket_limits import OpenSockets
-from server.throttle import Throttle
-from server.trusted_clients import TrustedClients
-from server.webhook_sender import WebhookSender
-from server.webhooks import Webhooks
+from server.webhooks.outbox import Webhooks
+from server.webhooks.sender import WebhookSender
 
 # Shutdown waits this long for each of four steps (the background tasks, the live feeds,
 # the event store, the pool's connections) before it leaves or cuts what is left: with
-# uvicorn's own graceful period (server.serve), SIGTERM ends the server within 10 s
+# uvicorn's own graceful period (server.ops.serve), SIGTERM ends the server within 10 s
 # whatever state the database is in.
 STOP_SECONDS = 1.5
 _log = logging.getLogger(__name__)
@@ -134,7 +134,7 @@ def create_app(
                 app.state.pool = pool
                 app.state.services = found
                 measured.watch(pool, lambda: found.live.sockets.total)
-                # The leaders' locks live on connections of their own (see server.database).
+                # The leaders' locks live on connections of their own (see server.ops.database).
                 own = dedicated_connections(database_url)
                 webhooks = Webhooks(store, pool, games, the_clock, lock_connection=own)
                 sender = WebhookSender(
@@ -179,7 +179,7 @@ def create_app(
         version="1",
         description="An event-sourced game server for Skirmish Society.",
         lifespan=lifespan,
-        # server/routes/docs.py serves them, without a CDN.
+        # server/http/routes/docs.py serves them, without a CDN.
         docs_url=None,
         redoc_url=None,
     )

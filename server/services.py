@@ -8,16 +8,16 @@ from starlette.requests import HTTPConnection
 from eventstore.base import EventStore
 from projections.reads import ReadModels
 from schema.views import ClockKind
-from server.accounts import Accounts
+from server.accounts.store import Accounts
+from server.accounts.throttle import Throttle
+from server.accounts.trusted_clients import TrustedClients
 from server.clock import Clock
-from server.entropy import Entropy, system_entropy
-from server.handlers import GameService
-from server.heavy import HeavyReads
-from server.live import LiveHub
-from server.revocations import Revocations
-from server.scheduler import Scheduler
-from server.throttle import Throttle
-from server.trusted_clients import TrustedClients
+from server.game.entropy import Entropy, system_entropy
+from server.game.handlers import GameService
+from server.http.heavy import HeavyReads
+from server.live.hub import LiveHub
+from server.live.revocations import Revocations
+from server.ops.scheduler import Scheduler
 
 
 @dataclass

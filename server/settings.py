@@ -6,15 +6,15 @@ from pathlib import Path
 import msgspec
 import platformdirs
 
-from server.cors import ANY, parse_origins
-from server.logs import LOG_FORMATS, LogFormat
-from server.ratelimit import Rate, RateLimits
+from server.accounts.ratelimit import Rate, RateLimits
+from server.http.cors import ANY, parse_origins
+from server.ops.logs import LOG_FORMATS, LogFormat
 
 # How many websockets one process holds open at most: per account, per client address, in all.
 SOCKETS_PER_ACCOUNT = 20
 SOCKETS_PER_ADDRESS = 200
 SOCKETS_TOTAL = 10_000
-# Heavy reads (server/heavy.py): of each kind at once in a process, and per caller.
+# Heavy reads (server/http/heavy.py): of each kind at once in a process, and per caller.
 HEAVY_AT_ONCE = 2
 HEAVY_PER_CALLER = 1
 
@@ -45,7 +45,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     sockets_total: int = SOCKETS_TOTAL
     heavy_at_once: int = HEAVY_AT_ONCE
     heavy_per_caller: int = HEAVY_PER_CALLER
-    # Which pages may call the API from a browser (SKIRMISH_CORS_ORIGINS, server/cors.py):
+    # Which pages may call the API from a browser (SKIRMISH_CORS_ORIGINS, server/http/cors.py):
     # ("*",) any, () none but the server's own.
     cors_origins: tuple[str, ...] = (ANY,)
     # How `skirmish serve` writes its log (SKIRMISH_LOG_FORMAT, or --log-format).

@@ -13,7 +13,7 @@ from eventstore.batching import AppendRequest, Outcome
 from eventstore.memory import MemoryEventStore
 from eventstore.postgres import PostgresEventStore
 from eventstore.postgres_append import append_batch
-from server.database import EmbeddedPostgres
+from server.ops.database import EmbeddedPostgres
 from tests.support import fresh_schema, migrated_pool
 
 

@@ -13,7 +13,7 @@ import asyncpg
 from eventstore.base import EventStore
 from eventstore.migrations import Connection, migrate
 from eventstore.records import NewEvent, RecordedEvent
-from server.database import create_pool, with_search_path
+from server.ops.database import create_pool, with_search_path
 
 FIXED_TIME = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 

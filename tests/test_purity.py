@@ -23,9 +23,9 @@ PROJECT = frozenset({"rules", "schema", "server", "projections", "eventstore", "
 PURE = (
     "rules",
     "schema",
-    "server/decide",
-    "server/words.py",
-    "server/times.py",
+    "server/game/decide",
+    "server/game/words.py",
+    "server/game/times.py",
     "projections/game.py",
     "projections/evolve.py",
     "projections/schedule.py",
@@ -145,7 +145,7 @@ def _relative(path: Path) -> str:
 
 def _module_file(dotted: str) -> Path | None:
     """The project's file that defines `dotted` or its longest importable prefix
-    (`server.decide.errors.WrongTurn` -> server/decide/errors.py)."""
+    (`server.game.decide.errors.WrongTurn` -> server/game/decide/errors.py)."""
     parts = dotted.split(".")
     for end in range(len(parts), 0, -1):
         base = ROOT.joinpath(*parts[:end])
@@ -171,7 +171,7 @@ def impure_neighbours(source: str) -> list[str]:
 def test_every_pure_module_is_checked() -> None:
     names = {_relative(p) for p in MODULES}
     assert {"rules/resolve.py", "rules/orders/move.py", "rules/maps/__init__.py"} <= names
-    assert {"server/decide/play.py", "projections/evolve.py", "schema/game_events.py"} <= names
+    assert {"server/game/decide/play.py", "projections/evolve.py", "schema/game_events.py"} <= names
     assert set(EXCEPTIONS) <= names
 
 
@@ -191,8 +191,8 @@ def test_module_imports_only_pure_modules_of_the_project(path: Path) -> None:
 @pytest.mark.parametrize(
     "source",
     [
-        "from server.handlers import Executed",
-        "import server.application",
+        "from server.game.handlers import Executed",
+        "import server.game.application",
         "from projections.runner import run",
         "from eventstore.postgres import PostgresStore",
         "from server import handlers",
@@ -206,8 +206,8 @@ def test_importing_an_impure_module_of_the_project_is_found(source: str) -> None
 @pytest.mark.parametrize(
     "source",
     [
-        "from server.decide.errors import WrongTurn",
-        "from server.decide import decide",
+        "from server.game.decide.errors import WrongTurn",
+        "from server.game.decide import decide",
         "from schema import errors",
         "import projections.evolve",
         "from rules.board import Board",
@@ -253,7 +253,7 @@ def test_each_exception_is_used(name: str) -> None:
         "from pathlib import Path",
         "import importlib",
         "from importlib import import_module",
-        "from server.cli import main",
+        "from server.ops.cli import main",
         "import server",
         "from eventstore import memory",
         "import projections.base",

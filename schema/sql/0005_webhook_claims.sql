@@ -1,5 +1,5 @@
 -- Webhook deliveries are claimed with a lease instead of a row lock held across the POST
--- (server/webhook_sender.py), and reminders go to trusted webhooks only (docs/api.md).
+-- (server/webhooks/sender.py), and reminders go to trusted webhooks only (docs/api.md).
 
 -- Set by the operator or through a trusted client. Webhooks set before this migration are
 -- taken as set by a plain account: they stop receiving reminders until set again.

@@ -1,5 +1,5 @@
 -- Several tokens per account, one per device: each has an id (to list and revoke it by,
--- never the token), a name, when it was last used (to the hour: see server/accounts.py), and
+-- never the token), a name, when it was last used (to the hour: see server/accounts/store.py), and
 -- the order the account's tokens were added in (two may share a time).
 ALTER TABLE account_tokens
     ADD COLUMN added bigint GENERATED ALWAYS AS IDENTITY,

@@ -1,5 +1,5 @@
 -- Due games are claimed with a lease instead of row locks held while they are carried out
--- (server/scheduler.py): a claim is one short statement, so that it neither keeps a
+-- (server/ops/scheduler.py): a claim is one short statement, so that it neither keeps a
 -- connection of the pool nor holds the gap-safe log back, and the read models follow the
 -- resolutions as they are appended.
 

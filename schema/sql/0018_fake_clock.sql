@@ -1,5 +1,5 @@
 -- Where the fake clock (`skirmish serve --fake-clock`) stands: one row at most, moved only
--- forward (server/clock_store.py), so that a restarted server resumes there rather than at
+-- forward (server/ops/clock_store.py), so that a restarted server resumes there rather than at
 -- the real time, and the clock never goes back, not even across restarts.
 CREATE TABLE fake_clock (
     only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),

@@ -26,7 +26,7 @@ from schema.live import ServerMessage
 from schema.views import PublicGame
 from server.app import create_app
 from server.clock import FakeClock
-from server.entropy import Entropy
+from server.game.entropy import Entropy
 from server.settings import Settings
 from tests.server.running import running, serve_subprocess
 

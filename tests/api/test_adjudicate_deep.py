@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from rules import adjudicate
-from server.api import MAX_BODY
+from server.http.api import MAX_BODY
 from tests.api.support import Server
 from tests.rules.deep_shapes import chain, reinforcement_chain, ring, supported_chain
 

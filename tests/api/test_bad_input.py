@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from starlette.routing import BaseRoute, Route
 
 from projections.loading import stream_of
-from server.api import MAX_BODY, NESTED_TOO_DEEPLY
+from server.http.api import MAX_BODY, NESTED_TOO_DEEPLY
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Account, Server
 

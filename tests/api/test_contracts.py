@@ -9,7 +9,7 @@ import pytest
 
 from client import Conflict
 from schema.game_events import game_codec
-from server.routes import live as live_route
+from server.http.routes import live as live_route
 from tests.api.contracts import Contract, Recorder, answer_errors, asyncapi, openapi
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Account, Api, Json, Live, Server

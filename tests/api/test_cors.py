@@ -1,11 +1,11 @@
-"""Cross-origin requests over the real server (server/cors.py): preflights on every route
+"""Cross-origin requests over the real server (server/http/cors.py): preflights on every route
 without a token, the headers on every answer (the gate's 401 and 429, the body limit's 413,
 the error handlers' 4xx and 503), and a configured list of origins, or none."""
 
 import httpx
 
-from server.api import MAX_BODY
-from server.ratelimit import Rate, RateLimits
+from server.accounts.ratelimit import Rate, RateLimits
+from server.http.api import MAX_BODY
 from tests.api.routes import every_route
 from tests.api.support import serving
 from tests.server.running import CuttableLink

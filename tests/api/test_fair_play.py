@@ -12,7 +12,7 @@ from rules.board import GameMap
 from rules.ruleset import SKIRMISH_SOCIETY
 from schema.api import FeedEvent
 from schema.views import PublicGame
-from server.entropy import system_entropy
+from server.game.entropy import system_entropy
 from tests.api.support import (
     OPERATOR_TOKEN,
     PAST_THE_LOCK,

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import server.webhook_sender
+import server.webhooks.sender
 from rules.board import KEYWORD_KINDS
-from server.textcommands.parse import COMMANDS
+from server.commands.parse import COMMANDS
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Server, never_send, serving
 
@@ -302,7 +302,7 @@ async def _set_up(running: Server, routes: list[str]) -> tuple[dict[str, tuple[s
 async def test_no_body_and_no_text_gets_a_5xx(
     schema_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server.webhook_sender.WebhookSender, "send_forever", never_send)
+    monkeypatch.setattr(server.webhooks.sender.WebhookSender, "send_forever", never_send)
     async with serving(schema_url) as running:
         document = (await running.api.client.get("/openapi.json")).json()
         routes = [path for _, path, _ in json_body_routes(document)]

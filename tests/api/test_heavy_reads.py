@@ -1,4 +1,4 @@
-"""Heavy reads over the real server (server/heavy.py): one caller's burst of map pictures
+"""Heavy reads over the real server (server/http/heavy.py): one caller's burst of map pictures
 and verifications is refused 429 `too_many_heavy_reads` beyond its share, while another
 caller's are answered; answers that cannot change are kept, and a rewind or a new turn
 changes them. Callers come from distinct addresses through X-Forwarded-For, which uvicorn

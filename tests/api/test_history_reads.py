@@ -5,7 +5,7 @@ import asyncio
 
 import pytest
 
-from server.routes import history
+from server.http.routes import history
 from tests.api.support import OPERATOR_TOKEN, Account, Api, Json, Server
 
 HIDDEN_ORDERS = 30

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from schema.api import Done
-from server import live as live_feeds
-from server import live_auth
-from server.routes import live as live_route
+from server.http.routes import live as live_route
+from server.live import auth as live_auth
+from server.live import hub as live_feeds
 from tests.api.game import ScriptedGame
 from tests.api.support import Json, Live, Server, delivered, serving, until
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server import live_auth
+from server.live import auth as live_auth
 from tests.api.game import ScriptedGame
 from tests.api.support import Json, Live, Server
 

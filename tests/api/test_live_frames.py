@@ -1,5 +1,5 @@
 """The live feed frames each message once for everyone who sees the game alike and writes
-those bytes to each of their sockets (server/frames.py); a player's own frames go to that
+those bytes to each of their sockets (server/live/frames.py); a player's own frames go to that
 player's sockets and nobody else's."""
 
 from tests.api.game import ScriptedGame

@@ -11,7 +11,7 @@ from projections.loading import stream_of
 from schema.api import Done
 from schema.commands import Actor, Broadcast
 from schema.views import PublicGame
-from server.routes.live import SNAPSHOT_BEYOND
+from server.http.routes.live import SNAPSHOT_BEYOND
 from tests.api.game import ScriptedGame
 from tests.api.raw_sockets import enough_files, open_raw
 from tests.api.support import Json, Live, Server, delivered, serving, until

@@ -10,8 +10,8 @@ import msgspec
 from PIL import Image
 
 from rules.board import GameMap
-from server.picture.palette import Shades
-from server.picture.scene import frame
+from server.pictures.palette import Shades
+from server.pictures.scene import frame
 from tests.api.game import ScriptedGame
 from tests.api.support import Json, Server
 

@@ -6,7 +6,7 @@ import asyncio
 import secrets
 from datetime import timedelta
 
-from server.ratelimit import Rate, RateLimits
+from server.accounts.ratelimit import Rate, RateLimits
 from tests.api.game import ORDERS, ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Samples, Server, metric_samples, serving, value
 from tests.server.running import CuttableLink

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from server.ratelimit import Rate, RateLimits
+from server.accounts.ratelimit import Rate, RateLimits
 from tests.api.support import OPERATOR_TOKEN, Account, Server, serving
 
 # Slow enough that nothing refills while a test runs: the counts are exact.

@@ -20,7 +20,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-import server.webhook_sender
+import server.webhooks.sender
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Server, never_send, serving
 
@@ -158,7 +158,7 @@ def _fuzz(document: dict[str, Any], base: str, setup: Setup) -> list[str]:
 async def test_every_operation_keeps_to_its_openapi_schema(
     schema_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server.webhook_sender.WebhookSender, "send_forever", never_send)
+    monkeypatch.setattr(server.webhooks.sender.WebhookSender, "send_forever", never_send)
     async with serving(schema_url) as running:
         document = (await running.api.client.get("/openapi.json")).json()
         assert document["paths"]

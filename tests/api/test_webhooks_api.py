@@ -6,7 +6,7 @@ from datetime import timedelta
 import asyncpg
 import pytest
 
-from server.webhook_sender import DEADLINE_SECONDS, PER_GAME, backoff
+from server.webhooks.sender import DEADLINE_SECONDS, PER_GAME, backoff
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, START, Account, Api, serving, until
 from tests.server.tarpit import Tarpit

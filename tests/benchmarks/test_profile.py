@@ -11,11 +11,12 @@ SITE = "/venv/lib/python3.11/site-packages/"
 LINES = [
     # A resolution's decision, in a server: the rules engine's frame is the leaf.
     f"{SERVER};Runner.run (asyncio/runners.py:118);GameService._execute "
-    f"({ROOT}server/handlers.py:95);decide ({ROOT}server/decide/__init__.py:48);"
+    f"({ROOT}server/game/handlers.py:95);decide ({ROOT}server/game/decide/__init__.py:48);"
     f"_check ({ROOT}rules/board.py:40) 3",
     # Loading a game, in a server: asyncpg's call is the leaf.
     f"{SERVER};Runner.run (asyncio/runners.py:118);GameService.load "
-    f"({ROOT}server/handlers.py:66);Connection._do_execute ({SITE}asyncpg/connection.py:2040) 1",
+    f"({ROOT}server/game/handlers.py:66);"
+    f"Connection._do_execute ({SITE}asyncpg/connection.py:2040) 1",
     # The benchmark's own catch-up of the read models: decoding an event.
     'process 10:"python -m benchmarks scheduler";Runner.run (asyncio/runners.py:118);'
     f"ReadModelRunner.apply ({ROOT}projections/runner.py:80);"
@@ -38,4 +39,4 @@ def test_samples_are_summed_per_role_by_phase_and_kind(
     assert "| load a game (snapshot, read, fold) | 1 | 25.0% |" in servers
     assert "| _check (rules/board.py)" in servers
     assert "| Connection._do_execute (asyncpg/connection.py)" in servers
-    assert "| GameService._execute (server/handlers.py) | 3 | 75.0% |" in servers
+    assert "| GameService._execute (server/game/handlers.py) | 3 | 75.0% |" in servers

@@ -1,4 +1,4 @@
-"""The sandbox's rulebook examples (server/web/examples.json) are the rulebook's golden cases
+"""The sandbox's rulebook examples (server/pages/examples.json) are the rulebook's golden cases
 (tests/rules/cases/rulebook), with the orders typed the way the sandbox takes them: one text
 in which every order goes to the owner of its army (of its barracks, for REF).
 
@@ -15,7 +15,7 @@ from rules.contract import adjudicate
 
 ROOT = Path(__file__).parents[2]
 CASES = ROOT / "tests" / "rules" / "cases" / "rulebook"
-EXAMPLES_FILE = ROOT / "server" / "web" / "examples.json"
+EXAMPLES_FILE = ROOT / "server" / "pages" / "examples.json"
 # The rulebook's examples that show a position (variants and forms of orders are left out).
 EXAMPLES = (
     "combat",
@@ -69,7 +69,7 @@ def examples_json() -> str:
 
 
 def owner(example: dict[str, Any], text: str) -> str:
-    """Whose order `text` is, as the sandbox decides (server/web/js/sandbox.js)."""
+    """Whose order `text` is, as the sandbox decides (server/pages/js/sandbox.js)."""
     words = re.split(r"[\s>-]+", text.strip())
     if words[0].upper() == "REF":
         return str(example["control"][words[-1].upper()])

@@ -11,7 +11,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from server import live_auth
+from server.live import auth as live_auth
 from tests.api.support import until
 from tests.browser.support import UNLABELLED_CONTROLS, Server, first_move, serving
 from tests.server.running import running

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from server import live_auth
+from server.live import auth as live_auth
 from tests.browser.support import UNLABELLED_CONTROLS, Server, first_move
 
 if TYPE_CHECKING:

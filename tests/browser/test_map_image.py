@@ -15,8 +15,8 @@ import msgspec
 from PIL import Image, ImageStat
 
 from rules.board import GameMap, Territory
-from server.picture.palette import Shades
-from server.picture.scene import frame
+from server.pictures.palette import Shades
+from server.pictures.scene import frame
 from tests.browser.support import Json, Server, first_move
 
 if TYPE_CHECKING:

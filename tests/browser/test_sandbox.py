@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 ARMIES_ON_MAP = """els => Object.fromEntries(
     els.map(e => [e.dataset.territory, e.dataset.player]))"""
-# The rulebook map's preset (server/web/js/sandbox.js).
+# The rulebook map's preset (server/pages/js/sandbox.js).
 PRESET_ARMIES = {
     "SI": "red",
     "MA": "red",

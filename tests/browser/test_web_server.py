@@ -8,8 +8,8 @@ from rules.board import GameMap
 from rules.effects import DESCRIPTIONS
 from rules.mapgen import generate
 from rules.maps import builtin_map, builtin_names
-from server.drawing import drawable, drawable_builtin
-from server.routes.web import static_files
+from server.http.routes.web import static_files
+from server.pictures.outlines import drawable, drawable_builtin
 from tests.browser.support import Server
 
 

@@ -20,7 +20,7 @@ from client import (
 )
 from client.errors import error_from_answer
 from schema.api import NewGame
-from server.ratelimit import Rate, RateLimits
+from server.accounts.ratelimit import Rate, RateLimits
 from tests.api.support import Server, serving
 
 

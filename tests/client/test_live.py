@@ -20,8 +20,8 @@ from schema.live import (
     SnapshotMessage,
     StandingsMessage,
 )
-from server import live_auth
-from server.routes import live as live_route
+from server.http.routes import live as live_route
+from server.live import auth as live_auth
 from tests.api.support import OPERATOR_TOKEN, Server, collecting, serving, until
 
 Delivered = tuple[str, int, str | None]

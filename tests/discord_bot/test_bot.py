@@ -9,7 +9,7 @@ from discord.ext import commands
 
 from discord_bot import create_bot
 from discord_bot.settings import Settings, SettingsError
-from server.cli import main
+from server.ops.cli import main
 
 RULEBOOK = {
     "setup", "advanced_setup", "start", "join", "resign", "submit", "list", "vote",

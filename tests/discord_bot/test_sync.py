@@ -12,7 +12,7 @@ from discord import app_commands
 from discord_bot import create_bot
 from discord_bot.core import SkirmishBot
 from discord_bot.sync import RECORD, CommandSync, fingerprint
-from server.cli import build_parser
+from server.ops.cli import build_parser
 
 
 class Counted:

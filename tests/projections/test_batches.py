@@ -13,7 +13,7 @@ from eventstore.postgres import PostgresEventStore
 from eventstore.records import RecordedEvent
 from projections import failures
 from projections.runner import ReadModelRunner
-from server.handlers import GameService
+from server.game.handlers import GameService
 from tests.server.scripted import ScriptedGame
 from tests.support import visible_log
 

@@ -9,7 +9,7 @@ import asyncpg
 import pytest
 
 from projections.leading import Connect, LeadershipLost, lead
-from server.database import dedicated_connections
+from server.ops.database import dedicated_connections
 from tests.server.running import CuttableLink
 
 KEY = 42

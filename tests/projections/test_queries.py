@@ -12,7 +12,7 @@ from schema.accounts import MyGame
 from schema.api import GameSummary
 from schema.commands import Actor, AddAdmin, CreateGame, JoinGame, KillGame, Resign
 from schema.game_events import Settings, TurnResolved
-from server.handlers import GameService
+from server.game.handlers import GameService
 from tests.server.scripted import ADMIN, ScriptedGame
 
 

@@ -17,8 +17,8 @@ from projections.game import GameState
 from projections.loading import state_until
 from projections.runner import ReadModelRunner
 from schema.commands import Actor, SubmitOrders
-from server.clock_steps import read_models_caught_up
-from server.handlers import GameService
+from server.game.handlers import GameService
+from server.ops.clock_steps import read_models_caught_up
 from tests.server.scripted import ScriptedGame
 from tests.support import new_event, visible_log
 

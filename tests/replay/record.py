@@ -29,7 +29,7 @@ from schema.commands import (
     SubmitOrders,
 )
 from schema.game_events import GameEvent, Settings
-from server.decide import decide
+from server.game.decide import decide
 
 CORPUS = Path(__file__).parent / "corpus"
 ADMIN = Actor("acct-admin")

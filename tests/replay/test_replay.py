@@ -13,9 +13,9 @@ from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
 from schema.game_events import GameEvent, TurnResolved, game_codec
 from schema.verification import TurnDifference
-from server.handlers import GameService
-from server.replay import describe, replay_game
-from server.replay_store import replay_store
+from server.game.handlers import GameService
+from server.ops.replay import describe, replay_game
+from server.ops.replay_store import replay_store
 from tests.replay.declared import DeclaredChange, load_declared, undeclared
 from tests.replay.record import BEGAN, CORPUS, GAMES, decode, encode, play
 from tests.server.running import run_skirmish

@@ -14,7 +14,7 @@ from rules.board import ORDER_KEYWORDS, GameMap, decode_map, encode_map
 from rules.mapgen import MapGenerationError, MapType, generate
 from rules.mapnames import territory_ids, territory_names
 from rules.prng import SeededRandom
-from server.cli import main
+from server.ops.cli import main
 
 MAP_TYPES: tuple[MapType, ...] = ("normal", "spacious")
 TERRITORIES_PER_PLAYER = {"normal": 6, "spacious": 9}

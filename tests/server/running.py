@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import uvicorn
 from fastapi import FastAPI
 
-from server.serve import PROTOCOLS, WEBSOCKET_OPTIONS
+from server.ops.serve import PROTOCOLS, WEBSOCKET_OPTIONS
 
 
 @contextlib.asynccontextmanager

@@ -23,8 +23,8 @@ from schema.commands import (
     SubmitOrders,
 )
 from schema.game_events import Settings, game_codec
-from server.decide import decide
-from server.handlers import Executed, GameService
+from server.game.decide import decide
+from server.game.handlers import Executed, GameService
 
 ADMIN = "acct-admin"
 # The secret of every scripted game (the server draws a fresh one for each).

@@ -11,10 +11,10 @@ from eventstore.base import MAX_EVENT_BYTES
 from eventstore.memory import MemoryEventStore
 from eventstore.migrations import migrate
 from server.app import create_app
-from server.clock_steps import read_models_caught_up
-from server.database import create_pool
-from server.errors import install_error_handlers
-from server.routes import health
+from server.http.errors import install_error_handlers
+from server.http.routes import health
+from server.ops.clock_steps import read_models_caught_up
+from server.ops.database import create_pool
 from server.settings import Settings, SettingsError
 from tests.server.running import HEALTHY, CuttableLink, running
 from tests.server.scripted import ScriptedGame

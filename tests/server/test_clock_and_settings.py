@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from server.accounts.ratelimit import Rate, RateLimits
 from server.clock import FakeClock, SystemClock
-from server.ratelimit import Rate, RateLimits
 from server.settings import Settings, SettingsError, default_data_dir
 
 START = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)

@@ -8,9 +8,9 @@ import asyncpg
 import httpx
 import pytest
 
-from server import clock_steps, scheduler
 from server.app import create_app
 from server.clock import FakeClock
+from server.ops import clock_steps, scheduler
 from server.settings import Settings
 from tests.server.running import running, serve_subprocess
 from tests.server.scripted import START

@@ -1,5 +1,5 @@
 """The embedded PostgreSQL: starts, is reused, comes back right after a kill -9, and is stopped
-by the last process out, never under another (server/holders.py)."""
+by the last process out, never under another (server/ops/holders.py)."""
 
 import asyncio
 import subprocess
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import asyncpg
 
-from server.database import EmbeddedPostgres, running_url, with_search_path
+from server.ops.database import EmbeddedPostgres, running_url, with_search_path
 from tests.server.running import kill_9, postmaster_pid
 
 
@@ -61,7 +61,7 @@ def test_a_second_start_adopts_the_running_server_and_the_last_one_out_stops_it(
 
 
 class Holder:
-    """Another process holding the embedded server of a data directory (server/holders.py)
+    """Another process holding the embedded server of a data directory (server/ops/holders.py)
     until told to let go, or killed."""
 
     def __init__(self, data_dir: Path) -> None:
@@ -100,7 +100,7 @@ class Holder:
 _HOLDER = """
 import sys
 from pathlib import Path
-from server.database import EmbeddedPostgres
+from server.ops.database import EmbeddedPostgres
 
 embedded = EmbeddedPostgres(Path(sys.argv[1]))
 print(embedded.start(), flush=True)

@@ -23,7 +23,7 @@ from schema.commands import (
     SubmitOrders,
 )
 from schema.game_events import GameEvent, Settings, game_codec
-from server.decide import decide
+from server.game.decide import decide
 
 PLAYERS = 20
 SUBMISSIONS = 100

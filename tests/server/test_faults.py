@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from server.database import EmbeddedPostgres, create_pool, running_url
+from server.ops.database import EmbeddedPostgres, create_pool, running_url
 from tests.api.support import Account, Api, Live, until
 from tests.server.running import (
     CuttableLink,

@@ -13,8 +13,8 @@ from projections.game import SNAPSHOT_NAME, GameState
 from projections.loading import stream_of
 from schema.commands import Actor, JoinGame, ResolveTurn, RewindTurn, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnResolved, TurnRewound, game_codec
-from server.decide.errors import Conflict, NotAllowed, WrongTurn
-from server.handlers import GameService
+from server.game.decide.errors import Conflict, NotAllowed, WrongTurn
+from server.game.handlers import GameService
 from tests.server.scripted import ADMIN, NONCE, SECRET, ScriptedGame
 
 # The clock, as each process's scheduler resolves: at once, whoever has sent orders.

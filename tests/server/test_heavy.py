@@ -1,4 +1,4 @@
-"""server/heavy.py on its own: each caller's share of a kind, the callers that wait served in
+"""server/http/heavy.py on its own: each caller's share of a kind, the callers that wait served in
 turn, a call given up leaving no trace, and the work done in another process."""
 
 import asyncio
@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from server.errors import ApiError
-from server.heavy import NICENESS, OVER_NICENESS, OVER_SECONDS, HeavyReads
+from schema.errors import Refusal
+from server.http.heavy import NICENESS, OVER_NICENESS, OVER_SECONDS, HeavyReads
 
 
 async def _hold(heavy: HeavyReads, caller: str, served: list[str], release: asyncio.Event) -> None:
@@ -26,11 +26,11 @@ async def _settled() -> None:
 async def test_a_caller_past_its_share_is_refused_and_others_are_not() -> None:
     heavy = HeavyReads(at_once=2, per_caller=1)
     async with heavy.admitted("map", "ann"):
-        with pytest.raises(ApiError) as refused:
+        with pytest.raises(Refusal) as refused:
             async with heavy.admitted("map", "ann"):
                 pass
         assert refused.value.code == "too_many_heavy_reads"
-        assert refused.value.headers == {"Retry-After": "1"}
+        assert refused.value.retry_after == 1
         # Another kind is another share, and another caller has its own.
         async with heavy.admitted("verify", "ann"), heavy.admitted("map", "bob"):
             pass
@@ -92,7 +92,7 @@ async def test_a_caller_refused_for_its_share_runs_below_the_others_for_a_while(
     heavy = HeavyReads(at_once=2, per_caller=1, clock=lambda: now[0])
     async with heavy.admitted("map", "ann") as first:
         # Ann asks for more than her share: refused, and her next calls run lower.
-        with pytest.raises(ApiError):
+        with pytest.raises(Refusal):
             async with heavy.admitted("map", "ann"):
                 pass
     now[0] += OVER_SECONDS - 0.1

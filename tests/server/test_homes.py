@@ -1,4 +1,4 @@
-"""Each game's home worker (server/homes.py): two workers' GameServices on one PostgreSQL
+"""Each game's home worker (server/game/homes.py): two workers' GameServices on one PostgreSQL
 store, in one event loop, talking over real Unix sockets; and a scheduler in one of them."""
 
 import asyncio
@@ -23,13 +23,13 @@ from projections.loading import stream_of
 from projections.runner import ReadModelRunner
 from schema import errors as codes
 from schema.commands import Actor, GameCommand, SubmitOrders
-from server import homes
+from schema.errors import Refusal
 from server.clock import FakeClock
-from server.decide.errors import DomainError
-from server.decide.play import MAX_SUBMISSIONS
-from server.handlers import Busy, GameService
-from server.homes import Acted, Homes, Places
-from server.scheduler import Scheduler, Tick
+from server.game import homes
+from server.game.decide.play import MAX_SUBMISSIONS
+from server.game.handlers import Busy, GameService
+from server.game.homes import Acted, Homes, Places
+from server.ops.scheduler import Scheduler, Tick
 from tests.api.support import until
 from tests.server.scripted import NONCE, ScriptedGame
 
@@ -87,7 +87,7 @@ def test_every_process_finds_the_same_home_and_the_games_spread_over_the_workers
     here = [Places("", 0, 3).home_of(g) for g in ids]
     # Another interpreter, its str hashes salted otherwise.
     script = (
-        "import sys; from server.homes import Places; "
+        "import sys; from server.game.homes import Places; "
         "print(' '.join(str(Places('', 0, 3).home_of(g)) for g in sys.argv[1:]))"
     )
     there = subprocess.run(
@@ -137,9 +137,9 @@ async def test_a_refusal_comes_back_as_the_home_made_it(
             # A Retry-After.
             orders(game, actor=Actor("acct-3")),
         ):
-            with pytest.raises(DomainError) as there:
+            with pytest.raises(Refusal) as there:
                 await took.games.act(game.game_id, command)
-            with pytest.raises(DomainError) as here:
+            with pytest.raises(Refusal) as here:
                 await home.games.act_here(game.game_id, command)
             relayed, made = there.value, here.value
             assert (relayed.entry, relayed.message, relayed.retry_after, relayed.details()) == (
@@ -198,7 +198,7 @@ async def test_a_home_that_goes_away_with_a_command_under_way_answers_busy(
         sent = asyncio.create_task(took.games.act(game_id, command))
         await stuck.started.wait()
         await home.close()
-        with pytest.raises(DomainError) as refused:
+        with pytest.raises(Refusal) as refused:
             await sent
         assert refused.value.entry == codes.BUSY
         assert took.outcomes == ["failed"]
@@ -213,7 +213,7 @@ async def test_a_home_that_does_not_answer_in_time_answers_busy(
     try:
         async with worker(postgres_store, tmp_path, 0) as took:
             game_id = game_at_home(1)
-            with pytest.raises(DomainError) as refused:
+            with pytest.raises(Refusal) as refused:
                 await took.games.act(game_id, orders(ScriptedGame(took.games, game_id)))
             assert refused.value.entry == codes.BUSY
     finally:
@@ -262,7 +262,7 @@ async def test_a_command_runs_to_its_end_when_its_senders_connection_goes(
             async with worker(postgres_store, tmp_path, 0) as took:
                 sent = asyncio.create_task(took.games.act(game.game_id, orders(game)))
                 await arrived.wait()
-            with pytest.raises(DomainError):
+            with pytest.raises(Refusal):
                 await sent
             go_on.set()
 

@@ -12,8 +12,8 @@ from eventstore.records import AppendResult, NewEvent, NewSnapshot, RecordedEven
 from projections.loading import stream_of
 from schema.commands import Actor, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnRewound, game_codec
-from server.decide.errors import NotAllowed
-from server.handlers import Executed, GameService
+from server.game.decide.errors import NotAllowed
+from server.game.handlers import Executed, GameService
 from tests.server.scripted import NONCE, ScriptedGame
 
 

@@ -1,5 +1,5 @@
 """The live feed's own state, which it folds as it dispatches, and what it writes to its
-clients' sockets (server.live.GameFeed)."""
+clients' sockets (server.live.hub.GameFeed)."""
 
 import msgspec
 
@@ -7,9 +7,9 @@ from eventstore.memory import MemoryEventStore
 from projections.loading import stream_of
 from projections.views import public_game
 from projections.visibility import Viewer
-from server.frames import SocketWriter
-from server.handlers import GameService
-from server.live import Client, GameFeed
+from server.game.handlers import GameService
+from server.live.frames import SocketWriter
+from server.live.hub import Client, GameFeed
 from tests.server.scripted import ScriptedGame
 
 

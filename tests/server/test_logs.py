@@ -6,7 +6,7 @@ import os
 
 import httpx
 
-from server.logs import sane
+from server.ops.logs import sane
 from tests.api.support import OPERATOR_TOKEN
 from tests.server.running import serve_subprocess
 

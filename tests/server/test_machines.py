@@ -30,7 +30,7 @@ GAMES = 8
 PLAYERS = 3
 # How soon after they are made the decided games fall due.
 DUE_IN = timedelta(seconds=4)
-# The advisory locks' second keys (projections/runner.py, server/webhooks.py).
+# The advisory locks' second keys (projections/runner.py, server/webhooks/outbox.py).
 READ_MODELS = 0x5EAD_0001
 WEBHOOK_ENQUEUER = 0x5EAD_0002
 # Who holds a leader's lock in this schema (the first key is the schema's hash, as oid).

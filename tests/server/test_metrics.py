@@ -4,8 +4,8 @@ from datetime import UTC, datetime
 
 import asyncpg
 
-from server import metrics
-from server.metrics import database_figures
+from server.http import metrics
+from server.http.metrics import database_figures
 from tests.support import analyzed_pages, pages_read
 
 NOW = datetime(2030, 1, 1, tzinfo=UTC)

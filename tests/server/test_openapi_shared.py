@@ -1,12 +1,12 @@
-"""The answers many operations share are declared in one place (server/api.py,
+"""The answers many operations share are declared in one place (server/http/api.py,
 `document_shared`): a route on a game declares 410 without saying so, unless it answers the
 game's refusals as replies."""
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from server.api import document_shared, documented
-from server.routes.games import GameId
+from server.http.api import document_shared, documented
+from server.http.routes.games import GameId
 
 
 def test_every_operation_on_a_game_declares_410_and_no_other_does() -> None:

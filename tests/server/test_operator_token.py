@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from server.database import EmbeddedPostgres
+from server.ops.database import EmbeddedPostgres
 from tests.server.running import SKIRMISH, serve_subprocess
 
 OTHER = "an-operator-token-from-the-environment"

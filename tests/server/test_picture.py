@@ -1,4 +1,4 @@
-"""The server's map drawing (server/picture/) against palette.json, which the web page
+"""The server's map drawing (server/pictures/) against palette.json, which the web page
 reads too: every look the rules allow has a colour and a pattern, every shape there can be
 painted, and the bits of SVG geometry it reads come out as SVG draws them."""
 
@@ -7,9 +7,9 @@ import math
 from PIL import Image, ImageChops
 
 from schema.bounds import COLORS, PATTERNS
-from server.picture.canvas import Canvas, dashed
-from server.picture.geometry import path, scale, subpaths
-from server.picture.palette import Shades, palette, rgb
+from server.pictures.canvas import Canvas, dashed
+from server.pictures.geometry import path, scale, subpaths
+from server.pictures.palette import Shades, palette, rgb
 
 
 def test_every_colour_and_pattern_a_player_may_choose_is_in_the_palette() -> None:

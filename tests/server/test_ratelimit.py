@@ -4,8 +4,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from server.accounts.ratelimit import Rate, TokenBuckets
 from server.clock import FakeClock
-from server.ratelimit import Rate, TokenBuckets
 
 START = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
 

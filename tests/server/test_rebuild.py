@@ -10,8 +10,8 @@ import asyncpg
 
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
-from server.handlers import GameService
-from server.rebuild import progress_line
+from server.game.handlers import GameService
+from server.ops.rebuild import progress_line
 from tests.server.scripted import ScriptedGame
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"

@@ -26,11 +26,11 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
-from server import clock_steps, scheduler
 from server.clock import FakeClock
-from server.clock_steps import advance_clock, read_models_caught_up
-from server.handlers import GameService
-from server.scheduler import PACE_EVENTS, Scheduler
+from server.game.handlers import GameService
+from server.ops import clock_steps, scheduler
+from server.ops.clock_steps import advance_clock, read_models_caught_up
+from server.ops.scheduler import PACE_EVENTS, Scheduler
 from tests.server.scripted import SECRET
 from tests.support import analyzed_pages, numbered, pages_read
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 
 from eventstore.postgres import PostgresEventStore
-from server.database import create_pool, running_url
+from server.ops.database import create_pool, running_url
 from tests.api.support import Api, Live
 from tests.server.running import HEALTHY, serve_subprocess
 from tests.support import new_event

@@ -1,14 +1,14 @@
-"""Counting open websockets per account, per address and in all (server.socket_limits), and
+"""Counting open websockets per account, per address and in all (server.live.limits), and
 their limits from the environment."""
 
 from contextlib import ExitStack
 
 import pytest
 
-from server.accounts import OPERATOR, Identity
-from server.errors import ApiError
+from schema.errors import Refusal
+from server.accounts.store import OPERATOR, Identity
+from server.live.limits import OpenSockets
 from server.settings import Settings, SettingsError
-from server.socket_limits import OpenSockets
 
 ANN = Identity("acct-ann", "Ann")
 BOB = Identity("acct-bob", "Bob")
@@ -39,7 +39,7 @@ def test_an_account_past_its_limit_is_refused_and_others_are_not() -> None:
                 again.take_account(ANN)
                 with sockets.seat() as third:
                     third.take_address("10.0.0.3")
-                    with pytest.raises(ApiError) as refused:
+                    with pytest.raises(Refusal) as refused:
                         third.take_account(ANN)
                     third.take_account(BOB)
     assert refused.value.status == 429
@@ -53,13 +53,13 @@ def test_an_address_and_the_whole_process_have_limits_of_their_own() -> None:
         for address in ("10.0.0.1", "10.0.0.1", "10.0.0.2"):
             stack.enter_context(sockets.seat()).take_address(address)
         assert sockets.total == 3
-        with sockets.seat() as seat, pytest.raises(ApiError, match="too many") as full:
+        with sockets.seat() as seat, pytest.raises(Refusal, match="too many") as full:
             seat.take_address("10.0.0.3")
         assert full.value.status == 429
     with sockets.seat() as first, sockets.seat() as second:
         first.take_address("10.0.0.1")
         second.take_address("10.0.0.1")
-        with sockets.seat() as third, pytest.raises(ApiError, match="from here"):
+        with sockets.seat() as third, pytest.raises(Refusal, match="from here"):
             third.take_address("10.0.0.1")
         with sockets.seat() as elsewhere:
             elsewhere.take_address("10.0.0.2")
@@ -74,7 +74,7 @@ def test_a_refused_socket_gives_back_what_it_took() -> None:
         holding.take_account(ANN)
         with sockets.seat() as refused:
             refused.take_address("10.0.0.1")
-            with pytest.raises(ApiError):
+            with pytest.raises(Refusal):
                 refused.take_account(ANN)
             assert sockets.total == 2
         assert sockets.total == 1

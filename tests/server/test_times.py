@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from server.times import duration, hour_label, moment, offset_label
+from server.game.times import duration, hour_label, moment, offset_label
 
 
 @pytest.mark.parametrize(

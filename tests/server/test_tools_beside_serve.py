@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 
-from server.database import running_url
+from server.ops.database import running_url
 from tests.server.running import SKIRMISH, processes_of, serve_subprocess
 
 

@@ -11,8 +11,8 @@ from eventstore.postgres import PostgresEventStore
 from projections.loading import stream_of
 from schema.game_events import TurnResolved, game_codec
 from schema.verification import Anchor
-from server.handlers import GameService
-from server.verify import describe, verify_stored
+from server.game.handlers import GameService
+from server.ops.verify import describe, verify_stored
 from tests.server.running import run_skirmish
 from tests.server.scripted import ScriptedGame
 

@@ -12,9 +12,9 @@ import pytest
 
 from eventstore.postgres import PostgresEventStore
 from server.clock import FakeClock
-from server.handlers import GameService
-from server.webhook_sender import Claim, WebhookSender, backoff, webhook_client
-from server.webhooks import Webhooks
+from server.game.handlers import GameService
+from server.webhooks.outbox import Webhooks
+from server.webhooks.sender import Claim, WebhookSender, backoff, webhook_client
 from tests.api.support import until
 from tests.server.running import running
 from tests.server.scripted import START

@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from server.settings import Settings, SettingsError
-from server.webhook_targets import (
+from server.webhooks.targets import (
     TargetRefused,
     checked,
     host_and_port,

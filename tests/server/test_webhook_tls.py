@@ -15,9 +15,9 @@ from msgspec.structs import replace
 
 from eventstore.postgres import PostgresEventStore
 from server.clock import FakeClock
-from server.handlers import GameService
-from server.webhook_sender import WebhookSender
-from server.webhooks import Webhooks
+from server.game.handlers import GameService
+from server.webhooks.outbox import Webhooks
+from server.webhooks.sender import WebhookSender
 from tests.server.scripted import START
 from tests.server.webhook_support import enqueue, hooked_game
 

@@ -12,9 +12,9 @@ from eventstore.migrations import load_migrations, migrate
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
 from server.clock import FakeClock
-from server.handlers import GameService
-from server.webhook_sender import MAX_ATTEMPTS, WebhookSender, backoff, signature
-from server.webhooks import Webhooks
+from server.game.handlers import GameService
+from server.webhooks.outbox import Webhooks
+from server.webhooks.sender import MAX_ATTEMPTS, WebhookSender, backoff, signature
 from tests.server.running import running
 from tests.server.scripted import START
 from tests.server.webhook_support import Receiver, enqueue, hooked_game, send_due

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from server.textcommands.text import DISCORD_LIMIT
-from server.words import CHEAT_SHEET, HINTS, QUOTES
+from server.commands.text import DISCORD_LIMIT
+from server.game.words import CHEAT_SHEET, HINTS, QUOTES
 
 
 @pytest.mark.parametrize("words", [HINTS, QUOTES])

@@ -1,4 +1,4 @@
-"""How many workers the database's connections fit (server/worker_budget.py): by default no
+"""How many workers the database's connections fit (server/ops/worker_budget.py): by default no
 more than fit, and a clear refusal of more."""
 
 import asyncio
@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from server.worker_budget import (
+from server.ops.worker_budget import (
     Budget,
     TooManyWorkers,
     check_workers,

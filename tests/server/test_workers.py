@@ -12,8 +12,8 @@ import signal
 import httpx
 import pytest
 
-from server.cli import main
-from server.workers import GIVE_UP, MAX_DELAY, STEADY_SECONDS, Restarts
+from server.ops.cli import main
+from server.ops.workers import GIVE_UP, MAX_DELAY, STEADY_SECONDS, Restarts
 from tests.api.support import (
     OPERATOR_TOKEN,
     Account,

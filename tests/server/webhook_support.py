@@ -8,9 +8,9 @@ from fastapi.responses import Response
 
 from eventstore.postgres import PostgresEventStore
 from schema.commands import Actor, RemindPlayers
-from server.handlers import GameService
-from server.webhook_sender import WebhookSender, webhook_client
-from server.webhooks import Webhooks
+from server.game.handlers import GameService
+from server.webhooks.outbox import Webhooks
+from server.webhooks.sender import WebhookSender, webhook_client
 from tests.server.scripted import ScriptedGame
 from tests.support import visible_log
 

@@ -34,8 +34,8 @@ from schema.game_events import (
     TurnResolved,
     Vote,
 )
-from server.decide import DomainError, decide
-from server.decide.fork import forked_players
+from server.game.decide import Refusal, decide
+from server.game.decide.fork import forked_players
 
 T0 = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN = "acct-admin"
@@ -74,11 +74,9 @@ class Game:
 
 
 @contextmanager
-def refused(
-    code: ErrorCode, match: str | None = None
-) -> Iterator[pytest.ExceptionInfo[DomainError]]:
+def refused(code: ErrorCode, match: str | None = None) -> Iterator[pytest.ExceptionInfo[Refusal]]:
     """The command run in the block is refused with `code` (and a message that `match`es)."""
-    with pytest.raises(DomainError, match=match) as raised:
+    with pytest.raises(Refusal, match=match) as raised:
         yield raised
     assert raised.value.code == code.code, raised.value.message
 

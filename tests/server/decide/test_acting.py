@@ -8,7 +8,7 @@ import pytest
 from projections.game import GameState
 from schema import errors as codes
 from schema.commands import Actor, BanPlayer, Command, JoinGame, KillGame, Resign
-from server.decide.acting import (
+from server.game.decide.acting import (
     acting_player,
     active_player,
     check_range,
@@ -18,12 +18,12 @@ from server.decide.acting import (
     require_phase,
     require_unlocked,
 )
-from server.decide.errors import (
+from server.game.decide.errors import (
     GameGone,
     OrdersLocked,
     WrongPhase,
 )
-from server.times import moment
+from server.game.times import moment
 from tests.server.decide.given import (
     ADMIN,
     NOON,

@@ -5,7 +5,7 @@ from msgspec.structs import replace
 from schema import errors as codes
 from schema.commands import Actor, AddAdmin, RemoveAdmin, StartGame
 from schema.game_events import AdminAdded, AdminRemoved, PrivateEventsRead
-from server.decide.admins import MAX_ADMINS
+from server.game.decide.admins import MAX_ADMINS
 from tests.server.decide.given import (
     ADMIN,
     SECRET,

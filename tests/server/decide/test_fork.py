@@ -7,7 +7,7 @@ from schema import errors as codes
 from schema.bounds import MAX_NAME
 from schema.commands import Actor, Resign
 from schema.game_events import ForkedFrom, GameForked
-from server.decide.fork import check_fork, fork_name
+from server.game.decide.fork import check_fork, fork_name
 from tests.server.decide.given import (
     ADMIN,
     T0,

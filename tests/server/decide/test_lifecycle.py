@@ -42,8 +42,8 @@ from schema.game_events import (
     SettingsChanged,
     game_codec,
 )
-from server.decide import decide
-from server.decide.errors import (
+from server.game.decide import decide
+from server.game.decide.errors import (
     GameGone,
     InvalidCommand,
     WrongPhase,

@@ -6,7 +6,7 @@ from datetime import timedelta
 from rules.prng import derived
 from schema.commands import Actor, RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified
-from server.words import HINTS
+from server.game.words import HINTS
 from tests.server.decide.given import NOON, SECRET, Game, resolve, started
 
 HINT = "\nHint: "

@@ -32,14 +32,14 @@ from schema.game_events import (
     RecordedOrder,
 )
 from schema.receipts import receipt, verify
-from server.decide.errors import (
+from server.game.decide.errors import (
     InvalidCommand,
     OrdersLocked,
     QuotaExceeded,
     WrongPhase,
     WrongTurn,
 )
-from server.decide.play import MAX_SUBMISSIONS
+from server.game.decide.play import MAX_SUBMISSIONS
 from tests.server.decide.given import (
     ADMIN,
     NONCE,

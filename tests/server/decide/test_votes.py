@@ -18,7 +18,7 @@ from schema.game_events import (
     VoteCast,
     VoteOutcome,
 )
-from server.decide.errors import OrdersLocked, WrongPhase
+from server.game.decide.errors import OrdersLocked, WrongPhase
 from tests.server.decide.given import (
     ADMIN,
     NOON,

@@ -9,7 +9,7 @@ from projections.views import public_game
 from rules.turn import Death, OrderReport
 from schema.game_events import RecordedPosition, TurnResolved, Vote, VoteOutcome
 from schema.views import PublicGame
-from server.textcommands import announcements
+from server.commands import announcements
 from tests.server.decide.given import T0, created, started
 
 NOW = T0 + timedelta(hours=1)

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from schema.api import NewGame
 from schema.bounds import MAX_SEED
-from server.textcommands.parse import (
+from server.commands.parse import (
     COMMANDS,
     DEFAULT_GAME_NAME,
     Problem,

@@ -3,8 +3,8 @@
 from datetime import timedelta
 
 from schema.receipts import verify
-from server.textcommands.replies import RECEIPT_NOTE
-from server.words import HINTS, QUOTES
+from server.commands.replies import RECEIPT_NOTE
+from server.game.words import HINTS, QUOTES
 from tests.server.textcommands.bot import Person, Table, all_ready, armies, neighbours, table
 
 SETUP = '/advanced_setup name="Friday Night" votes=disabled seed=3'

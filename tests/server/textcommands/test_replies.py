@@ -4,9 +4,9 @@ from rules.turn import OrderReport
 from schema.api import OrdersAccepted
 from schema.game_events import RecordedOrder
 from schema.views import MyOrders, VoteView
-from server.textcommands import replies
-from server.textcommands.parse import COMMANDS, Problem
-from server.textcommands.text import DISCORD_LIMIT, fit
+from server.commands import replies
+from server.commands.parse import COMMANDS, Problem
+from server.commands.text import DISCORD_LIMIT, fit
 
 HOLD = RecordedOrder("TR H", "TR", "hold", valid=True)
 SUPPORT = RecordedOrder("BL S CR to SL", "BL", "support", valid=True, target="SL")

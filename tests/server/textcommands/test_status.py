@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from projections.game import GameState
 from projections.views import public_game
 from schema.game_events import GamePaused, Vote
-from server.textcommands.status import SHOWN_STANDINGS, schedule, summary, without_game
+from server.commands.status import SHOWN_STANDINGS, schedule, summary, without_game
 from tests.server.decide.given import NOON, T0, joined, resolve, scored, started
 
 NOW = T0 + timedelta(hours=1)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.textcommands.text import DISCORD_LIMIT, clip, fit, ordinal, plural, safe
+from server.commands.text import DISCORD_LIMIT, clip, fit, ordinal, plural, safe
 
 ZW = "\u200b"
 

@@ -5,7 +5,7 @@ writes it: never a raw timestamp."""
 import re
 from datetime import timedelta
 
-from server.times import moment
+from server.game.times import moment
 from tests.server.textcommands.bot import START, Person, Table, armies, table
 
 SETUP = '/advanced_setup name="Friday Night" votes=disabled seed=3'

@@ -1,0 +1,159 @@
+"""The application layer: what every entry point (the HTTP routes, the text commands, the
+adapters to come) does over `GameService`, so that none of them holds game logic of its own
+or borrows another's. Entry points decode their input, call these, and encode the answer."""
+
+import secrets
+
+from msgspec.structs import replace
+
+from eventstore.records import RecordedEvent
+from projections.game import GameState
+from projections.loading import state_until, stream_of
+from projections.schedule import utc_offset_for
+from projections.states import Loaded
+from schema import errors as codes
+from schema.api import Done, ForkBody, NewGame, TurnView
+from schema.bounds import MAX_SEED
+from schema.commands import CreateGame, ForkGame
+from schema.game_events import (
+    ForkStarted,
+    GameEvent,
+    GameForked,
+    GameStarted,
+    Settings,
+    game_codec,
+)
+from server.accounts.store import Identity
+from server.game.decide.acting import existing, require_admin
+from server.game.decide.errors import InvalidCommand, NotFound
+from server.game.decide.fork import check_fork, fork_name, forked_players
+from server.game.handlers import Executed
+from server.game.homes import Acted
+from server.services import Services
+
+
+def done(acted: Acted | Executed) -> Done:
+    """What an action appended, as the API answers it."""
+    return Done([game_codec.type_of(e) for e in acted.events], acted.position)
+
+
+async def readable(found: Services, game: str) -> Loaded:
+    """A game's state for reading; 404 if there is none, 410 if it was killed."""
+    loaded = await found.games.load(game)
+    existing(loaded.state)
+    return loaded
+
+
+async def past_turn(found: Services, game: str, turn: int, *, position: int) -> TurnView:
+    """Turn `turn` of a game as it stood at `position` (the game's as loaded by the caller).
+    The turn history is a read model: it is read once it holds the game up to `position`,
+    so that a turn that has resolved always shows its resolution; 503 while it lags."""
+    view = await found.read_models.turn(game, turn, position=position)
+    if view is None:
+        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    return view
+
+
+async def administered(found: Services, who: Identity, game: str) -> GameState:
+    """A game's state, for one of its admins only (403 for anyone else)."""
+    state = (await readable(found, game)).state
+    require_admin(state, who.actor)
+    return state
+
+
+async def set_up(found: Services, who: Identity, body: NewGame, address: str) -> Executed:
+    """A new game with the options of `body`; `who`, calling from `address`, becomes its
+    admin."""
+    now = found.clock.now()
+    if body.seed is not None and not 0 <= body.seed <= MAX_SEED:
+        raise InvalidCommand(codes.OUT_OF_RANGE, f"seed must be between 0 and {MAX_SEED}")
+    if body.current_hour is not None and not 0 <= body.current_hour <= 23:
+        raise InvalidCommand(codes.OUT_OF_RANGE, "current_hour must be between 0 and 23")
+    found.throttle.game_created(who, address)
+    settings = Settings(
+        name=body.name,
+        vp_target=body.vp_target,
+        map_type=body.map_type,
+        map=body.map,
+        fast_mode=body.fast_mode,
+        resolution_hour=body.resolution_hour,
+        utc_offset=0 if body.current_hour is None else utc_offset_for(body.current_hour, now),
+        votes=body.votes,
+        vote_start_turn=body.vote_start_turn,
+        voting_mode=body.voting_mode,
+        hints=body.hints,
+        sandbox=body.sandbox,
+        broadcasting=body.broadcasting,
+    )
+    game_id = secrets.token_hex(6)
+    seed = body.seed if body.seed is not None else secrets.randbits(63)
+    command = CreateGame(
+        actor=who.actor,
+        now=now,
+        game_id=game_id,
+        settings=settings,
+        seed=seed,
+        client_id=who.client_id,
+        game=body.game,
+    )
+    return await found.games.execute(game_id, command)
+
+
+async def fork(
+    found: Services, who: Identity, source_id: str, body: ForkBody, address: str
+) -> Executed:
+    """A new game forked from `source_id` at the start of turn `body.turn` (rules.md,
+    "Forks"); `who`, calling from `address`, becomes its admin."""
+    source = (await readable(found, source_id)).state
+    check_fork(source, who.actor, body.turn, sandbox=body.sandbox)
+    then, last = await _start_of(found, source, body.turn)
+    assert then.map is not None  # a turn that began had its map drawn
+    found.throttle.game_created(who, address)
+    name = body.name or fork_name(source.settings.name, body.turn)
+    game_id = secrets.token_hex(6)
+    command = ForkGame(
+        actor=who.actor,
+        now=found.clock.now(),
+        game_id=game_id,
+        source_game=source_id,
+        turn=body.turn,
+        position=last.position,
+        chain_hash=last.hash.hex(),
+        settings=replace(then.settings, name=name, sandbox=body.sandbox),
+        map=then.map,
+        board=then.board,
+        players=forked_players(then, who.actor.account, sandbox=body.sandbox),
+        effect=then.effect,
+        vote=then.vote,
+        secret=found.entropy(),
+        game=then.game,
+        game_version=then.game_version,
+    )
+    return await found.games.execute(game_id, command)
+
+
+async def _start_of(
+    found: Services, source: GameState, turn: int
+) -> tuple[GameState, RecordedEvent]:
+    """The source game as it stood when `turn` began (just after the resolution before it,
+    or its start), and the last event that state folds in."""
+    store = found.games.store
+    first = source.first_turn
+    if turn > first:
+        version = source.resolved_versions[turn - first - 1]
+    else:
+        # Its start comes before its first resolution, if any.
+        until = source.resolved_versions[0] if source.resolved_versions else None
+        events = await store.read_stream(stream_of(source.game_id), limit=until)
+        version = next(e.version for e in events if _begins(game_codec.decode_recorded(e)))
+    state = await state_until(store, source.game_id, version)
+    (last,) = await store.read_stream(stream_of(source.game_id), after_version=version - 1, limit=1)
+    return state, last
+
+
+def _begins(event: GameEvent) -> bool:
+    """Whether the game's first turn begins with `event`: its start; a fork, which runs at
+    once; or the start of a real fork that invited its players."""
+    if isinstance(event, GameForked):
+        return not event.invites
+    return isinstance(event, GameStarted | ForkStarted)

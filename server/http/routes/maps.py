@@ -1,0 +1,82 @@
+"""Maps to draw: the built-in ones with outlines filled in, generated ones for the sandbox,
+and the voting effects' descriptions. Stateless; nothing is stored."""
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+
+from rules.board import GameMap, MapError
+from rules.effects import DESCRIPTIONS
+from rules.mapgen import MapGenerationError, generate
+from rules.maps import builtin_map, builtin_names
+from rules.ruleset import SKIRMISH_SOCIETY
+from schema import errors as codes
+from schema.errors import Refusal
+from schema.maps import EffectInfo, EffectList, GenerateBody, MapList, MapSummary, PlayerCounts
+from server.http.api import documented, json_response, read_body
+from server.pictures.outlines import drawable_builtin
+
+router = APIRouter(prefix="/v1", tags=["maps"])
+
+
+@router.get("/maps", **documented(responses={200: MapList}, summary="The built-in maps"))
+async def list_maps() -> Response:
+    summaries = []
+    for name in builtin_names():
+        game_map = builtin_map(name)
+        counts = SKIRMISH_SOCIETY.player_counts(name)
+        players = PlayerCounts(*counts) if counts is not None else None
+        summaries.append(
+            MapSummary(
+                name, game_map.description, len(game_map.territories), len(game_map.homes), players
+            )
+        )
+    return json_response(MapList(summaries))
+
+
+@router.get(
+    "/maps/{name}",
+    **documented(
+        responses={200: GameMap},
+        errors=(404,),
+        summary="A built-in map with an outline for every territory, to draw it",
+    ),
+)
+async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
+    if name not in builtin_names():
+        raise Refusal(codes.MAP_NOT_FOUND, f"no built-in map {name!r}")
+    try:
+        # The first call fits the outlines (a fraction of a second); later ones are cached.
+        drawn = await asyncio.to_thread(drawable_builtin, name)
+    except MapError as error:  # pragma: no cover - built-in maps are checked by the tests
+        raise Refusal(codes.MAP_NOT_FOUND, str(error)) from error
+    return json_response(drawn)
+
+
+@router.post(
+    "/maps/generate",
+    **documented(
+        body=GenerateBody,
+        responses={200: GameMap},
+        summary="Generate a map (as a game would from its seed), with outlines and homes",
+    ),
+)
+async def generate_map(request: Request) -> Response:
+    body = await read_body(request, GenerateBody)
+    try:
+        generated = await asyncio.to_thread(generate, body.players, body.type, body.seed)
+    except MapGenerationError as error:
+        raise Refusal(codes.MAP_UNUSABLE, str(error)) from error
+    return json_response(generated)
+
+
+@router.get(
+    "/effects",
+    **documented(responses={200: EffectList}, summary="The voting effects and what they do"),
+)
+async def list_effects() -> Response:
+    return json_response(
+        EffectList([EffectInfo(effect.value, text) for effect, text in DESCRIPTIONS.items()])
+    )

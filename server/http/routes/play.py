@@ -1,0 +1,192 @@
+"""What players do: orders, votes, join forces, broadcasts, resigning, their look."""
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from projections.views import my_orders
+from schema import errors as codes
+from schema.api import (
+    BroadcastBody,
+    Done,
+    JoinForcesBody,
+    OrdersAccepted,
+    OrdersBody,
+    PlayerPatch,
+    VoteBody,
+)
+from schema.commands import (
+    Broadcast,
+    CastVote,
+    ChangeLook,
+    RequestJoinForces,
+    Resign,
+    SetNotifications,
+    SubmitOrders,
+)
+from schema.errors import Refusal
+from schema.game_events import OrdersSubmitted, game_codec
+from schema.views import MyOrders
+from server.game.application import done, readable
+from server.game.decide.acting import acting_player
+from server.http.api import documented, json_response, read_body
+from server.http.identity import required_caller
+from server.http.routes.games import GameId
+from server.services import services
+
+router = APIRouter(prefix="/v1/games/{game}", tags=["play"])
+_ERRORS = (401, 403, 404, 409)
+
+
+@router.put(
+    "/orders",
+    **documented(
+        body=OrdersBody,
+        responses={200: OrdersAccepted},
+        errors=_ERRORS,
+        summary="Submit orders; each is checked now",
+    ),
+)
+async def submit_orders(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, OrdersBody)
+    found = services(request)
+    command = SubmitOrders(
+        actor=who.actor,
+        now=found.clock.now(),
+        text=body.orders,
+        turn=body.turn,
+        as_player=body.player,
+        nonce=found.nonces(),
+    )
+    executed = await found.games.act(game, command)
+    (submitted,) = executed.events
+    assert isinstance(submitted, OrdersSubmitted)
+    return json_response(OrdersAccepted.of(submitted, executed.position))
+
+
+@router.get(
+    "/orders",
+    **documented(
+        responses={200: MyOrders},
+        errors=_ERRORS,
+        summary="My orders this turn and my valid orders of last turn",
+    ),
+)
+async def list_orders(
+    request: Request, game: GameId, player: str | None = Query(None, max_length=64)
+) -> Response:
+    who = await required_caller(request)
+    found = services(request)
+    state = (await readable(found, game)).state
+    # The same rule as for acting: one's own player, or anyone's in one's sandbox.
+    me = acting_player(state, who.actor, player)
+    return json_response(my_orders(state, me.id))
+
+
+@router.post(
+    "/votes",
+    **documented(
+        body=VoteBody,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Vote in the current voting event",
+    ),
+)
+async def vote(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, VoteBody)
+    found = services(request)
+    command = CastVote(
+        actor=who.actor, now=found.clock.now(), effect=body.effect, as_player=body.player
+    )
+    return json_response(done(await found.games.act(game, command)))
+
+
+@router.post(
+    "/join-forces",
+    **documented(
+        body=JoinForcesBody,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Ask to join forces with another player",
+    ),
+)
+async def join_forces(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, JoinForcesBody)
+    found = services(request)
+    command = RequestJoinForces(
+        actor=who.actor, now=found.clock.now(), with_player=body.with_player
+    )
+    return json_response(done(await found.games.act(game, command)))
+
+
+@router.post(
+    "/broadcast",
+    **documented(
+        body=BroadcastBody,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Post an anonymous public message",
+    ),
+)
+async def broadcast(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, BroadcastBody)
+    found = services(request)
+    command = Broadcast(actor=who.actor, now=found.clock.now(), message=body.message)
+    return json_response(done(await found.games.act(game, command)))
+
+
+@router.post(
+    "/resign",
+    **documented(
+        responses={200: Done}, errors=_ERRORS, summary="Resign (for good once the game has started)"
+    ),
+)
+async def resign(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    found = services(request)
+    command = Resign(actor=who.actor, now=found.clock.now())
+    return json_response(done(await found.games.act(game, command)))
+
+
+@router.patch(
+    "/players/me",
+    **documented(
+        body=PlayerPatch,
+        responses={200: Done},
+        errors=_ERRORS,
+        summary="Change my colour, pattern, name or notifications",
+    ),
+)
+async def change_me(request: Request, game: GameId) -> Response:
+    who = await required_caller(request)
+    body = await read_body(request, PlayerPatch)
+    if body == PlayerPatch(player=body.player):
+        raise Refusal(
+            codes.NOTHING_TO_CHANGE, "give at least one of color, pattern, name, notifications"
+        )
+    found = services(request)
+    events: list[str] = []
+    position = 0
+    if (body.color, body.pattern, body.name) != (None, None, None):
+        look = ChangeLook(
+            actor=who.actor,
+            now=found.clock.now(),
+            color=body.color,
+            pattern=body.pattern,
+            name=body.name,
+            as_player=body.player,
+        )
+        executed = await found.games.act(game, look)
+        events += [game_codec.type_of(e) for e in executed.events]
+        position = executed.position
+    if body.notifications is not None:
+        notifications = SetNotifications(
+            actor=who.actor, now=found.clock.now(), enabled=body.notifications
+        )
+        executed = await found.games.act(game, notifications)
+        events += [game_codec.type_of(e) for e in executed.events]
+        position = executed.position
+    return json_response(Done(events, position))

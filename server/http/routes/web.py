@@ -1,0 +1,109 @@
+"""The web pages, served by the server itself: a game's live map (`/games/{game}`, with
+`?turn=n` for a turn of its history), the sandbox (`/sandbox`), and their static files
+(`/static/...`, from `server/pages/`). The pages are plain ES modules with no build step; they
+call the public API (the game page's "Fork here" with a token the reader types in) and make
+no request anywhere else, which the Content-Security-Policy below holds them to."""
+
+import hashlib
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+
+from schema import errors as codes
+from schema.errors import Refusal
+from server.http.routes.games import GameId
+
+router = APIRouter(include_in_schema=False)
+
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+}
+# Only this server: no CDN, no web font, no third party; ws: for the live websocket.
+_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+_HEADERS = {
+    "Content-Security-Policy": _POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # Files are revalidated on every load (cheaply, by ETag), so a new version is never stale.
+    "Cache-Control": "no-cache",
+}
+
+
+class StaticFile:
+    __slots__ = ("body", "etag", "media_type")
+
+    def __init__(self, body: bytes, media_type: str) -> None:
+        self.body = body
+        self.media_type = media_type
+        self.etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+@cache
+def static_files() -> dict[str, StaticFile]:
+    """Every file under server/pages, by its path there; read once. Only these are served, so
+    no request can reach any other file."""
+    found: dict[str, StaticFile] = {}
+
+    def walk(folder: Traversable, prefix: str) -> None:
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                walk(entry, f"{prefix}{entry.name}/")
+                continue
+            suffix = "." + entry.name.rsplit(".", 1)[-1] if "." in entry.name else ""
+            if suffix in _TYPES:
+                found[prefix + entry.name] = StaticFile(entry.read_bytes(), _TYPES[suffix])
+
+    walk(resources.files("server") / "pages", "")
+    return found
+
+
+def _serve(request: Request, path: str) -> Response:
+    found = static_files().get(path)
+    if found is None:
+        raise Refusal(codes.NOT_FOUND, f"no such file: {path}")
+    return send_file(request, found)
+
+
+def send_file(request: Request, found: StaticFile) -> Response:
+    """The file, or a 304 when the browser has this version (its ETag) already."""
+    headers = {**_HEADERS, "ETag": found.etag}
+    if request.headers.get("if-none-match") == found.etag:
+        return Response(status_code=304, headers=headers)
+    return Response(found.body, media_type=found.media_type, headers=headers)
+
+
+@router.get("/")
+async def index(request: Request) -> Response:
+    return _serve(request, "index.html")
+
+
+@router.get("/games/{game}")
+async def game_page(request: Request, game: GameId) -> Response:
+    # One page for every game: it reads the game's id from its own address.
+    return _serve(request, "game.html")
+
+
+@router.get("/sandbox")
+async def sandbox_page(request: Request) -> Response:
+    return _serve(request, "sandbox.html")
+
+
+@router.get("/static/{path:path}")
+async def static(request: Request, path: Annotated[str, Path(max_length=200)]) -> Response:
+    if path.endswith(".html"):
+        raise Refusal(codes.NOT_FOUND, f"no such file: {path}")
+    return _serve(request, path)

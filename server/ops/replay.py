@@ -1,0 +1,97 @@
+"""Regression replay: every resolved turn of a game re-adjudicated by the engine as it is now,
+and compared, field by field, with what the game recorded then.
+
+Pure: a game's events in, the turns whose outcome would differ out. The re-adjudication is the
+decider's own resolution (`server.game.decide.resolution.resolve_turn`) of the state the game was in
+just before the turn, so whatever the rules, the ruleset or the decider's building of the
+engine's input now do differently shows here. `skirmish replay` (server/ops/replay_store.py) reads
+the games from the store; tests/replay replays a recorded corpus in CI.
+"""
+
+from collections.abc import Iterable
+
+import msgspec
+
+from projections.evolve import fold
+from projections.game import GameState
+from schema.commands import Actor, ResolveTurn
+from schema.errors import Refusal
+from schema.game_events import GameEvent, TurnResolved
+from schema.verification import FieldChange, TurnDifference
+from server.game.decide.resolution import resolve_turn
+
+# Who re-adjudicates: the operator, as the scheduler resolves.
+REPLAYER = Actor("replay", operator=True)
+_FIELDS = TurnResolved.__struct_fields__
+_to_builtins = msgspec.to_builtins
+
+
+def readjudicate(state: GameState, recorded: TurnResolved) -> TurnResolved:
+    """The `TurnResolved` the decider would record now in `state` (the game just before the
+    turn), at the recorded time."""
+    decided = resolve_turn(state, ResolveTurn(actor=REPLAYER, now=recorded.at, turn=state.turn))
+    resolved = decided[0]
+    assert isinstance(resolved, TurnResolved)
+    return resolved
+
+
+def compare(recorded: TurnResolved, now: TurnResolved) -> list[FieldChange]:
+    """The fields that differ; a mapping field by its differing keys."""
+    changes: list[FieldChange] = []
+    for name in _FIELDS:
+        old, new = _to_builtins(getattr(recorded, name)), _to_builtins(getattr(now, name))
+        if old == new:
+            continue
+        if isinstance(old, dict) and isinstance(new, dict):
+            changes.extend(_mapping_changes(name, old, new))
+        else:
+            changes.append(FieldChange(name, old, new))
+    return changes
+
+
+def _mapping_changes(
+    name: str, old: dict[str, object], new: dict[str, object]
+) -> list[FieldChange]:
+    return [
+        FieldChange(f"{name}.{key}", old.get(key), new.get(key))
+        for key in sorted(old.keys() | new.keys())
+        if old.get(key) != new.get(key)
+    ]
+
+
+def replay_game(game_id: str, events: Iterable[GameEvent]) -> tuple[int, list[TurnDifference]]:
+    """Fold the game's events in order, re-adjudicating each resolved turn from the state
+    before it: how many turns were replayed, and those that differ."""
+    state = GameState()
+    replayed = 0
+    differences: list[TurnDifference] = []
+    for version, event in enumerate(events, start=1):
+        if isinstance(event, TurnResolved):
+            replayed += 1
+            difference = _replay_turn(game_id, state, event)
+            if difference is not None:
+                differences.append(difference)
+        state = fold(state, ((version, event),))
+    return replayed, differences
+
+
+def _replay_turn(game_id: str, state: GameState, recorded: TurnResolved) -> TurnDifference | None:
+    try:
+        now = readjudicate(state, recorded)
+    except Refusal as error:
+        return TurnDifference(game_id, recorded.turn, [], error=error.message)
+    changes = compare(recorded, now)
+    return TurnDifference(game_id, recorded.turn, changes) if changes else None
+
+
+def describe(difference: TurnDifference) -> str:
+    """The difference as a readable diff: a header, then `- recorded` / `+ now` per field."""
+    lines = [f"game {difference.game_id}, turn {difference.turn}:"]
+    if difference.error is not None:
+        lines.append(f"  cannot be resolved now: {difference.error}")
+    encode = msgspec.json.encode
+    for change in difference.changes:
+        lines.append(f"  {change.field}:")
+        lines.append(f"    - {encode(change.recorded).decode()}")
+        lines.append(f"    + {encode(change.now).decode()}")
+    return "\n".join(lines)

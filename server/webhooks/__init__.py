@@ -1,0 +1,1 @@
+"""Webhooks: the outbox, its sender and where a webhook may point."""
