@@ -1,13 +1,18 @@
 """The registry of error codes (schema/errors.py): its document is up to date, and every
 code in it is one the server can answer."""
 
+import pickle
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from schema import errors
-from schema.errors import CODES, ErrorCode
+from schema.errors import CODES, ErrorCode, Refusal
+from server.game.decide.errors import OrdersLocked, QuotaExceeded, WrongTurn
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("server", "projections", "eventstore", "rules")
@@ -46,3 +51,26 @@ def test_each_code_has_a_status_and_a_meaning() -> None:
         assert re.fullmatch(r"[a-z][a-z_]*", entry.code), entry
         assert 400 <= entry.status < 600, entry
         assert entry.meaning.endswith("."), entry
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        Refusal(errors.TOO_MANY_HEAVY_READS, "wait for yours", retry_after=1),
+        WrongTurn("the game is at turn 3, not 2"),
+        OrdersLocked("orders are locked", datetime(2026, 11, 27, 12, 5, tzinfo=UTC)),
+        QuotaExceeded("100 submissions", retry_after=60),
+    ],
+    ids=lambda refusal: type(refusal).__name__,
+)
+def test_a_refusal_comes_back_whole_from_another_process(refusal: Refusal) -> None:
+    # The heavy reads run in worker processes, which send their refusals back pickled.
+    back = pickle.loads(pickle.dumps(refusal))
+    assert type(back) is type(refusal)
+    assert (back.entry, back.message, back.retry_after, str(back)) == (
+        refusal.entry,
+        refusal.message,
+        refusal.retry_after,
+        str(refusal),
+    )
+    assert back.details() == refusal.details()
