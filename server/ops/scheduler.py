@@ -191,7 +191,9 @@ class Scheduler:
         await asyncio.gather(
             *(self._claim_until_none(now, tick, failed) for _ in range(self._claims))
         )
-        tick.failed = len(failed)
+        # Games, not attempts: a claim sent before a game failed may take it up again once
+        # it is released.
+        tick.failed = len(set(failed))
         return tick
 
     async def _paced(self) -> None:
