@@ -8,7 +8,7 @@ capture it), everything else on standard error."""
 import argparse
 import asyncio
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -60,6 +60,7 @@ def run(database_url: str, args: argparse.Namespace) -> int:
 async def _run(database_url: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from eventstore.migrations import migrate
     from server.accounts.trusted_clients import TrustedClients
+    from server.clock import SystemClock
     from server.ops.database import create_pool
 
     pool = await create_pool(database_url, max_size=2)
@@ -67,7 +68,7 @@ async def _run(database_url: str, args: argparse.Namespace, out: TextIO, err: Te
         await migrate(pool)
         clients = TrustedClients(pool)
         command = _COMMANDS[args.clients_command]
-        return await command(clients, args, datetime.now(UTC), out, err)
+        return await command(clients, args, SystemClock().now(), out, err)
     finally:
         await pool.close()
 

@@ -338,6 +338,24 @@ async def serving(
         yield Server(base, Api(client, base), clock, app)
 
 
+@contextlib.asynccontextmanager
+async def two_serve_processes(
+    schema_url: str,
+) -> AsyncIterator[tuple[tuple[str, "Api"], tuple[str, "Api"]]]:
+    """Two `skirmish serve` processes on the schema, as behind a load balancer, started
+    together: each one's base URL and the calls through it."""
+    async with contextlib.AsyncExitStack() as stack:
+        bases = await asyncio.gather(
+            stack.enter_async_context(serve_process(schema_url)),
+            stack.enter_async_context(serve_process(schema_url)),
+        )
+        one, two = [
+            (base, Api(await stack.enter_async_context(httpx.AsyncClient(base_url=base)), base))
+            for base in bases
+        ]
+        yield one, two
+
+
 def serve_process(schema_url: str) -> AbstractAsyncContextManager[str]:
     """`skirmish serve` in a subprocess on the schema, with the operator token; yields its
     base URL."""

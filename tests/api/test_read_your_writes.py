@@ -3,14 +3,10 @@ game joined is on /v1/me at once, one started is among the running games of /v1/
 through the process that wrote it or another; and while the read models cannot catch up
 a read is refused with 503 `read_models_behind` and Retry-After, never answered stale."""
 
-import asyncio
-import contextlib
-
 import asyncpg
-import httpx
 
 from schema.views import PublicGame
-from tests.api.support import Account, Api, Server, serve_process
+from tests.api.support import Account, Api, Server, two_serve_processes
 
 ROUNDS = 200
 # Each way: the real processes keep their rate limits, 30 games an hour by one account.
@@ -62,13 +58,7 @@ async def _started(api: Api, *accounts: Account) -> PublicGame:
 async def test_a_game_joined_through_one_process_is_on_me_through_another(
     schema_url: str,
 ) -> None:
-    async with contextlib.AsyncExitStack() as stack:
-        one, two = await asyncio.gather(
-            stack.enter_async_context(serve_process(schema_url)),
-            stack.enter_async_context(serve_process(schema_url)),
-        )
-        api_one = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=one)), one)
-        api_two = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=two)), two)
+    async with two_serve_processes(schema_url) as ((_, api_one), (_, api_two)):
         admin, player = await api_one.account("Ann"), await api_one.account("Bob")
         found = [
             await _joined_and_read(writer, reader, admin, player)

@@ -1,25 +1,18 @@
 """Two `skirmish serve` processes on one database, as behind a load balancer: what is sent
 to one reaches the websockets of the other, through LISTEN/NOTIFY."""
 
-import asyncio
 import contextlib
 
-import httpx
-
-from tests.api.support import OPERATOR_TOKEN, Api, Live, delivered, serve_process
+from tests.api.support import OPERATOR_TOKEN, Live, delivered, two_serve_processes
 
 
 async def test_an_order_sent_to_one_process_reaches_a_socket_on_the_other(
     schema_url: str,
 ) -> None:
-    async with contextlib.AsyncExitStack() as stack:
-        one, two = await asyncio.gather(
-            stack.enter_async_context(serve_process(schema_url)),
-            stack.enter_async_context(serve_process(schema_url)),
-        )
-        api_one = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=one)), one)
-        api_two = Api(await stack.enter_async_context(httpx.AsyncClient(base_url=two)), two)
-
+    async with (
+        two_serve_processes(schema_url) as ((one, api_one), (two, api_two)),
+        contextlib.AsyncExitStack() as stack,
+    ):
         ann, bob, cy = [await api_one.account(name) for name in ("Ann", "Bob", "Cy")]
         game = await api_one.new_game(ann, seed=7)
         game_id = game.id
