@@ -29,14 +29,14 @@ from pydip.turn.resolve import resolve_turn
 
 from benchmarks._options import Option, Value
 from benchmarks._table import print_table
-from rules import adjudicate
-from rules.board import GameMap
-from rules.mapgen import generate
-from rules.maps import builtin_map
-from rules.position import Position as RulesPosition
-from rules.position import Situation
-from rules.resolve import Resolution
-from rules.validate import check_orders
+from rules.skirmish import adjudicate
+from rules.skirmish.board import GameMap
+from rules.skirmish.mapgen import generate
+from rules.skirmish.maps import builtin_map
+from rules.skirmish.position import Position as RulesPosition
+from rules.skirmish.position import Situation
+from rules.skirmish.resolve import Resolution
+from rules.skirmish.validate import check_orders
 
 with warnings.catch_warnings():
     # diplomacy reads its convoy cache at import time without closing the file.

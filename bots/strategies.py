@@ -11,10 +11,10 @@ server checks without it, as here.
 import random
 from collections.abc import Callable
 
-from rules.board import Board
-from rules.effects import Effect, parse_effect
-from rules.orders import Build, Farm, Hold, Move, Order, Reinforce, Support
-from rules.position import REF, Position, Situation
+from rules.skirmish.board import Board
+from rules.skirmish.effects import Effect, parse_effect
+from rules.skirmish.orders import Build, Farm, Hold, Move, Order, Reinforce, Support
+from rules.skirmish.position import REF, Position, Situation
 from schema.views import PublicGame
 
 # The public view, the bot's player id, its randomness -> the orders of one turn.

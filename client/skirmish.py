@@ -12,10 +12,10 @@ from client.games import GameCalls, game_path
 from client.heads import Heads
 from client.http import ActingUser, Http, credential_headers, http_headers
 from client.live import Subscription, live_url
-from rules.board import GameMap
-from rules.contract import Request as Adjudication
-from rules.contract import Response as Adjudicated
-from rules.mapgen import MapType
+from rules.skirmish.board import GameMap
+from rules.skirmish.contract import Request as Adjudication
+from rules.skirmish.contract import Response as Adjudicated
+from rules.skirmish.mapgen import MapType
 from schema.accounts import (
     AccountCreated,
     ClientCreated,

@@ -19,10 +19,10 @@ from projections.schedule import (
     resolution_from,
     window,
 )
-from rules.board import GameMap
 from rules.registry import DEFAULT_GAME, game_rules
-from rules.ruleset import SkirmishSociety
-from rules.turn import OrderReport
+from rules.skirmish.board import GameMap
+from rules.skirmish.ruleset import SkirmishSociety
+from rules.skirmish.turn import OrderReport
 from schema.commands import Actor
 from schema.game_events import (
     ForkedFrom,

@@ -1,5 +1,2 @@
-"""The Skirmish Society rules engine: pure, with no I/O, no clock and no randomness."""
-
-from rules.contract import RequestError, adjudicate, adjudicate_json
-
-__all__ = ["RequestError", "adjudicate", "adjudicate_json"]
+"""The games, pure: each game one package (skirmish/), beside their shared kit (kit/), and
+the registry that names them (registry.py). No I/O, no clock, no randomness of their own."""

@@ -4,7 +4,7 @@ old game replays under the rules it was played by; its first event names both.""
 
 from collections.abc import Mapping
 
-from rules.ruleset import SKIRMISH_SOCIETY, SkirmishSociety
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY, SkirmishSociety
 
 # Name -> versions, the newest last. A new game is one line here.
 GAMES: Mapping[str, tuple[SkirmishSociety, ...]] = {SKIRMISH_SOCIETY.name: (SKIRMISH_SOCIETY,)}

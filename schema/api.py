@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, cast, get_args
 import msgspec
 from msgspec import Meta
 
-from rules.effects import EffectName
-from rules.mapgen import MapType
 from rules.registry import DEFAULT_GAME
+from rules.skirmish.effects import EffectName
+from rules.skirmish.mapgen import MapType
 from schema.bounds import (
     COLORS,
     MAX_MESSAGE,

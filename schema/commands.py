@@ -5,8 +5,8 @@ from datetime import datetime
 
 import msgspec
 
-from rules.board import GameMap
 from rules.registry import DEFAULT_GAME
+from rules.skirmish.board import GameMap
 from schema.game_events import ForkedPlayer, RecordedPosition, Settings, Vote
 
 

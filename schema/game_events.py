@@ -6,12 +6,12 @@ from typing import Literal
 
 import msgspec
 
-from rules.board import GameMap
-from rules.effects import EffectName
-from rules.mapgen import MapType
 from rules.registry import DEFAULT_GAME
-from rules.turn import Death, OrderReport
-from rules.verdicts import OrderKind
+from rules.skirmish.board import GameMap
+from rules.skirmish.effects import EffectName
+from rules.skirmish.mapgen import MapType
+from rules.skirmish.turn import Death, OrderReport
+from rules.skirmish.verdicts import OrderKind
 from schema.events import Event, EventCodec
 
 Phase = Literal["joining", "running", "paused", "finished", "killed"]
@@ -42,7 +42,7 @@ class Settings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class RecordedPosition(msgspec.Struct, frozen=True):
-    """A `rules.position.Position` as events record it, in the JSON form of
+    """A `rules.skirmish.position.Position` as events record it, in the JSON form of
     docs/adjudicate.md: farms as a sorted list, so that its encoding is canonical."""
 
     armies: dict[str, str]
@@ -51,7 +51,7 @@ class RecordedPosition(msgspec.Struct, frozen=True):
 
 
 class RecordedOrder(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A `rules.validate.CheckedOrder` as events record it: one order of a submission as
+    """A `rules.skirmish.validate.CheckedOrder` as events record it: one order of a submission as
     validated when it was sent, by its army and kind rather than as a parsed order."""
 
     text: str

@@ -1,12 +1,12 @@
 """The answers about maps and effects (GET /v1/maps, /v1/maps/{name}, /v1/effects) and the
-body that generates a map; a map itself is `rules.board.GameMap`."""
+body that generates a map; a map itself is `rules.skirmish.board.GameMap`."""
 
 from typing import Annotated
 
 import msgspec
 
-from rules.effects import EffectName
-from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType
+from rules.skirmish.effects import EffectName
+from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType
 from schema.api import Seed
 
 

@@ -6,10 +6,10 @@ from typing import Literal
 
 import msgspec
 
-from rules.board import GameMap
-from rules.effects import EffectName
 from rules.registry import DEFAULT_GAME
-from rules.turn import OrderReport
+from rules.skirmish.board import GameMap
+from rules.skirmish.effects import EffectName
+from rules.skirmish.turn import OrderReport
 from schema.game_events import (
     ForkedFrom,
     Phase,

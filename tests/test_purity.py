@@ -87,7 +87,7 @@ CLOCK_AND_DRAW_CALLS = frozenset(
 # Module path -> the imports that module may make despite FORBIDDEN, and why.
 EXCEPTIONS = {
     # The built-in maps are package data, read once.
-    "rules/maps/__init__.py": frozenset({"importlib.resources"}),
+    "rules/skirmish/maps/__init__.py": frozenset({"importlib.resources"}),
     # The store's envelope gets a fresh event id: an identity, never a game's draw.
     "schema/events.py": frozenset({"uuid4()"}),
     # `python -m schema.errors` writes docs/errors.md.
@@ -170,7 +170,11 @@ def impure_neighbours(source: str) -> list[str]:
 
 def test_every_pure_module_is_checked() -> None:
     names = {_relative(p) for p in MODULES}
-    assert {"rules/resolve.py", "rules/orders/move.py", "rules/maps/__init__.py"} <= names
+    assert {
+        "rules/skirmish/resolve.py",
+        "rules/skirmish/orders/move.py",
+        "rules/skirmish/maps/__init__.py",
+    } <= names
     assert {"server/game/decide/play.py", "projections/evolve.py", "schema/game_events.py"} <= names
     assert set(EXCEPTIONS) <= names
 
@@ -210,7 +214,7 @@ def test_importing_an_impure_module_of_the_project_is_found(source: str) -> None
         "from server.game.decide import decide",
         "from schema import errors",
         "import projections.evolve",
-        "from rules.board import Board",
+        "from rules.skirmish.board import Board",
         "import re",
     ],
 )
@@ -294,7 +298,7 @@ def test_outside_the_engine_dates_pass_but_clocks_do_not(source: str) -> None:
         "import re",
         "import msgspec",
         "from collections.abc import Mapping",
-        "from rules.board import Board",
+        "from rules.skirmish.board import Board",
         "from . import board",
         "from .orders import Move",
         "import timeit_like_name_but_not_time",
@@ -308,7 +312,7 @@ def test_the_checker_lets_pure_sources_through(source: str) -> None:
 
 
 def test_the_exception_allows_only_what_it_names() -> None:
-    allowed = EXCEPTIONS["rules/maps/__init__.py"]
+    allowed = EXCEPTIONS["rules/skirmish/maps/__init__.py"]
     assert violations("from importlib import resources", allowed) == []
     assert violations("import importlib.resources", allowed) == []
     assert violations("import importlib", allowed) != []

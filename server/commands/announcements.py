@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from projections.schedule import Window
-from rules.turn import OrderReport
+from rules.skirmish.turn import OrderReport
 from schema.game_events import Settings, TurnResolved
 from schema.views import PublicGame
 from server.commands.replies import VALID, effect_line

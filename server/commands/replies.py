@@ -3,7 +3,7 @@ produced. Replies are plain text with a little Discord markdown."""
 
 from collections.abc import Sequence
 
-from rules.effects import DESCRIPTIONS, parse_effect
+from rules.skirmish.effects import DESCRIPTIONS, parse_effect
 from schema.api import OrdersAccepted
 from schema.game_events import RecordedOrder
 from schema.views import MyOrders, VoteView

@@ -136,7 +136,7 @@ def _clients(args: argparse.Namespace) -> int:
 
 
 def _adjudicate(args: argparse.Namespace) -> int:
-    from rules.contract import RequestError, adjudicate_json
+    from rules.adjudication import RequestError, adjudicate_json
 
     source = args.file
     try:
@@ -154,8 +154,8 @@ def _adjudicate(args: argparse.Namespace) -> int:
 
 
 def _map_generate(args: argparse.Namespace) -> int:
-    from rules.board import encode_map
-    from rules.mapgen import MapGenerationError, generate
+    from rules.skirmish.board import encode_map
+    from rules.skirmish.mapgen import MapGenerationError, generate
 
     try:
         game_map = generate(players=args.players, map_type=args.type, seed=args.seed)

@@ -10,8 +10,8 @@ import math
 
 from PIL import Image
 
-from rules.board import Territory
-from rules.turn import OrderReport
+from rules.skirmish.board import Territory
+from rules.skirmish.turn import OrderReport
 from server.pictures.canvas import Canvas
 from server.pictures.geometry import Affine, Point, Subpath, path, rotate, scale, translate
 from server.pictures.palette import RGB, Shades, layout, map_color, palette, rgb

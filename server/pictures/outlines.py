@@ -5,7 +5,7 @@ only x/y layout hints, and `diplomacy-land` (written from the `diplomacy` packag
 checked against it byte for byte) has no coordinates at all; its sites come from a table
 below, and any other map without coordinates gets a spring layout of its graph.
 
-From the sites, the territories are the Voronoi cells of rules.geometry, fitted to the map's
+From the sites, the territories are the Voronoi cells of rules.kit.geometry, fitted to the map's
 adjacency: the frame is lined with sea sites; a border between two territories that are not
 adjacent gets a sea site in its middle (the sea that separates them); two adjacent
 territories whose cells do not touch are moved a little towards each other. A few rounds of
@@ -13,7 +13,7 @@ that give a drawing whose borders are the map's edges, or nearly so; whatever is
 is only a drawing matter, never a rule (the rules read `edges` and `overseas`).
 
 Pure and deterministic: only +, -, *, / and sqrt (all correctly rounded), in a fixed order,
-as in rules.geometry, so the same map gives the same outlines bit for bit anywhere.
+as in rules.kit.geometry, so the same map gives the same outlines bit for bit anywhere.
 """
 
 from collections.abc import Sequence
@@ -22,9 +22,9 @@ from math import sqrt
 
 import msgspec
 
-from rules.board import GameMap
-from rules.geometry import Point, centroid, distance2, shared_borders, voronoi_cells
-from rules.maps import builtin_map
+from rules.kit.geometry import Point, centroid, distance2, shared_borders, voronoi_cells
+from rules.skirmish.board import GameMap
+from rules.skirmish.maps import builtin_map
 
 SPACING = 100.0  # drawing units between neighbouring territories, as on generated maps
 _SHORTEST_BORDER = 0.15 * SPACING

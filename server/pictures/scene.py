@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 import msgspec
 
-from rules.board import GameMap, Territory
-from rules.turn import Death, OrderReport
+from rules.skirmish.board import GameMap, Territory
+from rules.skirmish.turn import Death, OrderReport
 from schema.game_events import RecordedPosition
 from server.pictures.geometry import Point
 from server.pictures.palette import RGB, Shades, layout

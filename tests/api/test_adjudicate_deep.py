@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from rules import adjudicate
+from rules.skirmish import adjudicate
 from server.http.api import MAX_BODY
 from tests.api.support import Server
 from tests.rules.deep_shapes import chain, reinforcement_chain, ring, supported_chain

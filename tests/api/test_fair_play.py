@@ -8,8 +8,8 @@ from typing import Any
 
 import msgspec
 
-from rules.board import GameMap
-from rules.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.board import GameMap
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema.api import FeedEvent
 from schema.views import PublicGame
 from server.game.entropy import system_entropy

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import server.webhooks.sender
-from rules.board import KEYWORD_KINDS
+from rules.skirmish.board import KEYWORD_KINDS
 from server.commands.parse import COMMANDS
 from tests.api.game import ScriptedGame
 from tests.api.support import OPERATOR_TOKEN, Server, never_send, serving

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 from PIL import Image
 
-from rules.board import GameMap
+from rules.skirmish.board import GameMap
 from server.pictures.palette import Shades
 from server.pictures.scene import frame
 from tests.api.game import ScriptedGame

@@ -12,7 +12,7 @@ LINES = [
     # A resolution's decision, in a server: the rules engine's frame is the leaf.
     f"{SERVER};Runner.run (asyncio/runners.py:118);GameService._execute "
     f"({ROOT}server/game/handlers.py:95);decide ({ROOT}server/game/decide/__init__.py:48);"
-    f"_check ({ROOT}rules/board.py:40) 3",
+    f"_check ({ROOT}rules/skirmish/board.py:40) 3",
     # Loading a game, in a server: asyncpg's call is the leaf.
     f"{SERVER};Runner.run (asyncio/runners.py:118);GameService.load "
     f"({ROOT}server/game/handlers.py:66);"
@@ -37,6 +37,6 @@ def test_samples_are_summed_per_role_by_phase_and_kind(
     assert "### servers (skirmish serve): 4 samples" in servers
     assert "| decide (the rules engine) | 3 | 75.0% |" in servers
     assert "| load a game (snapshot, read, fold) | 1 | 25.0% |" in servers
-    assert "| _check (rules/board.py)" in servers
+    assert "| _check (rules/skirmish/board.py)" in servers
     assert "| Connection._do_execute (asyncpg/connection.py)" in servers
     assert "| GameService._execute (server/game/handlers.py) | 3 | 75.0% |" in servers

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from bots.strategies import STRATEGIES, greedy_orders, random_orders
-from rules.board import GameMap, Territory
-from rules.effects import Effect
-from rules.mapgen import generate
-from rules.position import Position, Situation
-from rules.ruleset import SKIRMISH_SOCIETY
-from rules.turn import TurnInput, resolve_turn
-from rules.validate import check_orders
+from rules.skirmish.board import GameMap, Territory
+from rules.skirmish.effects import Effect
+from rules.skirmish.mapgen import generate
+from rules.skirmish.position import Position, Situation
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.turn import TurnInput, resolve_turn
+from rules.skirmish.validate import check_orders
 from schema.game_events import RecordedPosition, Settings
 from schema.views import PublicGame, VoteView
 

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from rules.contract import adjudicate
+from rules.skirmish.contract import adjudicate
 
 ROOT = Path(__file__).parents[2]
 CASES = ROOT / "tests" / "rules" / "cases" / "rulebook"

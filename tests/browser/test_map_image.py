@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from PIL import Image, ImageStat
 
-from rules.board import GameMap, Territory
+from rules.skirmish.board import GameMap, Territory
 from server.pictures.palette import Shades
 from server.pictures.scene import frame
 from tests.browser.support import Json, Server, first_move

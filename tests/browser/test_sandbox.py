@@ -4,8 +4,8 @@ resolution previewed on the map, then resolve, rewind and reset; and any map."""
 import re
 from typing import TYPE_CHECKING
 
-from rules.mapgen import generate
-from rules.maps import builtin_map
+from rules.skirmish.mapgen import generate
+from rules.skirmish.maps import builtin_map
 from tests.browser.support import UNLABELLED_CONTROLS, Server
 
 if TYPE_CHECKING:

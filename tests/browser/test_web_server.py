@@ -4,10 +4,10 @@ with outlines (built-in and generated), and the effects; and the outlines themse
 import msgspec
 import pytest
 
-from rules.board import GameMap
-from rules.effects import DESCRIPTIONS
-from rules.mapgen import generate
-from rules.maps import builtin_map, builtin_names
+from rules.skirmish.board import GameMap
+from rules.skirmish.effects import DESCRIPTIONS
+from rules.skirmish.mapgen import generate
+from rules.skirmish.maps import builtin_map, builtin_names
 from server.http.routes.web import static_files
 from server.pictures.outlines import drawable, drawable_builtin
 from tests.browser.support import Server

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from client import ApiError, SkirmishClient
-from rules.contract import PlayerEntry
-from rules.contract import Request as Adjudication
+from rules.skirmish.contract import PlayerEntry
+from rules.skirmish.contract import Request as Adjudication
 from schema.api import ForkBody, NewGame, PlayerPatch, SettingsPatch
 from tests.api.support import OPERATOR_TOKEN, Json, Server, metric_samples
 

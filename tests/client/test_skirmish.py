@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 
 from client import ActingUser, Conflict, Forbidden, NotFound, SkirmishClient, Unauthorized
-from rules.contract import PlayerEntry
-from rules.contract import Request as Adjudication
+from rules.skirmish.contract import PlayerEntry
+from rules.skirmish.contract import Request as Adjudication
 from schema.api import ForkBody, NewGame, PlayerPatch, SettingsPatch
 from tests.api.game import NAMES, ORDERS, SEED
 from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Server, until

@@ -7,8 +7,8 @@ from msgspec.structs import replace
 
 from projections.evolve import evolve, fold
 from projections.game import GameState
-from rules.maps import builtin_map
-from rules.turn import OrderReport
+from rules.skirmish.maps import builtin_map
+from rules.skirmish.turn import OrderReport
 from schema.commands import Actor
 from schema.game_events import (
     GameCreated,

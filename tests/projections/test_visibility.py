@@ -5,8 +5,8 @@ from msgspec.structs import replace
 
 from projections.game import GameState
 from projections.visibility import Viewer, can_see, owners_of, shown
-from rules.maps import builtin_map
-from rules.prng import commitment
+from rules.kit.prng import commitment
+from rules.skirmish.maps import builtin_map
 from schema.game_events import (
     GameCreated,
     GameEvent,

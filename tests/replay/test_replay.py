@@ -57,7 +57,7 @@ def test_a_changed_rule_is_caught_with_a_diff_naming_the_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Expansion pays from 3 territories instead of 5.
-    monkeypatch.setattr("rules.scoring.EXPANSION_MINIMUM", 3)
+    monkeypatch.setattr("rules.skirmish.scoring.EXPANSION_MINIMUM", 3)
     differences = replay_corpus()
     assert differences
     first = differences[0]

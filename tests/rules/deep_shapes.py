@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from itertools import pairwise, product
 from typing import Any
 
-from rules.board import ORDER_KEYWORDS
+from rules.skirmish.board import ORDER_KEYWORDS
 
 Request = dict[str, Any]
 

@@ -4,8 +4,8 @@ already is taken as it is, with the board of that one."""
 import msgspec
 import pytest
 
-from rules.board import MapError, decode_map, encode_map
-from rules.maps import builtin_map
+from rules.skirmish.board import MapError, decode_map, encode_map
+from rules.skirmish.maps import builtin_map
 
 
 def test_a_map_decoded_again_shares_the_board_of_the_first() -> None:

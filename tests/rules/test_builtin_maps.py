@@ -6,10 +6,10 @@ from itertools import combinations
 
 import pytest
 
-from rules.board import Board, GameMap
-from rules.mapgen import MIN_PLAYERS
-from rules.maps import builtin_map, builtin_names
-from rules.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.board import Board, GameMap
+from rules.skirmish.mapgen import MIN_PLAYERS
+from rules.skirmish.maps import builtin_map, builtin_names
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 
 with warnings.catch_warnings():
     # diplomacy reads its convoy cache at import time without closing the file.

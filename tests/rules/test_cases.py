@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from rules import adjudicate
+from rules.skirmish import adjudicate
 
 CASES = Path(__file__).parent / "cases"
 CASE_FILES = sorted(CASES.glob("*/*.json"))

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rules import RequestError, adjudicate, adjudicate_json
+from rules.skirmish import RequestError, adjudicate, adjudicate_json
 
 SKIRMISH = Path(sys.executable).parent / "skirmish"
 CASE_FILES = sorted((Path(__file__).parent / "cases").glob("*/*.json"))

@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from rules import adjudicate
+from rules.skirmish import adjudicate
 from tests.rules.deep_shapes import chain, ids, reinforcement_chain, ring, supported_chain
 
 DEEP = 1000

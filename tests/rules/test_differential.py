@@ -15,7 +15,7 @@ is void in all three; a move never dislodges its own player's army in all three)
 move to a province that is not adjacent is invalid here, so the army holds, which is
 what the other two engines are told.
 
-The land map is the built-in map `diplomacy-land` (rules/maps/diplomacy-land.json), which
+The land map is the built-in map `diplomacy-land` (rules/skirmish/maps/diplomacy-land.json), which
 the requests name as pydip names its predefined map; `python tests/rules/test_differential.py`
 writes it again from the `diplomacy` package, and the first tests check it against both
 engines' maps.
@@ -38,9 +38,9 @@ from pydip.player.player import Player
 from pydip.player.unit import UnitTypes
 from pydip.turn import resolve as pydip_resolve
 
-from rules import adjudicate
-from rules import maps as builtin_maps
-from rules.maps import builtin_map
+from rules.skirmish import adjudicate
+from rules.skirmish import maps as builtin_maps
+from rules.skirmish.maps import builtin_map
 
 with warnings.catch_warnings():
     # diplomacy reads its convoy cache at import time without closing the file.

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.board import ORDER_KEYWORDS, GameMap, decode_map, encode_map
-from rules.mapgen import MapGenerationError, MapType, generate
-from rules.mapnames import territory_ids, territory_names
-from rules.prng import SeededRandom
+from rules.kit.prng import SeededRandom
+from rules.skirmish.board import ORDER_KEYWORDS, GameMap, decode_map, encode_map
+from rules.skirmish.mapgen import MapGenerationError, MapType, generate
+from rules.skirmish.mapnames import territory_ids, territory_names
 from server.ops.cli import main
 
 MAP_TYPES: tuple[MapType, ...] = ("normal", "spacious")

@@ -1,4 +1,5 @@
-"""The order parser (rules.parse) and the instant check of a submission (rules.validate).
+"""The order parser (rules.skirmish.parse) and the instant check of a submission
+(rules.skirmish.validate).
 
 Every form of the order table in rules.md, on the rulebook map: ids and full names, any
 letter case, several orders per submission, arrows with or without spaces, and a precise
@@ -11,19 +12,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.board import Board
-from rules.effects import Effect
-from rules.maps import builtin_map
-from rules.orders import Build, Farm, Hold, Move, Order, Reinforce, Support
-from rules.parse import (
+from rules.skirmish.board import Board
+from rules.skirmish.effects import Effect
+from rules.skirmish.maps import builtin_map
+from rules.skirmish.orders import Build, Farm, Hold, Move, Order, Reinforce, Support
+from rules.skirmish.parse import (
     MAX_ORDER_LENGTH,
     ParsedOrder,
     clipped,
     parse_order,
     split_orders,
 )
-from rules.position import REF, Position, Situation
-from rules.validate import CheckedOrder, check_submission
+from rules.skirmish.position import REF, Position, Situation
+from rules.skirmish.validate import CheckedOrder, check_submission
 
 BOARD: Board = builtin_map("rulebook").board
 IDS = sorted(BOARD.ids)

@@ -19,11 +19,11 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import adjudicate
-from rules.board import GameMap
-from rules.effects import Effect
-from rules.mapgen import generate
-from rules.maps import builtin_map
+from rules.skirmish import adjudicate
+from rules.skirmish.board import GameMap
+from rules.skirmish.effects import Effect
+from rules.skirmish.mapgen import generate
+from rules.skirmish.maps import builtin_map
 
 PLAYERS = ("red", "blue", "green", "gold", "teal")
 

@@ -4,7 +4,7 @@ one keeps the rules it was created under."""
 import pytest
 
 from rules.registry import DEFAULT_GAME, GAMES, UnknownGame, game_rules, newest
-from rules.ruleset import SKIRMISH_SOCIETY, SkirmishSociety
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY, SkirmishSociety
 
 
 def test_skirmish_society_is_played_and_is_the_default() -> None:

@@ -12,7 +12,7 @@ from uuid import uuid4
 from eventstore.base import MAX_APPEND_BYTES, MAX_EVENT_BYTES
 from projections.evolve import fold
 from projections.game import GameState
-from rules.parse import MAX_ORDER_LENGTH
+from rules.skirmish.parse import MAX_ORDER_LENGTH
 from schema.commands import (
     Actor,
     CreateGame,

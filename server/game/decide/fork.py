@@ -1,7 +1,7 @@
 """Forking a game at the start of one of its turns (docs/rules.md, "Forks")."""
 
 from projections.game import GameState, Player
-from rules.prng import commitment
+from rules.kit.prng import commitment
 from rules.registry import UnknownGame, game_rules
 from schema import errors as codes
 from schema.bounds import MAX_NAME

@@ -4,12 +4,12 @@ from msgspec.structs import replace
 
 from projections.game import GameState
 from projections.schedule import utc_offset_for
-from rules.board import MapError
-from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
-from rules.maps import builtin_map
-from rules.prng import commitment
+from rules.kit.prng import commitment
 from rules.registry import UnknownGame, newest
-from rules.ruleset import SkirmishSociety
+from rules.skirmish.board import MapError
+from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
+from rules.skirmish.maps import builtin_map
+from rules.skirmish.ruleset import SkirmishSociety
 from schema import errors as codes
 from schema.bounds import COLORS, MAX_VOTE_START_TURN, MAX_VP_TARGET
 from schema.commands import (

@@ -4,8 +4,8 @@ from datetime import datetime, timedelta
 
 from projections.game import GameState, Player
 from projections.views import my_orders
-from rules.prng import derived
-from rules.turn import OrderReport
+from rules.kit.prng import derived
+from rules.skirmish.turn import OrderReport
 from schema.commands import RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified, TurnResolved
 from server.game.decide.acting import require_admin, require_phase

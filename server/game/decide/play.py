@@ -3,10 +3,10 @@
 from collections import Counter
 
 from projections.game import GameState
-from rules.joining import join_forces_problem
-from rules.orders import describe
-from rules.position import Position
-from rules.validate import CheckedOrder
+from rules.skirmish.joining import join_forces_problem
+from rules.skirmish.orders import describe
+from rules.skirmish.position import Position
+from rules.skirmish.validate import CheckedOrder
 from schema import errors as codes
 from schema.bounds import COLORS, MAX_MESSAGE, MAX_ORDER_TEXT, PATTERNS
 from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders

@@ -4,9 +4,9 @@ import msgspec
 from msgspec.structs import replace
 
 from projections.game import GameState
-from rules.effects import parse_effect
-from rules.prng import commitment
-from rules.turn import TurnInput
+from rules.kit.prng import commitment
+from rules.skirmish.effects import parse_effect
+from rules.skirmish.turn import TurnInput
 from schema import errors as codes
 from schema.bounds import MAX_REASON
 from schema.commands import ResolveTurn, RewindTurn

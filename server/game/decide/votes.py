@@ -3,7 +3,7 @@
 from collections import Counter
 
 from projections.game import GameState
-from rules.effects import parse_effect
+from rules.skirmish.effects import parse_effect
 from schema import errors as codes
 from schema.commands import CastVote
 from schema.game_events import GameEvent, Settings, Vote, VoteCast, VoteOutcome

@@ -6,9 +6,9 @@ import hashlib
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from rules.contract import Request as AdjudicationRequest
-from rules.contract import RequestError, adjudicate_json
-from rules.contract import Response as Adjudication
+from rules.adjudication import RequestError, adjudicate_json
+from rules.skirmish.contract import Request as AdjudicationRequest
+from rules.skirmish.contract import Response as Adjudication
 from schema import errors as codes
 from schema.errors import Refusal
 from server.http.api import MAX_BODY, documented, refuse_duplicate_keys

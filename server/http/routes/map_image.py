@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from projections.game import GameState
-from rules.maps import builtin_names
+from rules.skirmish.maps import builtin_names
 from schema import errors as codes
 from schema.errors import Refusal
 from server.game.application import past_turn, readable

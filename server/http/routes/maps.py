@@ -7,11 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
-from rules.board import GameMap, MapError
-from rules.effects import DESCRIPTIONS
-from rules.mapgen import MapGenerationError, generate
-from rules.maps import builtin_map, builtin_names
-from rules.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.board import GameMap, MapError
+from rules.skirmish.effects import DESCRIPTIONS
+from rules.skirmish.mapgen import MapGenerationError, generate
+from rules.skirmish.maps import builtin_map, builtin_names
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.errors import Refusal
 from schema.maps import EffectInfo, EffectList, GenerateBody, MapList, MapSummary, PlayerCounts

@@ -11,8 +11,8 @@ from msgspec.structs import replace
 
 from projections.evolve import fold
 from projections.game import GameState
-from rules.maps import builtin_map
-from rules.prng import commitment
+from rules.kit.prng import commitment
+from rules.skirmish.maps import builtin_map
 from schema.commands import (
     Actor,
     CreateGame,

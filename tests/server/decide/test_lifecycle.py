@@ -5,8 +5,8 @@ import pytest
 
 from projections.evolve import evolve
 from projections.game import GameState
-from rules.maps import builtin_map
-from rules.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.maps import builtin_map
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.commands import (
     Actor,

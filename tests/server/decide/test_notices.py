@@ -3,7 +3,7 @@ game's hints are on), and their results after it."""
 
 from datetime import timedelta
 
-from rules.prng import derived
+from rules.kit.prng import derived
 from schema.commands import Actor, RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified
 from server.game.words import HINTS

@@ -8,8 +8,8 @@ from msgspec.structs import replace
 
 from projections.evolve import fold
 from projections.game import GameState
-from rules.prng import commitment
-from rules.turn import Death, OrderReport
+from rules.kit.prng import commitment
+from rules.skirmish.turn import Death, OrderReport
 from schema import errors as codes
 from schema.commands import (
     Actor,

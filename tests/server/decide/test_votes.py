@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from rules.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.commands import Actor, BanPlayer, CastVote, JoinGame, Resign, StartGame
 from schema.game_events import (

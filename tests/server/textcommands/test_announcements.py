@@ -6,7 +6,7 @@ from msgspec.structs import replace
 
 from projections.schedule import Window
 from projections.views import public_game
-from rules.turn import Death, OrderReport
+from rules.skirmish.turn import Death, OrderReport
 from schema.game_events import RecordedPosition, TurnResolved, Vote, VoteOutcome
 from schema.views import PublicGame
 from server.commands import announcements

@@ -1,6 +1,6 @@
 """What the bot answers a player, from the data each command produced."""
 
-from rules.turn import OrderReport
+from rules.skirmish.turn import OrderReport
 from schema.api import OrdersAccepted
 from schema.game_events import RecordedOrder
 from schema.views import MyOrders, VoteView

@@ -7,7 +7,7 @@ depends only on the seeded generator and never on set or dict iteration order.
 from collections import deque
 from collections.abc import Iterable, Sequence
 
-from rules.prng import SeededRandom
+from rules.kit.prng import SeededRandom
 
 Adjacency = Sequence[Sequence[int]]
 Home = tuple[int, int, int]

@@ -4,8 +4,8 @@ from collections import Counter
 
 import msgspec
 
-from rules.board import Board
-from rules.effects import Effect
+from rules.skirmish.board import Board
+from rules.skirmish.effects import Effect
 
 REF = "REF"
 

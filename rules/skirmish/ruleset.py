@@ -4,14 +4,14 @@ resolution of a turn, and the seeded draw of a vote."""
 
 from collections.abc import Sequence
 
-from rules.board import GameMap, MapError
-from rules.effects import Effect, parse_effect
-from rules.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType, generate
-from rules.maps import builtin_map
-from rules.position import Position, Situation
-from rules.prng import derived
-from rules.turn import TurnInput, TurnOutcome, resolve_turn
-from rules.validate import CheckedOrder, check_submission
+from rules.kit.prng import derived
+from rules.skirmish.board import GameMap, MapError
+from rules.skirmish.effects import Effect, parse_effect
+from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType, generate
+from rules.skirmish.maps import builtin_map
+from rules.skirmish.position import Position, Situation
+from rules.skirmish.turn import TurnInput, TurnOutcome, resolve_turn
+from rules.skirmish.validate import CheckedOrder, check_submission
 
 
 class SkirmishSociety:

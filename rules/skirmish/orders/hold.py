@@ -1,7 +1,7 @@
 import msgspec
 
-from rules.position import Situation
-from rules.verdicts import Result, Shown, Verdicts
+from rules.skirmish.position import Situation
+from rules.skirmish.verdicts import Result, Shown, Verdicts
 
 
 class Hold(msgspec.Struct, frozen=True, tag="hold", gc=False):

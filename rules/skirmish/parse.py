@@ -2,7 +2,7 @@
 
 An order is split at its keywords into name segments and keywords; the sequence of
 segment kinds is then matched against the forms of docs/rules.md. Map names never
-contain an order word (rules.board checks that), so the split is unambiguous.
+contain an order word (rules.skirmish.board checks that), so the split is unambiguous.
 """
 
 import re
@@ -12,9 +12,9 @@ from typing import Any
 
 import msgspec
 
-from rules.board import KEYWORD_KINDS, Board
-from rules.orders import Build, Farm, Hold, Move, Order, Reinforce, Support
-from rules.position import REF
+from rules.skirmish.board import KEYWORD_KINDS, Board
+from rules.skirmish.orders import Build, Farm, Hold, Move, Order, Reinforce, Support
+from rules.skirmish.position import REF
 
 _SEPARATORS = re.compile(r"[,\n\r]+")
 # Longest first, so that "->" is not read as "-" then ">".

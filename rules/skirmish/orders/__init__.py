@@ -6,13 +6,13 @@ garbage collector from tracking them, as nothing they hold can form a reference 
 
 from typing import NamedTuple
 
-from rules.orders.build import Build
-from rules.orders.farm import Farm
-from rules.orders.hold import Hold
-from rules.orders.move import Move
-from rules.orders.reinforce import Reinforce
-from rules.orders.support import Support
-from rules.verdicts import OrderKind
+from rules.skirmish.orders.build import Build
+from rules.skirmish.orders.farm import Farm
+from rules.skirmish.orders.hold import Hold
+from rules.skirmish.orders.move import Move
+from rules.skirmish.orders.reinforce import Reinforce
+from rules.skirmish.orders.support import Support
+from rules.skirmish.verdicts import OrderKind
 
 Order = Hold | Move | Support | Build | Farm | Reinforce
 

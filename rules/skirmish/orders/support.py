@@ -1,7 +1,7 @@
 import msgspec
 
-from rules.position import REF, Situation
-from rules.verdicts import Result, Shown, Verdicts
+from rules.skirmish.position import REF, Situation
+from rules.skirmish.verdicts import Result, Shown, Verdicts
 
 
 class Support(msgspec.Struct, frozen=True, tag="support", gc=False):

@@ -8,8 +8,8 @@ none is an order keyword: "Land To Sea" or "Hold" can never come out.
 from collections.abc import Iterator
 from string import ascii_uppercase
 
-from rules.board import ORDER_KEYWORDS
-from rules.prng import SeededRandom
+from rules.kit.prng import SeededRandom
+from rules.skirmish.board import ORDER_KEYWORDS
 
 _FIRST_ONSETS = (
     *("b", "br", "bl", "c", "d", "dr", "f", "fr", "g", "gl", "gr", "h", "j", "k", "kh"),

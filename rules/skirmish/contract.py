@@ -3,24 +3,21 @@
 from collections.abc import Mapping
 from functools import lru_cache
 from itertools import chain
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
-from rules.board import Board, GameMap, MapError, map_from_object
-from rules.effects import Effect, parse_effect
-from rules.maps import builtin_map
-from rules.position import Position
-from rules.strengths import Explanation
-from rules.turn import Death, OrderReport, TurnInput, resolve_turn
+from rules.kit.requests import RequestError
+from rules.skirmish.board import Board, GameMap, MapError, map_from_object
+from rules.skirmish.effects import Effect, parse_effect
+from rules.skirmish.maps import builtin_map
+from rules.skirmish.position import Position
+from rules.skirmish.strengths import Explanation
+from rules.skirmish.turn import Death, OrderReport, TurnInput, resolve_turn
 
 # Bounds that keep one request to a reasonable amount of work.
 MAX_TERRITORIES = 1000
 MAX_ORDER_TEXT = 100_000
-
-
-class RequestError(ValueError):
-    """A malformed request: the message says what is wrong, in one line."""
 
 
 class PlayerEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -32,6 +29,8 @@ class PlayerEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     map: str | dict[str, Any]
     players: dict[str, PlayerEntry]
+    # Which game's contract (rules/adjudication.py); absent in requests from before others.
+    ruleset: Literal["skirmish-society"] = "skirmish-society"
     armies: dict[str, str] = {}
     control: dict[str, str] = {}
     farms: list[str] = []

@@ -7,8 +7,8 @@ from collections.abc import Collection, Iterable, Mapping
 
 import msgspec
 
-from rules.effects import Effect
-from rules.position import Position
+from rules.skirmish.effects import Effect
+from rules.skirmish.position import Position
 
 EXPANSION_MINIMUM = 5
 _FARM_VP = {Effect.FEAST: 2, Effect.FAMINE: 0}

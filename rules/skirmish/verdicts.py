@@ -4,7 +4,7 @@ and how a report shows an order."""
 from typing import Literal, Protocol
 
 Result = Literal["succeeded", "failed", "cut", "invalid", "replaced"]
-# The kinds of order (rules/orders/), as reports name them.
+# The kinds of order (rules/skirmish/orders/), as reports name them.
 OrderKind = Literal["hold", "move", "support", "build", "farm", "reinforce"]
 
 # An order as the contract shows it: its army (or REF), kind, where it points (the

@@ -4,14 +4,14 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from rules.board import GameMap
-from rules.effects import Effect
-from rules.position import REF, Position, Situation
-from rules.resolve import Resolution
-from rules.scoring import score_turn
-from rules.strengths import Explanation, explain_order
-from rules.validate import OrderBook, check_orders
-from rules.verdicts import OrderKind, Result
+from rules.skirmish.board import GameMap
+from rules.skirmish.effects import Effect
+from rules.skirmish.position import REF, Position, Situation
+from rules.skirmish.resolve import Resolution
+from rules.skirmish.scoring import score_turn
+from rules.skirmish.strengths import Explanation, explain_order
+from rules.skirmish.validate import OrderBook, check_orders
+from rules.skirmish.verdicts import OrderKind, Result
 
 
 class TurnInput(msgspec.Struct, frozen=True):

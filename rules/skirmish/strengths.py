@@ -2,9 +2,9 @@
 
 import msgspec
 
-from rules.orders import Move, Order, Reinforce
-from rules.position import REF
-from rules.resolve import Resolution
+from rules.skirmish.orders import Move, Order, Reinforce
+from rules.skirmish.position import REF
+from rules.skirmish.resolve import Resolution
 
 
 class Explanation(msgspec.Struct, frozen=True, omit_defaults=True):

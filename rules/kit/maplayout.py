@@ -13,8 +13,8 @@ six. Small home cells and larger separators make the room.
 from dataclasses import dataclass
 from math import sqrt
 
-from rules.geometry import Point, cell_centroids, distance2, shared_borders
-from rules.prng import SeededRandom
+from rules.kit.geometry import Point, cell_centroids, distance2, shared_borders
+from rules.kit.prng import SeededRandom
 
 SPACING = 100.0  # average distance between neighbouring sites, in drawing units
 _ROW_HEIGHT = sqrt(3) / 2  # rows of a hexagonal grid, as a share of the spacing

@@ -5,7 +5,7 @@ from typing import Any
 
 import msgspec
 
-# The words of orders, as typed (lower-cased) -> the keyword they are (rules.parse).
+# The words of orders, as typed (lower-cased) -> the keyword they are (rules.skirmish.parse).
 KEYWORD_KINDS = {
     "h": "H",
     "hold": "H",
@@ -41,7 +41,7 @@ class Territory(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
 class GameMap(
     msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True, dict=True
 ):
-    """The JSON form of a map, as in `rules/maps/rulebook.json`.
+    """The JSON form of a map, as in `rules/skirmish/maps/rulebook.json`.
 
     `homes` lists, for generated maps, each starting player's home territories; an army
     starts on every barracks of a home.
@@ -171,7 +171,7 @@ class Board:
         # The parser's tables for orders whose names are one word each, the common case:
         # every keyword and one-word name or id, as typed in the usual cases -> its keyword
         # kind (None for a name), and -> its territory (None for a keyword). Names never
-        # are keywords (checked above), so no spelling is both (rules.parse).
+        # are keywords (checked above), so no spelling is both (rules.skirmish.parse).
         self.word_kinds: dict[str, str | None] = {}
         self.word_ids: dict[str, str | None] = {}
         for word, kind in KEYWORD_KINDS.items():

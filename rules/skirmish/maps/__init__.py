@@ -4,7 +4,7 @@ each map is read once and kept."""
 from functools import cache
 from importlib import resources
 
-from rules.board import GameMap, MapError, decode_map
+from rules.skirmish.board import GameMap, MapError, decode_map
 
 
 @cache

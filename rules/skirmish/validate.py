@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from rules.board import Board
-from rules.orders import Order, Reinforce
-from rules.parse import clipped, read_order, split_orders
-from rules.position import Situation
+from rules.skirmish.board import Board
+from rules.skirmish.orders import Order, Reinforce
+from rules.skirmish.parse import clipped, read_order, split_orders
+from rules.skirmish.position import Situation
 
 
 class CheckedOrder(msgspec.Struct, frozen=True, gc=False):

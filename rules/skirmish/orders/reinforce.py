@@ -1,8 +1,8 @@
 import msgspec
 
-from rules.effects import Effect
-from rules.position import REF, Situation
-from rules.verdicts import Result, Shown, Verdicts
+from rules.skirmish.effects import Effect
+from rules.skirmish.position import REF, Situation
+from rules.skirmish.verdicts import Result, Shown, Verdicts
 
 
 class Reinforce(msgspec.Struct, frozen=True, tag="reinforce", gc=False):

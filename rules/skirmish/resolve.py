@@ -5,16 +5,16 @@ unless cut, and a support that is not cut by an attack can only fail by its army
 dislodged, that is, by some move succeeding. Strengths (attack, hold, defend, prevent)
 follow Kruijswijk's "The Math of Adjudication"; a dependency cycle is settled by
 guessing and checking both answers, and a cycle with two consistent answers is a
-circular movement, in which every army moves (rules.decisions, which needs no recursion).
+circular movement, in which every army moves (rules.skirmish.decisions, which needs no recursion).
 """
 
 from collections.abc import Mapping
 
-from rules.decisions import DECIDED, Decisions
-from rules.effects import Effect
-from rules.orders import Move, Order, Reinforce, Support
-from rules.position import REF
-from rules.verdicts import Result
+from rules.skirmish.decisions import DECIDED, Decisions
+from rules.skirmish.effects import Effect
+from rules.skirmish.orders import Move, Order, Reinforce, Support
+from rules.skirmish.position import REF
+from rules.skirmish.verdicts import Result
 
 # A support as strengths count it: the supporting army's player, and the moves that would
 # cut it by arriving (a move from where the support goes, a reinforcement), if any.
@@ -172,7 +172,7 @@ class Resolution(Decisions):
                 return False
         return True
 
-    # Strengths (rules.strengths explains results by them). Most moves have no support:
+    # Strengths (rules.skirmish.strengths explains results by them). Most moves have no support:
     # `_given` is not even called for them.
 
     def attack_and_defence(self, i: int) -> tuple[int, int]:

@@ -1,21 +1,20 @@
 """Generated maps for 3 to 20 players, deterministic from a seed (rules.md, "Generated maps").
 
 How a map is made:
-1. Sites (rules.maplayout): three per home in a tight cluster around anchors spread over
+1. Sites (rules.kit.maplayout): three per home in a tight cluster around anchors spread over
    the frame, a separator between each two neighbouring anchors, filling in the gaps.
    Their Voronoi cells are the territories; cells sharing a border are adjacent.
 2. A few filling cells on the frame, mostly near the corners, become sea, so that the
    coast is not a plain rectangle.
 3. Overseas links join coastal cells on opposite sides of the frame, never two homes.
 4. Two barracks per home; the extra barracks as far as possible from every other one.
-5. Syllable names and two-letter ids (rules.mapnames).
+5. Syllable names and two-letter ids (rules.skirmish.mapnames).
 An attempt whose homes touch or fall apart (rare) is thrown away for the next one.
 """
 
 from typing import Literal
 
-from rules.board import GameMap, Territory
-from rules.geometry import (
+from rules.kit.geometry import (
     BOTTOM,
     FRAME_SIDES,
     LEFT,
@@ -26,10 +25,11 @@ from rules.geometry import (
     distance2,
     voronoi_cells,
 )
-from rules.mapgraph import Home, homes_hold, is_connected, spread_barracks
-from rules.maplayout import SPACING, layout
-from rules.mapnames import territory_ids, territory_names
-from rules.prng import SeededRandom
+from rules.kit.mapgraph import Home, homes_hold, is_connected, spread_barracks
+from rules.kit.maplayout import SPACING, layout
+from rules.kit.prng import SeededRandom
+from rules.skirmish.board import GameMap, Territory
+from rules.skirmish.mapnames import territory_ids, territory_names
 
 MapType = Literal["normal", "spacious"]
 MIN_PLAYERS, MAX_PLAYERS = 3, 20

@@ -1,0 +1,1 @@
+"""What the games share: seeded random streams, plane geometry, map graphs and layouts."""
