@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from projections.loading import stream_of
 from schema.game_events import PlayRecorded, game_codec
 from server.ops.replay import replay_game
+from tests.api.contracts import Recorder, answer_errors, asyncapi, message_errors, openapi
 from tests.api.support import Account, Api, Live, Server
 
 Json = dict[str, Any]
@@ -175,3 +176,42 @@ async def test_a_seat_that_resigns_loses_and_replay_finds_a_changed_move(server:
     changed = replace(recorded, events=[recorded.events[0] | {"cell": 5}])
     _, differences = replay_game(game_id, [*events[:step], changed, *events[step + 1 :]])
     assert [(d.turn, [c.field for c in d.changes]) for d in differences] == [(1, ["events"])]
+
+
+async def test_every_answer_event_and_message_fits_the_published_contracts(
+    server: Server,
+) -> None:
+    api = server.api
+    recorder = Recorder()
+    recorder.follow(api.client)
+    rest = openapi(await api.call("GET", "/openapi.json"))
+    live = asyncapi(await api.call("GET", "/asyncapi.json"))
+    game_id, one, two = await _game(api, "rock-paper-scissors", rounds=1)
+    async with (
+        Live.open(server.base, game_id) as spectator,
+        Live.open(server.base, game_id, token=one.token) as player,
+    ):
+        await _move(api, game_id, one, "rock")
+        await _move(api, game_id, two, "paper")
+        await api.call("POST", f"/v1/games/{game_id}/admin/rewind", one)
+        await _move(api, game_id, one, "lizard", expect=422)
+        await api.call("POST", f"/v1/games/{game_id}/resign", two)
+        last = (await _view(api, game_id))["position"]
+        for socket in (spectator, player):
+            await socket.wait_for_position(last)
+    for who in (None, one, two):
+        await _feed(api, game_id, who)
+    await api.call("GET", f"/v1/games/{game_id}/verify")
+
+    answers = [e for e in recorder.exchanges if e.path.startswith("/v1/")]
+    errors = [error for exchange in answers for error in answer_errors(rest, exchange)]
+    messages = [*spectator.messages, *player.messages]
+    errors += message_errors(live, messages)
+    assert not errors, "\n".join(errors[:30])
+    read = {
+        event["type"]
+        for exchange in answers
+        if exchange.path.endswith("/events") and isinstance(exchange.body, dict)
+        for event in exchange.body["events"]
+    }
+    assert {"play_started.v1", "move_sealed.v1", "play_recorded.v1"} <= read
