@@ -52,7 +52,7 @@ def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState
     for version, event in events:
         state = replace(evolve(state, event), version=version)
         if isinstance(event, TurnResolved) or (
-            isinstance(event, PlayRecorded) and event.kind != "leave"
+            isinstance(event, PlayRecorded) and event.kind in ("move", "resolution")
         ):
             state = replace(state, resolved_versions=(*state.resolved_versions, version))
     return state

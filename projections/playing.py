@@ -60,7 +60,7 @@ def stepped(state: GameState, event: PlayRecorded) -> GameState:
     definition = definition_of(state)
     play = folded_play(definition, state.play, game_events(definition, event.events))
     over = definition.outcome(play) is not None
-    if event.kind == "leave":
+    if event.kind in ("act", "leave"):
         return replace(state, play=play, phase="finished" if over else state.phase)
     return replace(
         state,

@@ -8,15 +8,16 @@ game says the rest through this protocol, on its own state and events (msgspec v
 - who acts now (`to_move`, OpenSpiel's current player): one seat taking turns, or several
   moving at once in secret (`Wait.sealed`), asked again after every event, since a game may
   change from one to the other (a sealed setup, then turns);
-- what a move does: a move of a sealed wait is only checked (`check`) and kept by the room,
-  hidden from the other seats, until every seat waited for has moved; then `resolve` takes
-  them all at once. Any other move is `play`ed at once;
+- what a move does (`move`): kept secret by the room (`Sealed`) until every seat of a sealed
+  wait has moved, then `resolve` takes them all at once; or played at once, its events public
+  (a turn's move, or in a sealed wait an act that is no turn of its own: a public message, a
+  change of stance);
 - chance: never its own; every draw comes from `Draws.stream(labels)`, a stream the room
   derives one way from the game's committed secret, so that a game replays bit for bit;
 - the end (`outcome`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
   a seat leaving does (`leave`).
 
-Each call of `play`, `resolve` or `leave` is one step of the game: the room records the move
+Each call of `move`, `resolve` or `leave` is one step of the game: the room records the move
 with the events it made, and replays it (server/ops/replay.py) by calling again with the same
 state, move and draws. Skirmish Society predates the protocol and is still run by the room's
 own commands (docs/design/games.md says what is left to move).
@@ -43,6 +44,16 @@ class MoveRefused(ValueError):
 
 class OptionsRefused(ValueError):
     """Options a game cannot be played with; the message says which and why."""
+
+
+class NotYourMove(MoveRefused):
+    """A move of a seat the game is not waiting for (a 409, not a 422)."""
+
+
+class Sealed(msgspec.Struct, frozen=True):
+    """A move kept secret until its wait is resolved, as the game keeps it."""
+
+    move: Any
 
 
 class Wait(msgspec.Struct, frozen=True):
@@ -104,12 +115,9 @@ class Game(Protocol[S, E]):
 
     def to_move(self, state: S) -> Wait: ...
 
-    def check(self, state: S, seat: Seat, move: Move) -> Move:
-        """A sealed move as the game keeps it, or MoveRefused."""
-        ...
-
-    def play(self, state: S, seat: Seat, move: Move, draws: Draws) -> list[E]:
-        """A move of a seat whose turn it is, applied at once; MoveRefused if not allowed."""
+    def move(self, state: S, seat: Seat, move: Move, draws: Draws) -> Sealed | list[E]:
+        """A move of a seat the game waits for: Sealed in a sealed wait (or, there too, events
+        played at once), else its events; MoveRefused (or NotYourMove) if not allowed."""
         ...
 
     def resolve(self, state: S, moves: Mapping[Seat, Move], draws: Draws) -> list[E]:

@@ -215,13 +215,14 @@ class MoveSealed(Event, frozen=True, tag="move_sealed.v1"):
 
 
 class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
-    """One step of a game run by its definition: the move a seat played (`kind` "move"), the
-    sealed moves of a wait resolved together ("resolution"), or a seat leaving ("leave"),
-    with the game's own events it made. A move or a resolution ends turn `turn`: rewinds and
-    forks land between them."""
+    """One step of a game run by its definition, with the game's own events it made: a seat's
+    move in its turn (`kind` "move"), a move played at once in a sealed wait ("act": a public
+    message, a change of stance), the sealed moves of a wait resolved together
+    ("resolution"), or a seat leaving ("leave"). A move or a resolution ends turn `turn`:
+    rewinds and forks land between them."""
 
     turn: int
-    kind: Literal["move", "resolution", "leave"]
+    kind: Literal["move", "act", "resolution", "leave"]
     events: list[dict[str, Any]]
     player_id: str | None = None
     move: Any = None

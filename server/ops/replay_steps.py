@@ -6,7 +6,7 @@ from typing import Any
 
 from projections.game import GameState
 from projections.playing import definition_of, recorded
-from rules.game import Draws, MoveRefused
+from rules.game import Draws, MoveRefused, Sealed
 from schema.game_events import PlayRecorded, PlayStarted
 from schema.verification import FieldChange
 
@@ -29,9 +29,10 @@ def _events_now(state: GameState, step: PlayStarted | PlayRecorded) -> list[Any]
         draws = Draws(bytes.fromhex(step.secret), state.rewinds)
         return definition.setup(state.options, tuple(state.players), draws)
     draws = Draws(state.randomness, step.generation)
-    if step.kind == "move":
+    if step.kind in ("move", "act"):
         assert step.player_id is not None
-        return definition.play(state.play, step.player_id, step.move, draws)
+        decision = definition.move(state.play, step.player_id, step.move, draws)
+        return [] if isinstance(decision, Sealed) else decision
     if step.kind == "resolution":
         moves = {seat: state.sealed[seat] for seat in sorted(state.sealed)}
         return definition.resolve(state.play, moves, draws)

@@ -1,12 +1,13 @@
 """Rock, paper, scissors for two, best of `rounds`: each round's throws are made at once, in
-secret (a sealed wait), and shown together."""
+secret (a sealed wait), and shown together. A seat may say something to the other meanwhile,
+in public at once (`{"say": "..."}`)."""
 
 from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
-from rules.game import Draws, Move, MoveRefused, OptionsRefused, Outcome, Seat, Wait
+from rules.game import Draws, Move, MoveRefused, OptionsRefused, Outcome, Sealed, Seat, Wait
 
 THROWS = ("rock", "paper", "scissors")
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
@@ -26,7 +27,12 @@ class Forfeited(msgspec.Struct, frozen=True, tag="forfeited.v1"):
     seat: Seat
 
 
-Event = Seated | RoundPlayed | Forfeited
+class Said(msgspec.Struct, frozen=True, tag="said.v1"):
+    seat: Seat
+    words: str
+
+
+Event = Seated | RoundPlayed | Forfeited | Said
 
 
 class State(msgspec.Struct, frozen=True):
@@ -35,6 +41,7 @@ class State(msgspec.Struct, frozen=True):
     played: int = 0
     points: dict[Seat, int] = {}
     forfeited: Seat | None = None
+    said: tuple[str, ...] = ()
 
 
 class RockPaperScissors:
@@ -71,19 +78,21 @@ class RockPaperScissors:
             case Forfeited():
                 assert state is not None
                 return msgspec.structs.replace(state, forfeited=event.seat)
+            case Said():
+                assert state is not None
+                return msgspec.structs.replace(state, said=(*state.said, event.words))
 
     def to_move(self, state: State) -> Wait:
         if self.outcome(state) is not None:
             return Wait()
         return Wait(frozenset(state.seats), sealed=True)
 
-    def check(self, state: State, seat: Seat, move: Move) -> Move:
+    def move(self, state: State, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
+        if isinstance(move, dict) and set(move) == {"say"} and isinstance(move["say"], str):
+            return [Said(seat, move["say"][:100])]
         if move not in THROWS:
             raise MoveRefused(f"throw rock, paper or scissors, not {move!r}")
-        return move
-
-    def play(self, state: State, seat: Seat, move: Move, draws: Draws) -> list[Event]:
-        raise MoveRefused("throws are made together")
+        return Sealed(move)
 
     def resolve(self, state: State, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
         first, second = state.seats

@@ -54,8 +54,12 @@ async def test_rock_paper_scissors_keeps_throws_secret_until_both_are_in(server:
 
     async with Live.open(server.base, game_id) as spectator:
         assert (await _move(api, game_id, one, "rock"))["events"] == ["move_sealed.v1"]
-        # A second throw replaces the first, still secret.
+        # A second throw replaces the first, still secret; words are said in public at once,
+        # and the round goes on.
         await _move(api, game_id, one, "paper")
+        said = await _move(api, game_id, two, {"say": "rock, surely"})
+        assert said["events"] == ["play_recorded.v1"]
+        assert (await _view(api, game_id))["play"]["said"] == ["rock, surely"]
         hidden = [e for e in await _feed(api, game_id, two) if e["type"] == "move_sealed.v1"]
         assert hidden == []
         mine = [e["move"] for e in await _feed(api, game_id, one) if e["type"] == "move_sealed.v1"]

@@ -5,7 +5,7 @@ from typing import Any
 
 import msgspec
 
-from rules.game import Draws, Move, MoveRefused, OptionsRefused, Outcome, Seat, Wait
+from rules.game import Draws, Move, MoveRefused, OptionsRefused, Outcome, Sealed, Seat, Wait
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -76,10 +76,7 @@ class TicTacToe:
     def to_move(self, state: State) -> Wait:
         return Wait() if self.outcome(state) is not None else Wait(frozenset({state.next}))
 
-    def check(self, state: State, seat: Seat, move: Move) -> Move:
-        raise MoveRefused("tic-tac-toe is played in turns")
-
-    def play(self, state: State, seat: Seat, move: Move, draws: Draws) -> list[Event]:
+    def move(self, state: State, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
         if type(move) is not int or not 0 <= move <= 8:
             raise MoveRefused(f"a move is a cell, 0 to 8, not {move!r}")
         if state.cells[move] is not None:

@@ -1,14 +1,14 @@
 """The room's commands for a game run by its definition (rules/game.py): its start, a move, a
 seat leaving. The room checks who may act and when; the definition decides what a move does.
 
-A move of a sealed wait is kept secret (`move_sealed`) until every seat waited for has moved,
+A sealed move is kept secret (`move_sealed`) until every seat the wait waits for has moved,
 then the wait is resolved in the same command: nobody waits for a clock."""
 
 from typing import Any, Literal
 
 from projections.game import GameState
 from projections.playing import definition_of, recorded
-from rules.game import Draws, Game, MoveRefused, OptionsRefused
+from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Sealed
 from rules.kit.prng import commitment
 from schema import errors as codes
 from schema.commands import MakeMove, StartGame
@@ -16,7 +16,7 @@ from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
 from server.game.decide.acting import active_player, require_phase
 from server.game.decide.errors import Conflict, InvalidCommand, WrongTurn
 
-StepKind = Literal["move", "resolution", "leave"]
+StepKind = Literal["move", "act", "resolution", "leave"]
 
 
 def check_options(definition: Game[Any, Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -68,14 +68,18 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
     if seat not in wait.seats:
         raise Conflict(codes.NOT_YOUR_MOVE, f"{definition.name} waits for another seat's move")
     try:
-        if not wait.sealed:
-            events = definition.play(state.play, seat, command.move, draws(state))
-            return [_step(state, "move", events, seat, command.move)]
-        move = definition.check(state.play, seat, command.move)
+        decision = definition.move(state.play, seat, command.move, draws(state))
+    except NotYourMove as error:
+        raise Conflict(codes.NOT_YOUR_MOVE, str(error)) from error
     except MoveRefused as error:
         raise InvalidCommand(codes.MOVE_REFUSED, str(error)) from error
-    sealed = MoveSealed(player_id=seat, turn=state.turn, move=move)
-    moves = {**state.sealed, seat: move}
+    if not isinstance(decision, Sealed):
+        # In a sealed wait a move played at once is an act, not a turn of its own.
+        kind: StepKind = "act" if wait.sealed else "move"
+        return [_step(state, kind, decision, seat, command.move)]
+    assert wait.sealed, f"{definition.name} sealed a move outside a sealed wait"
+    sealed = MoveSealed(player_id=seat, turn=state.turn, move=decision.move)
+    moves = {**state.sealed, seat: decision.move}
     return [sealed, _resolution(state, moves)] if all_in(state, moves) else [sealed]
 
 
