@@ -47,6 +47,7 @@ from server.game.decide import (
     resolution,
     votes,
 )
+from server.game.decide.acting import existing
 from server.game.decide.errors import Conflict
 from server.game.decide.resolution import RewindPlan, plan_rewind
 
@@ -59,8 +60,8 @@ _OF_ONE_KIND = (SubmitOrders, CastVote, RequestJoinForces, ResolveTurn, RemindPl
 
 
 def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
-    if state.phase != "new" and isinstance(command, _OF_ONE_KIND):
-        _require_kind(state, command)
+    if isinstance(command, _OF_ONE_KIND):
+        _require_kind(existing(state), command)
     match command:
         case CreateGame():
             return lifecycle.create_game(state, command)

@@ -131,7 +131,9 @@ def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
         at=command.now,
         by=command.actor.account,
         reason=reason,
-        rewinds=state.rewinds + 1,
+        # The generation of a game run by its definition (rules/game.py); Skirmish Society's
+        # draws do not depend on rewinds.
+        rewinds=0 if state.definition is None else state.rewinds + 1,
     )
     if state.phase == "finished" and state.secret is not None:
         # The end revealed the secret; the game goes on, and its draws must stay unknown.
