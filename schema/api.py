@@ -55,8 +55,9 @@ Turn = Annotated[int, Meta(ge=1)]
 LONGEST_CLOCK_STEP = 7 * 24 * 3600
 
 
-class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    pass
+class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A client's body. What it leaves at its default it leaves out, so that a client speaks
+    to a server from before a field was added, which refuses fields it does not know."""
 
 
 class ForkBody(Body, frozen=True):
