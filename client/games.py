@@ -1,6 +1,6 @@
 """The calls on games: setting up, playing, and the admins' (SkirmishClient's share)."""
 
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import quote
 
 from client.http import Caller
@@ -12,6 +12,7 @@ from schema.api import (
     GameList,
     Joined,
     JoinForcesBody,
+    MoveBody,
     NewAdmin,
     NewGame,
     OrdersAccepted,
@@ -89,6 +90,15 @@ class GameCalls(Caller):
         path = f"{game_path(game)}/orders"
         params = {} if player is None else {"player": player}
         return await self._call("GET", path, MyOrders, params=params)
+
+    async def make_move(
+        self, game: str, move: Any, *, turn: int | None = None, player: str | None = None
+    ) -> Done:
+        """A move in any game but Skirmish Society, in its game's form; `turn` refuses it
+        (409) if the game has moved on; `player` is the sandbox admin's."""
+        return await self._call(
+            "POST", f"{game_path(game)}/moves", Done, MoveBody(move, turn, player)
+        )
 
     async def vote(self, game: str, effect: str, *, player: str | None = None) -> Done:
         return await self._call("POST", f"{game_path(game)}/votes", Done, VoteBody(effect, player))

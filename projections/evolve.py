@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from msgspec.structs import replace
 
 from projections.game import GameState, Player
+from projections.playing import forked_play, started_play, stepped
 from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
 from schema.game_events import (
     AdminAdded,
@@ -24,6 +25,7 @@ from schema.game_events import (
     GameUnpaused,
     JoinForcesRequested,
     MessageBroadcast,
+    MoveSealed,
     NotificationsChanged,
     OrdersSubmitted,
     PlayerBanned,
@@ -33,6 +35,8 @@ from schema.game_events import (
     PlayerNotified,
     PlayerResigned,
     PlayerUnbanned,
+    PlayRecorded,
+    PlayStarted,
     PrivateEventsRead,
     SeatClaimed,
     SeatDeclined,
@@ -47,7 +51,9 @@ def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState
     """Apply (version, event) pairs in order."""
     for version, event in events:
         state = replace(evolve(state, event), version=version)
-        if isinstance(event, TurnResolved):
+        if isinstance(event, TurnResolved) or (
+            isinstance(event, PlayRecorded) and event.kind in ("move", "resolution")
+        ):
             state = replace(state, resolved_versions=(*state.resolved_versions, version))
     return state
 
@@ -65,6 +71,10 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return state
         case TurnResolved():
             return _resolved(state, event)
+        case MoveSealed():
+            return replace(state, sealed={**state.sealed, event.player_id: event.move})
+        case PlayRecorded():
+            return stepped(state, event)
         case GameCreated():
             return replace(
                 state,
@@ -77,6 +87,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 created_at=event.at,
                 game=event.game,
                 game_version=event.game_version,
+                options=event.options,
             )
         case PlayerJoined():
             player = Player(
@@ -104,6 +115,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 secret=event.secret,
                 commitment=event.commitment,
             )
+        case PlayStarted():
+            return started_play(state, event)
         case VoteCast():
             return replace(state, ballots={**state.ballots, event.player_id: event.effect})
         case JoinForcesRequested():
@@ -117,6 +130,10 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 state,
                 ballots={},
                 earliest_resolution=earliest_resolution(event.at, state.settings),
+                # A rewound wait's sealed moves were shown when it resolved: its seats move
+                # again rather than resolve at once what everyone has seen.
+                sealed={},
+                rewinds=event.rewinds,
             )
             if event.secret is None:
                 return state
@@ -301,6 +318,8 @@ def _forked(event: GameForked) -> GameState:
         vote=event.vote,
         effect=event.effect,
         invited=invited,
+        options=event.options,
+        play=forked_play(event),
         forked_from=ForkedFrom(
             game=event.source_game,
             turn=event.turn,

@@ -6,7 +6,7 @@ may be shown to whom is decided in projections.visibility, never here.
 """
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -19,6 +19,7 @@ from projections.schedule import (
     resolution_from,
     window,
 )
+from rules.game import Game
 from rules.registry import DEFAULT_GAME, game_rules
 from rules.skirmish.board import GameMap
 from rules.skirmish.ruleset import SkirmishSociety
@@ -102,11 +103,27 @@ class GameState(msgspec.Struct, frozen=True):
     # A real fork waiting for its start: the accounts invited to each seat that have not
     # claimed or declined it yet.
     invited: dict[str, tuple[str, ...]] = {}
+    # A game run by its definition (rules/game.py): its options, its own state (None
+    # before the start), and this turn's sealed moves by seat, the newest of each.
+    options: dict[str, Any] = {}
+    play: Any = None
+    sealed: dict[str, Any] = {}
+    # The rewinds of the game so far (TurnRewound.rewinds): its draws' generation.
+    rewinds: int = 0
 
     @property
     def rules(self) -> SkirmishSociety:
-        """The rules this game is played by: its game, at the version it was created under."""
-        return game_rules(self.game, self.game_version)
+        """Skirmish Society's rules, at the version the game was created under."""
+        rules = game_rules(self.game, self.game_version)
+        assert isinstance(rules, SkirmishSociety), f"{self.game} has a definition"
+        return rules
+
+    @property
+    def definition(self) -> Game[Any, Any] | None:
+        """The definition the game is run by (rules/game.py), at the version it was created
+        under; None for Skirmish Society, which the room's own commands run."""
+        rules = game_rules(self.game, self.game_version)
+        return None if isinstance(rules, SkirmishSociety) else rules
 
     @property
     def first_turn(self) -> int:
@@ -164,7 +181,8 @@ class GameState(msgspec.Struct, frozen=True):
         return [o for o in self.last_turn.orders if o.player == player_id]
 
     def next_resolution_at(self) -> datetime | None:
-        if self.phase != "running" or self.earliest_resolution is None:
+        # Only Skirmish Society resolves on a clock so far (docs/design/games.md).
+        if self.phase != "running" or self.earliest_resolution is None or self.game != DEFAULT_GAME:
             return None
         return resolution_from(self.earliest_resolution, self.settings)
 
@@ -215,6 +233,12 @@ def decode_snapshot(data: bytes, version: int) -> GameState | None:
     fold from the start instead)."""
     try:
         state = _state_decoder.decode(data)
+        definition = state.definition
+        if definition is not None and state.play is not None:
+            # Decoded as plain JSON: the game's state has the game's own type.
+            state = msgspec.structs.replace(
+                state, play=msgspec.convert(state.play, definition.state_type)
+            )
     except msgspec.DecodeError:
         return None
     return state if state.version == version else None

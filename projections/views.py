@@ -3,6 +3,7 @@ orders. Pure functions of the state; nothing secret enters the public ones."""
 
 from collections import Counter
 from datetime import datetime
+from typing import Any
 
 from projections.game import GameState, Player
 from projections.visibility import secret_revealed
@@ -72,7 +73,24 @@ def public_game(
         claims=_claims(state) if state.awaiting_claims else None,
         game=state.game,
         game_version=state.game_version,
+        **_play_view(state),
     )
+
+
+def _play_view(state: GameState) -> dict[str, Any]:
+    """What a game run by its definition shows anyone: none of it for Skirmish Society."""
+    definition = state.definition
+    if definition is None:
+        return {}
+    if state.play is None:
+        return {"options": state.options}
+    wait = definition.to_move(state.play)
+    return {
+        "options": state.options,
+        "play": definition.view(state.play, frozenset()),
+        "to_move": sorted(wait.seats) if state.phase == "running" else [],
+        "outcome": definition.outcome(state.play),
+    }
 
 
 def _claims(state: GameState) -> dict[str, SeatClaim]:

@@ -27,8 +27,10 @@ from schema.game_events import (
     GameForked,
     GameStarted,
     JoinForcesRequested,
+    MoveSealed,
     OrdersSubmitted,
     PlayerNotified,
+    PlayStarted,
     TurnRewound,
     VoteCast,
 )
@@ -65,7 +67,7 @@ class Viewer(msgspec.Struct, frozen=True):
 def owners_of(event: GameEvent, state: GameState) -> frozenset[str] | None:
     """The players who may see a private event before its turn resolves, or None for a
     public one: its sender, and for a join-forces request, the player asked too."""
-    if isinstance(event, OrdersSubmitted | PlayerNotified):
+    if isinstance(event, OrdersSubmitted | PlayerNotified | MoveSealed):
         return frozenset({event.player_id})
     if isinstance(event, JoinForcesRequested):
         return frozenset({event.player_id, event.with_player})
@@ -85,8 +87,12 @@ def can_see(viewer: Viewer, event: GameEvent, state: GameState) -> bool:
 
 def _revealed(event: GameEvent, state: GameState) -> bool:
     """A submission or a join-forces request of a turn that has resolved: public, so that
-    every receipt is checked and everyone knows who asked whom."""
-    return isinstance(event, OrdersSubmitted | JoinForcesRequested) and event.turn < state.turn
+    every receipt is checked and everyone knows who asked whom; a sealed move once its wait
+    is resolved."""
+    return (
+        isinstance(event, OrdersSubmitted | JoinForcesRequested | MoveSealed)
+        and event.turn < state.turn
+    )
 
 
 def shown(viewer: Viewer, event: GameEvent, state: GameState) -> dict[str, Any] | None:
@@ -94,9 +100,9 @@ def shown(viewer: Viewer, event: GameEvent, state: GameState) -> dict[str, Any] 
     if not can_see(viewer, event, state):
         return None
     data: dict[str, Any] = msgspec.to_builtins(event)
-    if isinstance(event, GameStarted | GameForked | TurnRewound) and not secret_revealed(
-        event.secret, state
-    ):
+    if isinstance(
+        event, GameStarted | PlayStarted | GameForked | TurnRewound
+    ) and not secret_revealed(event.secret, state):
         data.pop("secret", None)
     return data
 

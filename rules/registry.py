@@ -1,13 +1,21 @@
 """Every game the server plays, by name and version (godip's `variants.Variants`): the server
 finds a game's rules only here. A game keeps every version it was ever played under, so an
-old game replays under the rules it was played by; its first event names both."""
+old game replays under the rules it was played by; its first event names both.
 
-from collections.abc import Mapping
+Skirmish Society is run by the room's own commands (rules/skirmish/ruleset.py); every other
+game by its definition (rules/game.py). A game from outside the project is registered by the
+server at its start (SKIRMISH_GAMES, server/plugins.py), in every process that may meet it."""
 
+from typing import Any
+
+from rules.game import Game
 from rules.skirmish.ruleset import SKIRMISH_SOCIETY, SkirmishSociety
 
-# Name -> versions, the newest last. A new game is one line here.
-GAMES: Mapping[str, tuple[SkirmishSociety, ...]] = {SKIRMISH_SOCIETY.name: (SKIRMISH_SOCIETY,)}
+Rules = SkirmishSociety | Game[Any, Any]
+
+# Name -> versions, the oldest first. A new game is one line here.
+_GAMES: dict[str, tuple[Rules, ...]] = {SKIRMISH_SOCIETY.name: (SKIRMISH_SOCIETY,)}
+_BUILT_IN = frozenset(_GAMES)
 
 # What a game whose first event names no game plays: every game from before the registry.
 DEFAULT_GAME = SKIRMISH_SOCIETY.name
@@ -17,18 +25,39 @@ class UnknownGame(LookupError):
     """No such game, or no such version of it, on this server."""
 
 
-def newest(name: str) -> SkirmishSociety:
+def register(game: Game[Any, Any]) -> None:
+    """Add a version of a game (a newer one becomes the one new games play); registering
+    the same value again changes nothing."""
+    versions = _GAMES.get(game.name, ())
+    if game in versions:
+        return
+    if any(known.version >= game.version for known in versions):
+        raise ValueError(f"{game.name!r} already has a version {game.version} or newer")
+    _GAMES[game.name] = (*versions, game)
+
+
+def unregister(name: str) -> None:
+    """Forget a game registered from outside the project (tests' own games)."""
+    if name in _BUILT_IN:
+        raise ValueError(f"{name!r} is built in")
+    _GAMES.pop(name, None)
+
+
+def names() -> list[str]:
+    return sorted(_GAMES)
+
+
+def newest(name: str) -> Rules:
     """The version a new game of `name` is played under."""
-    versions = GAMES.get(name)
+    versions = _GAMES.get(name)
     if versions is None:
-        known = ", ".join(sorted(GAMES))
-        raise UnknownGame(f"no game named {name!r} here; the games are: {known}")
+        raise UnknownGame(f"no game named {name!r} here; the games are: {', '.join(names())}")
     return versions[-1]
 
 
-def game_rules(name: str, version: int) -> SkirmishSociety:
+def game_rules(name: str, version: int) -> Rules:
     """The rules of `name` as they were at `version`."""
-    for rules in GAMES.get(name, ()):
+    for rules in _GAMES.get(name, ()):
         if rules.version == version:
             return rules
     raise UnknownGame(f"this server does not know version {version} of {name!r}")

@@ -55,8 +55,9 @@ Turn = Annotated[int, Meta(ge=1)]
 LONGEST_CLOCK_STEP = 7 * 24 * 3600
 
 
-class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    pass
+class Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A client's body. What it leaves at its default it leaves out, so that a client speaks
+    to a server from before a field was added, which refuses fields it does not know."""
 
 
 class ForkBody(Body, frozen=True):
@@ -72,9 +73,10 @@ class NewGame(Body, frozen=True):
     """Advanced setup; every option but the name has the simple setup's default."""
 
     name: Name
-    # The game to play (`GET /v1/games/{game}` names it back); this server plays
-    # Skirmish Society.
+    # The game to play (`GET /v1/games/{game}` names it back): Skirmish Society unless
+    # told, or another game this server has (rules/registry.py), with its own options.
     game: GameName = DEFAULT_GAME
+    options: Annotated[dict[str, Any], Meta(max_length=64)] = {}
     vp_target: VpTarget = 10
     map_type: MapType = "normal"
     map: str | None = None
@@ -142,6 +144,15 @@ class OrdersAccepted(msgspec.Struct, frozen=True):
         assert submitted.nonce is not None, "and its nonce"
         turn, orders = submitted.turn, submitted.checked
         return cls(turn, orders, position, submitted.receipt, submitted.nonce)
+
+
+class MoveBody(Body, frozen=True):
+    # The move, in the form its game gives (its docs): a JSON value of the body's size.
+    move: Any
+    # The turn the sender means: 409 if the game has moved on.
+    turn: Turn | None = None
+    # In a sandbox, the admin moves for any seat.
+    player: str | None = None
 
 
 class VoteBody(Body, frozen=True):

@@ -2,6 +2,7 @@
 when (`now`, from the server's one clock), so that deciding stays pure."""
 
 from datetime import datetime
+from typing import Any
 
 import msgspec
 
@@ -34,8 +35,9 @@ class CreateGame(Command, frozen=True, kw_only=True):
     seed: int
     # The trusted client the game is set up through, if any.
     client_id: str | None = None
-    # The game to play (rules/registry.py), under its newest rules.
+    # The game to play (rules/registry.py), under its newest rules, and its own options.
     game: str = DEFAULT_GAME
+    options: dict[str, Any] = {}
 
 
 class JoinGame(Command, frozen=True, kw_only=True):
@@ -54,6 +56,16 @@ class SubmitOrders(Command, frozen=True, kw_only=True):
     # The turn the sender means; refused when the game has moved on.
     turn: int | None = None
     # In a sandbox the admin plays every player.
+    as_player: str | None = None
+
+
+class MakeMove(Command, frozen=True, kw_only=True):
+    """A move in a game run by its definition (rules/game.py), as its sender gave it."""
+
+    move: Any
+    # The turn the sender means; refused when the game has moved on.
+    turn: int | None = None
+    # In a sandbox the admin plays every seat.
     as_player: str | None = None
 
 
@@ -152,16 +164,19 @@ class ForkGame(Command, frozen=True, kw_only=True):
     # The hash chain (hex) of the source's event at `position`.
     chain_hash: str
     settings: Settings
-    map: GameMap
+    map: GameMap | None
     board: RecordedPosition
     players: tuple[ForkedPlayer, ...]
     effect: str | None
     vote: Vote | None
     # Fresh randomness from the server's edge: the fork's own secret.
     secret: bytes
-    # What the source plays, under the rules it plays by.
+    # What the source plays, under the rules it plays by; for a game run by its
+    # definition, its options and its own state then.
     game: str
     game_version: int
+    options: dict[str, Any] = {}
+    play: Any = None
 
 
 class ClaimSeat(Command, frozen=True, kw_only=True):
@@ -178,6 +193,7 @@ GameCommand = (
     | JoinGame
     | StartGame
     | SubmitOrders
+    | MakeMove
     | CastVote
     | RequestJoinForces
     | ResolveTurn

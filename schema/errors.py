@@ -331,6 +331,19 @@ MAP_UNUSABLE = _code(
     "for a number of players out of 3-20, or a seed that gives none.",
 )
 UNKNOWN_GAME = _code("unknown_game", 422, "This server plays no game of this name.")
+OPTIONS_REFUSED = _code(
+    "options_refused", 422, "The game cannot be played with these options; the message says why."
+)
+MOVE_REFUSED = _code("move_refused", 422, "The game's rules do not take this move now.")
+NOT_YOUR_MOVE = _code(
+    "not_your_move", 409, "The game waits for another seat's move (GET the game: `to_move`)."
+)
+WRONG_KIND_OF_GAME = _code(
+    "wrong_kind_of_game",
+    409,
+    "The call belongs to another game: Skirmish Society takes orders, votes and join-forces "
+    "requests; the other games take moves.",
+)
 UNKNOWN_EFFECT = _code("unknown_effect", 422, "No voting effect has this name.")
 NOT_A_CANDIDATE = _code("not_a_candidate", 422, "This turn's vote is between two other effects.")
 SECRET_TOO_SHORT = _code(

@@ -2,7 +2,7 @@
 a new shape is a new tag (`*.v2`) or a new field with a default."""
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -94,6 +94,9 @@ class GameCreated(Event, frozen=True, tag="game_created.v1"):
     # the registry are Skirmish Society's first.
     game: str = DEFAULT_GAME
     game_version: int = 1
+    # The game's own options (rules/game.py `check_options`); none for Skirmish Society,
+    # whose options are `settings`.
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class PlayerJoined(Event, frozen=True, tag="player_joined.v1"):
@@ -187,6 +190,44 @@ class TurnRewound(Event, frozen=True, tag="turn_rewound.v1"):
     commitment: str | None = None
     by: str | None = None
     reason: str | None = None
+    # How many rewinds the game has had, this one included: a later rewind may archive an
+    # earlier one's event, so the count is carried on from one to the next.
+    rewinds: int = 0
+
+
+class PlayStarted(Event, frozen=True, tag="play_started.v1"):
+    """A game run by its definition (rules/game.py) started: the events its setup made (the
+    game's own, tagged), and the game's secret, as `game_started`'s."""
+
+    at: datetime
+    setup: list[dict[str, Any]]
+    commitment: str
+    secret: str | None = None
+
+
+class MoveSealed(Event, frozen=True, tag="move_sealed.v1"):
+    """A seat's move in a sealed wait (moves made at once, in secret): its own until the
+    wait is resolved, then shown to all. A newer one of the same turn replaces it."""
+
+    player_id: str
+    turn: int
+    move: Any
+
+
+class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
+    """One step of a game run by its definition, with the game's own events it made: a seat's
+    move in its turn (`kind` "move"), a move played at once in a sealed wait ("act": a public
+    message, a change of stance), the sealed moves of a wait resolved together
+    ("resolution"), or a seat leaving ("leave"). A move or a resolution ends turn `turn`:
+    rewinds and forks land between them."""
+
+    turn: int
+    kind: Literal["move", "act", "resolution", "leave"]
+    events: list[dict[str, Any]]
+    player_id: str | None = None
+    move: Any = None
+    # The rewinds of the game before this step: its draws' generation (rules/game.py Draws).
+    generation: int = 0
 
 
 class PlayerResigned(Event, frozen=True, tag="player_resigned.v1"):
@@ -299,7 +340,8 @@ class GameForked(Event, frozen=True, kw_only=True, tag="game_forked.v1"):
     position: int
     settings: Settings
     admin: str
-    map: GameMap
+    # Skirmish Society's map (null for the other games, whose state is `play`).
+    map: GameMap | None
     board: RecordedPosition
     players: list[ForkedPlayer]
     effect: EffectName | None
@@ -321,6 +363,9 @@ class GameForked(Event, frozen=True, kw_only=True, tag="game_forked.v1"):
     # The source's game and version of its rules: a fork plays what its source played.
     game: str = DEFAULT_GAME
     game_version: int = 1
+    # A game run by its definition (rules/game.py): its options, and its own state at `turn`.
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    play: Any = None
 
 
 class SeatClaimed(Event, frozen=True, tag="seat_claimed.v1"):
@@ -374,6 +419,9 @@ GameEvent = (
     | SeatClaimed
     | SeatDeclined
     | ForkStarted
+    | PlayStarted
+    | MoveSealed
+    | PlayRecorded
 )
 
 game_codec: EventCodec[GameEvent] = EventCodec(
@@ -404,4 +452,7 @@ game_codec: EventCodec[GameEvent] = EventCodec(
     SeatClaimed,
     SeatDeclined,
     ForkStarted,
+    PlayStarted,
+    MoveSealed,
+    PlayRecorded,
 )

@@ -2,10 +2,11 @@
 standings, a player's own orders (built by projections/views.py; the client reads them)."""
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
+from rules.game import Outcome
 from rules.registry import DEFAULT_GAME
 from rules.skirmish.board import GameMap
 from rules.skirmish.effects import EffectName
@@ -89,6 +90,13 @@ class PublicGame(msgspec.Struct, frozen=True):
     # What the game plays, and the version of its rules it is played by.
     game: str = DEFAULT_GAME
     game_version: int = 1
+    # A game run by its definition (rules/game.py; none of these for Skirmish Society): its
+    # options, its state as anyone may see it, the seats it waits for (null before the
+    # start), and once it is over, how it ended.
+    options: dict[str, Any] = {}
+    play: Any = None
+    to_move: list[str] | None = None
+    outcome: Outcome | None = None
 
 
 class MyOrders(msgspec.Struct, frozen=True):

@@ -45,6 +45,7 @@ from server.http.routes import (
     maps,
     me,
     metrics,
+    moves,
     play,
     verify,
     web,
@@ -60,6 +61,7 @@ from server.ops.database import create_pool, dedicated_connections
 from server.ops.logs import RequestIds
 from server.ops.redaction import redact_query_strings
 from server.ops.scheduler import Scheduler
+from server.plugins import register_games
 from server.services import Services
 from server.settings import Settings, SettingsError
 from server.webhooks.outbox import Webhooks
@@ -91,6 +93,7 @@ def create_app(
     # Here rather than in `skirmish serve`, so that `uvicorn --factory` keeps tokens out of
     # its logs too.
     redact_query_strings()
+    register_games(settings.games)
     measured = Metrics()
 
     @contextlib.asynccontextmanager
@@ -103,7 +106,11 @@ def create_app(
             store = await PostgresEventStore.open(
                 pool, observe_append=measured.append_seconds.observe
             )
-            heavy = HeavyReads(at_once=settings.heavy_at_once, per_caller=settings.heavy_per_caller)
+            heavy = HeavyReads(
+                at_once=settings.heavy_at_once,
+                per_caller=settings.heavy_per_caller,
+                games=settings.games,
+            )
             try:
                 games = GameService(store, on_resolved=measured.resolution_seconds.observe)
                 progress = Progress(pool)
@@ -198,6 +205,7 @@ def create_app(
     # (players' orders, then the games' pages) come first.
     routers = (
         play,
+        moves,
         games_routes,
         history,
         health,

@@ -9,6 +9,7 @@ import platformdirs
 from server.accounts.ratelimit import Rate, RateLimits
 from server.http.cors import ANY, parse_origins
 from server.ops.logs import LOG_FORMATS, LogFormat
+from server.plugins import GameNotFound, parse_games
 
 # How many websockets one process holds open at most: per account, per client address, in all.
 SOCKETS_PER_ACCOUNT = 20
@@ -50,6 +51,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cors_origins: tuple[str, ...] = (ANY,)
     # How `skirmish serve` writes its log (SKIRMISH_LOG_FORMAT, or --log-format).
     log_format: LogFormat = "text"
+    # Games from outside the project, as `module:NAME` (SKIRMISH_GAMES, server/plugins.py).
+    games: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> "Settings":
@@ -84,6 +87,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             heavy_per_caller=_count(environ, "SKIRMISH_HEAVY_PER_CALLER", HEAVY_PER_CALLER),
             cors_origins=_cors_origins(environ),
             log_format=log_format,
+            games=_games(environ),
         )
 
 
@@ -123,3 +127,10 @@ def _count(environ: Mapping[str, str], name: str, default: int) -> int:
     if not value.isdigit() or not 1 <= int(value) <= 1_000_000:
         raise SettingsError(f"{name} must be 1 to 1000000, not {value!r}")
     return int(value)
+
+
+def _games(environ: Mapping[str, str]) -> tuple[str, ...]:
+    try:
+        return parse_games(environ.get("SKIRMISH_GAMES", ""))
+    except GameNotFound as error:
+        raise SettingsError(str(error)) from error

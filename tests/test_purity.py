@@ -28,10 +28,13 @@ PURE = (
     "server/game/times.py",
     "projections/game.py",
     "projections/evolve.py",
+    "projections/playing.py",
     "projections/schedule.py",
     "projections/states.py",
     "projections/views.py",
     "projections/visibility.py",
+    "server/ops/replay.py",
+    "server/ops/replay_steps.py",
     "eventstore/records.py",
     "eventstore/chain.py",
 )

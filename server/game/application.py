@@ -4,6 +4,7 @@ or borrows another's. Entry points decode their input, call these, and encode th
 
 import secrets
 
+import msgspec
 from msgspec.structs import replace
 
 from eventstore.records import RecordedEvent
@@ -20,6 +21,7 @@ from schema.game_events import (
     GameEvent,
     GameForked,
     GameStarted,
+    PlayStarted,
     Settings,
     game_codec,
 )
@@ -95,6 +97,7 @@ async def set_up(found: Services, who: Identity, body: NewGame, address: str) ->
         seed=seed,
         client_id=who.client_id,
         game=body.game,
+        options=body.options,
     )
     return await found.games.execute(game_id, command)
 
@@ -107,7 +110,6 @@ async def fork(
     source = (await readable(found, source_id)).state
     check_fork(source, who.actor, body.turn, sandbox=body.sandbox)
     then, last = await _start_of(found, source, body.turn)
-    assert then.map is not None  # a turn that began had its map drawn
     found.throttle.game_created(who, address)
     name = body.name or fork_name(source.settings.name, body.turn)
     game_id = secrets.token_hex(6)
@@ -128,6 +130,8 @@ async def fork(
         secret=found.entropy(),
         game=then.game,
         game_version=then.game_version,
+        options=then.options,
+        play=msgspec.to_builtins(then.play),
     )
     return await found.games.execute(game_id, command)
 
@@ -156,4 +160,4 @@ def _begins(event: GameEvent) -> bool:
     once; or the start of a real fork that invited its players."""
     if isinstance(event, GameForked):
         return not event.invites
-    return isinstance(event, GameStarted | ForkStarted)
+    return isinstance(event, GameStarted | PlayStarted | ForkStarted)

@@ -27,6 +27,7 @@ from starlette.requests import HTTPConnection
 from schema import errors as codes
 from schema.errors import Refusal
 from server.accounts.throttle import client_address
+from server.plugins import register_games
 
 Kind = Literal["map", "verify", "adjudicate"]
 KINDS: tuple[Kind, ...] = ("map", "verify", "adjudicate")
@@ -113,8 +114,15 @@ class HeavyReads:
     """The heavy reads of one server process."""
 
     def __init__(
-        self, *, at_once: int, per_caller: int, clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        at_once: int,
+        per_caller: int,
+        clock: Callable[[], float] = time.monotonic,
+        games: tuple[str, ...] = (),
     ) -> None:
+        # The games from outside the project (server/plugins.py) each worker registers.
+        self._games = games
         self._slots = {kind: _Slots(kind, at_once, per_caller) for kind in KINDS}
         self._workers = at_once * len(KINDS)
         self._pools: dict[int, ProcessPoolExecutor] = {}
@@ -171,7 +179,10 @@ class HeavyReads:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(_PRELOAD)
             pool = ProcessPoolExecutor(
-                self._workers, mp_context=context, initializer=os.nice, initargs=(niceness,)
+                self._workers,
+                mp_context=context,
+                initializer=_started,
+                initargs=(niceness, self._games),
             )
             self._pools[niceness] = pool
         try:
@@ -189,6 +200,11 @@ class HeavyReads:
         pools, self._pools = self._pools, {}
         for pool in pools.values():
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _started(niceness: int, games: tuple[str, ...]) -> None:
+    os.nice(niceness)
+    register_games(games)
 
 
 class Worker:

@@ -1,5 +1,6 @@
 """Regression replay: every resolved turn of a game re-adjudicated by the engine as it is now,
-and compared, field by field, with what the game recorded then.
+and compared, field by field, with what the game recorded then; every step of a game run by
+its definition asked of it again (server/ops/replay_steps.py).
 
 Pure: a game's events in, the turns whose outcome would differ out. The re-adjudication is the
 decider's own resolution (`server.game.decide.resolution.resolve_turn`) of the state the game was in
@@ -16,9 +17,10 @@ from projections.evolve import fold
 from projections.game import GameState
 from schema.commands import Actor, ResolveTurn
 from schema.errors import Refusal
-from schema.game_events import GameEvent, TurnResolved
+from schema.game_events import GameEvent, PlayRecorded, PlayStarted, TurnResolved
 from schema.verification import FieldChange, TurnDifference
 from server.game.decide.resolution import resolve_turn
+from server.ops.replay_steps import replay_step
 
 # Who re-adjudicates: the operator, as the scheduler resolves.
 REPLAYER = Actor("replay", operator=True)
@@ -71,6 +73,12 @@ def replay_game(game_id: str, events: Iterable[GameEvent]) -> tuple[int, list[Tu
             difference = _replay_turn(game_id, state, event)
             if difference is not None:
                 differences.append(difference)
+        elif isinstance(event, PlayStarted | PlayRecorded):
+            replayed += 1
+            changes = replay_step(state, event)
+            if changes:
+                turn = event.turn if isinstance(event, PlayRecorded) else 0
+                differences.append(TurnDifference(game_id, turn, changes))
         state = fold(state, ((version, event),))
     return replayed, differences
 

@@ -107,3 +107,17 @@ def _template(paths: Json, path: str) -> str | None:
         if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", template), path) is not None
     ]
     return min(matching, key=lambda t: t.count("{"), default=None)
+
+
+def message_errors(contract: Contract, messages: list[Json]) -> list[str]:
+    """What in websocket messages does not fit the AsyncAPI document's messages."""
+    channel = contract.document["channels"]["live"]["messages"]
+    errors = []
+    for message in messages:
+        kind = str(message.get("type"))
+        if kind not in channel or kind == "token":
+            errors.append(f"a message of no documented type: {message}")
+            continue
+        found = contract.errors(message, "components", "messages", kind, "payload")
+        errors += [f"{kind} at {message['position']}: {error}" for error in found]
+    return errors

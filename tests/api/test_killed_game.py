@@ -11,6 +11,7 @@ from tests.api.support import Json, Server
 # the body. An operation that takes a body and is missing here fails the test.
 BODIES: dict[tuple[str, str], Json] = {
     ("PUT", "/v1/games/{game}/orders"): {"orders": "A H"},
+    ("POST", "/v1/games/{game}/moves"): {"move": "rock"},
     ("POST", "/v1/games/{game}/votes"): {"effect": "STORM"},
     ("POST", "/v1/games/{game}/join-forces"): {"with": "p2"},
     ("POST", "/v1/games/{game}/broadcast"): {"message": "hello"},

@@ -41,6 +41,7 @@ CALLS: dict[str, Callable[[SkirmishClient], Awaitable[Any]]] = {
     "decline_seat": lambda c: c.decline_seat(GAME),
     "submit_orders": lambda c: c.submit_orders(GAME, "AA H"),
     "my_orders": lambda c: c.my_orders(GAME),
+    "make_move": lambda c: c.make_move(GAME, "rock"),
     "vote": lambda c: c.vote(GAME, "STORM"),
     "join_forces": lambda c: c.join_forces(GAME, "p2"),
     "broadcast": lambda c: c.broadcast(GAME, "hello"),

@@ -5,6 +5,7 @@ truncate, and the shell truncates, then appends `TurnRewound`.
 """
 
 from projections.game import GameState
+from schema import errors as codes
 from schema.commands import (
     AddAdmin,
     BanPlayer,
@@ -19,6 +20,7 @@ from schema.commands import (
     GameCommand,
     JoinGame,
     KillGame,
+    MakeMove,
     PauseGame,
     RemindPlayers,
     RemoveAdmin,
@@ -34,13 +36,32 @@ from schema.commands import (
 )
 from schema.errors import Refusal
 from schema.game_events import GameEvent
-from server.game.decide import admins, fork, invites, lifecycle, notices, play, resolution, votes
+from server.game.decide import (
+    admins,
+    fork,
+    invites,
+    lifecycle,
+    notices,
+    play,
+    playing,
+    resolution,
+    votes,
+)
+from server.game.decide.acting import existing
+from server.game.decide.errors import Conflict
 from server.game.decide.resolution import RewindPlan, plan_rewind
 
 __all__ = ["Refusal", "RewindPlan", "decide", "plan_rewind"]
 
 
+# What only Skirmish Society takes, which the room runs itself, and what every other game
+# takes instead.
+_OF_ONE_KIND = (SubmitOrders, CastVote, RequestJoinForces, ResolveTurn, RemindPlayers, MakeMove)
+
+
 def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
+    if isinstance(command, _OF_ONE_KIND):
+        _require_kind(existing(state), command)
     match command:
         case CreateGame():
             return lifecycle.create_game(state, command)
@@ -88,5 +109,14 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return invites.claim_seat(state, command)
         case DeclineSeat():
             return invites.decline_seat(state, command)
+        case MakeMove():
+            return playing.make_move(state, command)
         case RewindTurn():
             raise TypeError("a rewind is planned with plan_rewind, not decided")
+
+
+def _require_kind(state: GameState, command: GameCommand) -> None:
+    moves = state.definition is not None
+    if moves != isinstance(command, MakeMove):
+        takes = "moves (POST /moves)" if moves else "orders, votes and join-forces requests"
+        raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: it takes {takes}")

@@ -105,5 +105,7 @@ def fork_game(state: GameState, command: ForkGame) -> list[GameEvent]:
             invites=not settings.sandbox,
             game=rules.name,
             game_version=rules.version,
+            options=command.options,
+            play=command.play,
         )
     ]

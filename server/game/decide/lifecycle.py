@@ -2,10 +2,11 @@
 
 from msgspec.structs import replace
 
+from projections.evolve import fold
 from projections.game import GameState
 from projections.schedule import utc_offset_for
 from rules.kit.prng import commitment
-from rules.registry import UnknownGame, newest
+from rules.registry import Rules, UnknownGame, newest
 from rules.skirmish.board import MapError
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
 from rules.skirmish.maps import builtin_map
@@ -50,18 +51,30 @@ from server.game.decide.acting import (
 )
 from server.game.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
 from server.game.decide.invites import start_fork
+from server.game.decide.playing import (
+    check_options,
+    leave,
+    resolve_sealed,
+    seats_allowed,
+    start_play,
+)
 from server.game.decide.votes import vote_for
 
 MIN_SECRET_BYTES = 16
 
 
-def check_settings(rules: SkirmishSociety, settings: Settings) -> Settings:
+def check_settings(rules: Rules, settings: Settings) -> Settings:
     name = check_name("the game's name", settings.name)
     check_range("vp_target", settings.vp_target, 1, MAX_VP_TARGET)
     check_range("resolution_hour", settings.resolution_hour, 0, 23)
     check_range("utc_offset", settings.utc_offset, -11, 12)
     check_range("vote_start_turn", settings.vote_start_turn, 1, MAX_VOTE_START_TURN)
     if settings.map is not None:
+        if not isinstance(rules, SkirmishSociety):
+            raise InvalidCommand(
+                codes.OPTIONS_REFUSED,
+                f"{rules.name} is not played on a Skirmish Society map: its options say its board",
+            )
         try:
             counts = rules.player_counts(settings.map)
         except MapError as error:
@@ -80,7 +93,9 @@ def check_settings(rules: SkirmishSociety, settings: Settings) -> Settings:
 
 def _seats(state: GameState) -> int:
     """How many players may join: on a built-in map, one per starting home, so that the
-    start never lacks one."""
+    start never lacks one; in a game run by its definition, its most seats."""
+    if state.definition is not None:
+        return seats_allowed(state)
     settings = state.settings
     counts = state.rules.player_counts(settings.map) if settings.map is not None else None
     return counts[1] if counts is not None else MAX_PLAYERS
@@ -94,6 +109,14 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
     except UnknownGame as error:
         raise InvalidCommand(codes.UNKNOWN_GAME, str(error)) from error
     settings = check_settings(rules, command.settings)
+    if isinstance(rules, SkirmishSociety):
+        if command.options:
+            raise InvalidCommand(
+                codes.OPTIONS_REFUSED, "Skirmish Society's options are its settings"
+            )
+        options = {}
+    else:
+        options = check_options(rules, command.options)
     return [
         GameCreated(
             game_id=command.game_id,
@@ -104,6 +127,7 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
             client_id=command.client_id,
             game=rules.name,
             game_version=rules.version,
+            options=options,
         )
     ]
 
@@ -152,6 +176,13 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
     require_phase(state, "joining")
     if state.awaiting_claims:
         return start_fork(state, command)
+    randomness = command.secret
+    if len(randomness) < MIN_SECRET_BYTES:
+        raise InvalidCommand(
+            codes.SECRET_TOO_SHORT, f"a game's secret is at least {MIN_SECRET_BYTES} random bytes"
+        )
+    if state.definition is not None:
+        return start_play(state, command, randomness)
     count = len(state.players)
     if count < MIN_PLAYERS:
         raise Conflict(
@@ -164,11 +195,6 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
         )
     except (MapError, MapGenerationError) as error:
         raise InvalidCommand(codes.MAP_UNUSABLE, str(error)) from error
-    randomness = command.secret
-    if len(randomness) < MIN_SECRET_BYTES:
-        raise InvalidCommand(
-            codes.SECRET_TOO_SHORT, f"a game's secret is at least {MIN_SECRET_BYTES} random bytes"
-        )
     position, homes = state.rules.starting_board(game_map, list(state.players), randomness)
     vote = vote_for(state, 1, randomness)
     if settings.map is None:
@@ -202,7 +228,17 @@ def resign(state: GameState, command: Resign) -> list[GameEvent]:
     require_phase(state, "running", "paused")
     if player.status != "active":
         raise Conflict(codes.ALREADY_RESIGNED, f"{player.name} has already {player.status}")
-    return [PlayerResigned(player_id=player.id)]
+    return left(state, player.id, [PlayerResigned(player_id=player.id)])
+
+
+def left(state: GameState, player_id: str, events: list[GameEvent]) -> list[GameEvent]:
+    """`events` (a seat resigned or banned), and in a game run by its definition what the
+    seat leaving changes, and the sealed wait resolved if it waited only for that seat."""
+    if state.definition is None:
+        return events
+    events = [*events, *leave(state, player_id)]
+    after = fold(state, enumerate(events, start=state.version + 1))
+    return [*events, *resolve_sealed(after)]
 
 
 def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
@@ -223,7 +259,8 @@ def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
             PlayerBanned(account_id=player.accounts[0], player_id=None),
         ]
     # Both people behind a joint player are banned with it; a fork's seat stays, banned.
-    return [PlayerBanned(account_id=a, player_id=player.id) for a in accounts]
+    banned: list[GameEvent] = [PlayerBanned(account_id=a, player_id=player.id) for a in accounts]
+    return left(state, player.id, banned) if state.phase != "joining" else banned
 
 
 def unban_player(state: GameState, command: UnbanPlayer) -> list[GameEvent]:

@@ -127,7 +127,13 @@ def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
         reason = check_text("the reason", reason, MAX_REASON)
     # rules.md: a rewind is public, with who did it and why.
     rewound = TurnRewound(
-        turn=state.turn - 1, at=command.now, by=command.actor.account, reason=reason
+        turn=state.turn - 1,
+        at=command.now,
+        by=command.actor.account,
+        reason=reason,
+        # The generation of a game run by its definition (rules/game.py); Skirmish Society's
+        # draws do not depend on rewinds.
+        rewinds=0 if state.definition is None else state.rewinds + 1,
     )
     if state.phase == "finished" and state.secret is not None:
         # The end revealed the secret; the game goes on, and its draws must stay unknown.

@@ -1,0 +1,80 @@
+"""How the room's events of a game run by its definition (rules/game.py) move the game's own
+state, kept in `GameState.play`. Pure: the definition folds its own events.
+
+A turn of such a game is one step: a move played, or a sealed wait resolved. The game ends
+when its definition says it has an outcome."""
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from projections.game import GameState
+from rules.game import Game
+from rules.registry import game_rules
+from rules.skirmish.ruleset import SkirmishSociety
+from schema.game_events import GameForked, PlayRecorded, PlayStarted
+
+
+def definition_of(state: GameState) -> Game[Any, Any]:
+    definition = state.definition
+    assert definition is not None, f"{state.game} is not run by a definition"
+    return definition
+
+
+def game_events(definition: Game[Any, Any], recorded: Iterable[dict[str, Any]]) -> list[Any]:
+    """The game's own events as recorded (tagged JSON objects)."""
+    return [msgspec.convert(event, definition.event_type) for event in recorded]
+
+
+def recorded(events: Iterable[Any]) -> list[dict[str, Any]]:
+    """The game's own events as the room records them: JSON values, as they read back."""
+    return [_as_json(msgspec.json.encode(event)) for event in events]
+
+
+_as_json = msgspec.json.Decoder(dict[str, Any]).decode
+
+
+def folded_play(definition: Game[Any, Any], play: Any, events: Iterable[Any]) -> Any:
+    for event in events:
+        play = definition.evolve(play, event)
+    return play
+
+
+def started_play(state: GameState, event: PlayStarted) -> GameState:
+    definition = definition_of(state)
+    play = folded_play(definition, None, game_events(definition, event.setup))
+    return replace(
+        state,
+        phase="running",
+        turn=1,
+        turn_began_at=event.at,
+        secret=event.secret,
+        commitment=event.commitment,
+        play=play,
+    )
+
+
+def stepped(state: GameState, event: PlayRecorded) -> GameState:
+    definition = definition_of(state)
+    play = folded_play(definition, state.play, game_events(definition, event.events))
+    over = definition.outcome(play) is not None
+    if event.kind in ("act", "leave"):
+        return replace(state, play=play, phase="finished" if over else state.phase)
+    return replace(
+        state,
+        play=play,
+        turn=event.turn + 1,
+        sealed={},
+        phase="finished" if over else state.phase,
+    )
+
+
+def forked_play(event: GameForked) -> Any:
+    """A fork's own state of its game, as its source's was at the fork's turn."""
+    if event.play is None:
+        return None
+    definition = game_rules(event.game, event.game_version)
+    assert not isinstance(definition, SkirmishSociety)
+    return msgspec.convert(event.play, definition.state_type)

@@ -1,0 +1,135 @@
+"""What a game is to the server: one value per game (boardgame.io's `Game`, godip's `Variant`)
+that the game room (server/game/) runs without knowing the game. Pure, like every rule.
+
+The room keeps everything a game shares with the others: seats and accounts, admins, bans,
+pause, forks, rewinds, the secret and its commitment, the hash chain, verify and replay. The
+game says the rest through this protocol, on its own state and events (msgspec values):
+
+- who acts now (`to_move`, OpenSpiel's current player): one seat taking turns, or several
+  moving at once in secret (`Wait.sealed`), asked again after every event, since a game may
+  change from one to the other (a sealed setup, then turns);
+- what a move does (`move`): kept secret by the room (`Sealed`) until every seat of a sealed
+  wait has moved, then `resolve` takes them all at once; or played at once, its events public
+  (a turn's move, or in a sealed wait an act that is no turn of its own: a public message, a
+  change of stance);
+- chance: never its own; every draw comes from `Draws.stream(labels)`, a stream the room
+  derives one way from the game's committed secret, so that a game replays bit for bit;
+- the end (`outcome`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
+  a seat leaving does (`leave`).
+
+Each call of `move`, `resolve` or `leave` is one step of the game: the room records the move
+with the events it made, and replays it (server/ops/replay.py) by calling again with the same
+state, move and draws. Skirmish Society predates the protocol and is still run by the room's
+own commands (docs/design/games.md says what is left to move).
+"""
+
+from collections.abc import Mapping
+from typing import Any, Literal, Protocol, TypeVar
+
+import msgspec
+
+from rules.kit.prng import SeededRandom, derived
+
+S = TypeVar("S")
+E = TypeVar("E")
+Seat = str
+# A move as its sender gave it: a decoded JSON value, which the game checks.
+Move = Any
+Result = Literal["won", "drew", "lost", "resigned"]
+
+
+class MoveRefused(ValueError):
+    """A move the rules do not take now; the message says why, to the player."""
+
+
+class OptionsRefused(ValueError):
+    """Options a game cannot be played with; the message says which and why."""
+
+
+class NotYourMove(MoveRefused):
+    """A move of a seat the game is not waiting for (a 409, not a 422)."""
+
+
+class Sealed(msgspec.Struct, frozen=True):
+    """A move kept secret until its wait is resolved, as the game keeps it."""
+
+    move: Any
+
+
+class Wait(msgspec.Struct, frozen=True):
+    """Who may move now: nobody when the game is over."""
+
+    seats: frozenset[Seat] = frozenset()
+    # Simultaneous moves: each kept secret by the room until every seat of `seats` has
+    # moved, then resolved together. Otherwise a move is played the moment it is made.
+    sealed: bool = False
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a game ended: why, and each seat's result."""
+
+    by: str
+    results: dict[Seat, Result]
+
+    @property
+    def winners(self) -> list[Seat]:
+        return sorted(seat for seat, result in self.results.items() if result == "won")
+
+
+class Draws(msgspec.Struct, frozen=True):
+    """The game's randomness: streams derived one way from its secret. `generation` counts the
+    rewinds of the game so far, so that a step taken again after a rewind draws afresh; the
+    game puts it in its labels where its rules say so."""
+
+    key: bytes
+    generation: int = 0
+
+    def stream(self, *labels: str | int) -> SeededRandom:
+        return derived(self.key, *labels)
+
+
+class Game(Protocol[S, E]):
+    """A game's definition. `S` is its state, `E` the union of its events (frozen, tagged,
+    versioned msgspec Structs); `event_type` is that union, for decoding."""
+
+    name: str
+    version: int
+    state_type: type[S]
+    event_type: Any
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options as the game keeps them (defaults filled in); OptionsRefused if not."""
+        ...
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """How few and how many seats a game with these options plays with."""
+        ...
+
+    def setup(self, options: Mapping[str, Any], seats: tuple[Seat, ...], draws: Draws) -> list[E]:
+        """The events that set the game up, the seats in the order they joined."""
+        ...
+
+    def evolve(self, state: S | None, event: E) -> S:
+        """The state after `event`; None before the first (setup's) event."""
+        ...
+
+    def to_move(self, state: S) -> Wait: ...
+
+    def move(self, state: S, seat: Seat, move: Move, draws: Draws) -> Sealed | list[E]:
+        """A move of a seat the game waits for: Sealed in a sealed wait (or, there too, events
+        played at once), else its events; MoveRefused (or NotYourMove) if not allowed."""
+        ...
+
+    def resolve(self, state: S, moves: Mapping[Seat, Move], draws: Draws) -> list[E]:
+        """Every sealed move of the wait, taken together."""
+        ...
+
+    def leave(self, state: S, seat: Seat) -> list[E]:
+        """What a seat leaving the game (resigned or banned) changes; may end the game."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def view(self, state: S, seats: frozenset[Seat]) -> Any:
+        """The state as someone playing `seats` may see it (none: a spectator), as JSON."""
+        ...

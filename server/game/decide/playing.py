@@ -1,0 +1,129 @@
+"""The room's commands for a game run by its definition (rules/game.py): its start, a move, a
+seat leaving. The room checks who may act and when; the definition decides what a move does.
+
+A sealed move is kept secret (`move_sealed`) until every seat the wait waits for has moved,
+then the wait is resolved in the same command: nobody waits for a clock."""
+
+from typing import Any, Literal
+
+from projections.game import GameState
+from projections.playing import definition_of, recorded
+from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Sealed
+from rules.kit.prng import commitment
+from schema import errors as codes
+from schema.commands import MakeMove, StartGame
+from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
+from server.game.decide.acting import active_player, require_phase
+from server.game.decide.errors import Conflict, InvalidCommand, WrongTurn
+
+StepKind = Literal["move", "act", "resolution", "leave"]
+
+
+def check_options(definition: Game[Any, Any], options: dict[str, Any]) -> dict[str, Any]:
+    try:
+        return definition.check_options(options)
+    except OptionsRefused as error:
+        raise InvalidCommand(codes.OPTIONS_REFUSED, str(error)) from error
+
+
+def seats_allowed(state: GameState) -> int:
+    """How many may join: the game's most seats with the game's options."""
+    return definition_of(state).seat_range(state.options)[1]
+
+
+def draws(state: GameState, secret: bytes | None = None) -> Draws:
+    """The game's randomness now: from its secret (or the one it is being given), at the
+    generation its rewinds make."""
+    return Draws(secret if secret is not None else state.randomness, state.rewinds)
+
+
+def start_play(state: GameState, command: StartGame, secret: bytes) -> list[GameEvent]:
+    definition = definition_of(state)
+    fewest, most = definition.seat_range(state.options)
+    count = len(state.players)
+    if not fewest <= count <= most:
+        raise Conflict(
+            codes.NOT_ENOUGH_PLAYERS,
+            f"{definition.name} is played by {fewest} to {most} players; {count} joined",
+        )
+    setup = definition.setup(state.options, tuple(state.players), draws(state, secret))
+    return [
+        PlayStarted(
+            at=command.now,
+            setup=recorded(setup),
+            secret=secret.hex(),
+            commitment=commitment(secret),
+        )
+    ]
+
+
+def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
+    # A paused game takes no moves: a move may end a wait, and a paused game stands still.
+    require_phase(state, "running")
+    if command.turn is not None and command.turn != state.turn:
+        raise WrongTurn(f"turn {command.turn} is over; the game is at turn {state.turn}")
+    seat = active_player(state, command, command.as_player).id
+    definition = definition_of(state)
+    wait = definition.to_move(state.play)
+    if seat not in wait.seats:
+        raise Conflict(codes.NOT_YOUR_MOVE, f"{definition.name} waits for another seat's move")
+    try:
+        decision = definition.move(state.play, seat, command.move, draws(state))
+    except NotYourMove as error:
+        raise Conflict(codes.NOT_YOUR_MOVE, str(error)) from error
+    except MoveRefused as error:
+        raise InvalidCommand(codes.MOVE_REFUSED, str(error)) from error
+    if not isinstance(decision, Sealed):
+        # In a sealed wait a move played at once is an act, not a turn of its own.
+        kind: StepKind = "act" if wait.sealed else "move"
+        return [_step(state, kind, decision, seat, command.move)]
+    assert wait.sealed, f"{definition.name} sealed a move outside a sealed wait"
+    sealed = MoveSealed(player_id=seat, turn=state.turn, move=decision.move)
+    moves = {**state.sealed, seat: decision.move}
+    return [sealed, _resolution(state, moves)] if all_in(state, moves) else [sealed]
+
+
+def resolve_sealed(state: GameState) -> list[GameEvent]:
+    """The wait resolved if every seat it still waits for has moved (once a seat left);
+    nothing otherwise."""
+    if state.phase != "running" or not state.sealed or not all_in(state, state.sealed):
+        return []
+    return [_resolution(state, state.sealed)]
+
+
+def all_in(state: GameState, sealed: dict[str, Any]) -> bool:
+    wait = definition_of(state).to_move(state.play)
+    waiting = {seat for seat in wait.seats if _in_play(state, seat)}
+    return wait.sealed and waiting <= sealed.keys()
+
+
+def leave(state: GameState, seat: str) -> list[GameEvent]:
+    """What a seat leaving a running game changes in the game."""
+    if state.phase not in ("running", "paused") or definition_of(state).outcome(state.play):
+        return []
+    events = definition_of(state).leave(state.play, seat)
+    return [_step(state, "leave", events, seat, None)]
+
+
+def _resolution(state: GameState, moves: dict[str, Any]) -> PlayRecorded:
+    ordered = {seat: moves[seat] for seat in sorted(moves)}
+    events = definition_of(state).resolve(state.play, ordered, draws(state))
+    return _step(state, "resolution", events, None, None)
+
+
+def _step(
+    state: GameState, kind: StepKind, events: list[Any], seat: str | None, move: Any
+) -> PlayRecorded:
+    return PlayRecorded(
+        turn=state.turn,
+        kind=kind,
+        events=recorded(events),
+        player_id=seat,
+        move=move,
+        generation=state.rewinds,
+    )
+
+
+def _in_play(state: GameState, seat: str) -> bool:
+    player = state.players.get(seat)
+    return player is not None and player.status == "active" and not player.banned

@@ -1,0 +1,40 @@
+"""Replay of a game run by its definition (rules/game.py): each step (its setup, a move, a
+wait resolved, a seat leaving) asked of the definition again, from the state before it, with
+the same move and the same draws, and its events compared with those recorded. Pure."""
+
+from typing import Any
+
+from projections.game import GameState
+from projections.playing import definition_of, recorded
+from rules.game import Draws, MoveRefused, Sealed
+from schema.game_events import PlayRecorded, PlayStarted
+from schema.verification import FieldChange
+
+
+def replay_step(state: GameState, step: PlayStarted | PlayRecorded) -> list[FieldChange]:
+    """What differs between the events recorded for `step` and those the game's rules make
+    of it now; refusing the move now is a difference too."""
+    try:
+        now = recorded(_events_now(state, step))
+    except MoveRefused as error:
+        return [FieldChange("refused", None, str(error))]
+    before = step.setup if isinstance(step, PlayStarted) else step.events
+    return [] if before == now else [FieldChange("events", before, now)]
+
+
+def _events_now(state: GameState, step: PlayStarted | PlayRecorded) -> list[Any]:
+    definition = definition_of(state)
+    if isinstance(step, PlayStarted):
+        assert step.secret is not None
+        draws = Draws(bytes.fromhex(step.secret), state.rewinds)
+        return definition.setup(state.options, tuple(state.players), draws)
+    draws = Draws(state.randomness, step.generation)
+    if step.kind in ("move", "act"):
+        assert step.player_id is not None
+        decision = definition.move(state.play, step.player_id, step.move, draws)
+        return [] if isinstance(decision, Sealed) else decision
+    if step.kind == "resolution":
+        moves = {seat: state.sealed[seat] for seat in sorted(state.sealed)}
+        return definition.resolve(state.play, moves, draws)
+    assert step.player_id is not None
+    return definition.leave(state.play, step.player_id)

@@ -1,0 +1,124 @@
+"""Rock, paper, scissors for two, best of `rounds`: each round's throws are made at once, in
+secret (a sealed wait), and shown together. A seat may say something to the other meanwhile,
+in public at once (`{"say": "..."}`)."""
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from rules.game import Draws, Move, MoveRefused, OptionsRefused, Outcome, Sealed, Seat, Wait
+
+THROWS = ("rock", "paper", "scissors")
+BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
+
+
+class Seated(msgspec.Struct, frozen=True, tag="seated.v1"):
+    seats: tuple[Seat, Seat]
+    rounds: int
+
+
+class RoundPlayed(msgspec.Struct, frozen=True, tag="round_played.v1"):
+    throws: dict[Seat, str]
+    winner: Seat | None
+
+
+class Forfeited(msgspec.Struct, frozen=True, tag="forfeited.v1"):
+    seat: Seat
+
+
+class Said(msgspec.Struct, frozen=True, tag="said.v1"):
+    seat: Seat
+    words: str
+
+
+Event = Seated | RoundPlayed | Forfeited | Said
+
+
+class State(msgspec.Struct, frozen=True):
+    seats: tuple[Seat, Seat]
+    rounds: int
+    played: int = 0
+    points: dict[Seat, int] = {}
+    forfeited: Seat | None = None
+    said: tuple[str, ...] = ()
+
+
+class RockPaperScissors:
+    name = "rock-paper-scissors"
+    version = 1
+    state_type = State
+    event_type = Event
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        rounds = options.get("rounds", 3)
+        if set(options) - {"rounds"} or type(rounds) is not int or not 1 <= rounds <= 9:
+            raise OptionsRefused("the one option is rounds, 1 to 9")
+        return {"rounds": rounds}
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        return 2, 2
+
+    def setup(
+        self, options: Mapping[str, Any], seats: tuple[Seat, ...], draws: Draws
+    ) -> list[Event]:
+        first, second = seats
+        return [Seated((first, second), options["rounds"])]
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        match event:
+            case Seated():
+                return State(event.seats, event.rounds, points=dict.fromkeys(event.seats, 0))
+            case RoundPlayed():
+                assert state is not None
+                points = dict(state.points)
+                if event.winner is not None:
+                    points[event.winner] += 1
+                return msgspec.structs.replace(state, played=state.played + 1, points=points)
+            case Forfeited():
+                assert state is not None
+                return msgspec.structs.replace(state, forfeited=event.seat)
+            case Said():
+                assert state is not None
+                return msgspec.structs.replace(state, said=(*state.said, event.words))
+
+    def to_move(self, state: State) -> Wait:
+        if self.outcome(state) is not None:
+            return Wait()
+        return Wait(frozenset(state.seats), sealed=True)
+
+    def move(self, state: State, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
+        if isinstance(move, dict) and set(move) == {"say"} and isinstance(move["say"], str):
+            return [Said(seat, move["say"][:100])]
+        if move not in THROWS:
+            raise MoveRefused(f"throw rock, paper or scissors, not {move!r}")
+        return Sealed(move)
+
+    def resolve(self, state: State, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
+        first, second = state.seats
+        a, b = moves[first], moves[second]
+        winner = first if BEATS[a] == b else second if BEATS[b] == a else None
+        return [RoundPlayed(dict(moves), winner)]
+
+    def leave(self, state: State, seat: Seat) -> list[Event]:
+        return [Forfeited(seat)]
+
+    def outcome(self, state: State) -> Outcome | None:
+        first, second = state.seats
+        if state.forfeited is not None:
+            other = second if state.forfeited == first else first
+            return Outcome("forfeit", {other: "won", state.forfeited: "resigned"})
+        if state.played < state.rounds:
+            return None
+        a, b = state.points[first], state.points[second]
+        if a == b:
+            return Outcome("points", {first: "drew", second: "drew"})
+        return Outcome(
+            "points", {first: "won" if a > b else "lost", second: "won" if b > a else "lost"}
+        )
+
+    def view(self, state: State, seats: frozenset[Seat]) -> Any:
+        return msgspec.to_builtins(state)
+
+
+ROCK_PAPER_SCISSORS = RockPaperScissors()
