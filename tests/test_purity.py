@@ -26,6 +26,7 @@ PURE = (
     "server/game/decide",
     "server/game/words.py",
     "server/game/times.py",
+    "server/game/outcome.py",
     "projections/game.py",
     "projections/evolve.py",
     "projections/playing.py",
@@ -198,7 +199,7 @@ def test_module_imports_only_pure_modules_of_the_project(path: Path) -> None:
 @pytest.mark.parametrize(
     "source",
     [
-        "from server.game.handlers import Executed",
+        "from server.game.handlers import GameService",
         "import server.game.application",
         "from projections.runner import run",
         "from eventstore.postgres import PostgresStore",

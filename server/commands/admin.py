@@ -31,10 +31,10 @@ from server.commands.players import Handler
 from server.game.application import done, fork, set_up
 from server.game.decide.acting import require_admin
 from server.game.decide.errors import Conflict, InvalidCommand, NotFound
-from server.game.handlers import Executed
+from server.game.outcome import Outcome
 
 
-def _told(ctx: Context, executed: Executed) -> tuple[PublicGame, Window, datetime]:
+def _told(ctx: Context, executed: Outcome[GameState]) -> tuple[PublicGame, Window, datetime]:
     """The game a command left, its window now, and now: what an announcement tells."""
     now = ctx.now()
     return public_game(executed.state, executed.position), executed.state.window(now), now

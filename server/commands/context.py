@@ -16,7 +16,7 @@ from server.accounts.store import Identity
 from server.commands.lookup import find_player, mentioned_user
 from server.game.application import readable
 from server.game.decide.errors import NotFound
-from server.game.handlers import Executed
+from server.game.outcome import Outcome
 from server.services import Services
 
 T = TypeVar("T")
@@ -47,7 +47,7 @@ class Context:
     def now(self) -> datetime:
         return self.found.clock.now()
 
-    async def execute(self, command: GameCommand) -> Executed:
+    async def execute(self, command: GameCommand) -> Outcome[GameState]:
         return await self.found.games.execute(self.game_id, command)
 
     async def state(self) -> GameState:

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.loading import state_until, stream_of
-from projections.schedule import utc_offset_for
+from projections.schedule import Due, utc_offset_for
 from projections.states import Loaded
 from schema import errors as codes
 from schema.api import Done, ForkBody, NewGame, TurnView
@@ -29,14 +29,13 @@ from server.accounts.store import Identity
 from server.game.decide.acting import existing, require_admin
 from server.game.decide.errors import InvalidCommand, NotFound
 from server.game.decide.fork import check_fork, fork_name, forked_players
-from server.game.handlers import Executed
-from server.game.homes import Acted
+from server.game.outcome import Outcome
 from server.services import Services
 
 
-def done(acted: Acted | Executed) -> Done:
+def done(outcome: Outcome[GameState] | Outcome[Due]) -> Done:
     """What an action appended, as the API answers it."""
-    return Done([game_codec.type_of(e) for e in acted.events], acted.position)
+    return Done([game_codec.type_of(e) for e in outcome.events], outcome.position)
 
 
 async def readable(found: Services, game: str) -> Loaded:
@@ -63,7 +62,7 @@ async def administered(found: Services, who: Identity, game: str) -> GameState:
     return state
 
 
-async def set_up(found: Services, who: Identity, body: NewGame, address: str) -> Executed:
+async def set_up(found: Services, who: Identity, body: NewGame, address: str) -> Outcome[GameState]:
     """A new game with the options of `body`; `who`, calling from `address`, becomes its
     admin."""
     now = found.clock.now()
@@ -104,7 +103,7 @@ async def set_up(found: Services, who: Identity, body: NewGame, address: str) ->
 
 async def fork(
     found: Services, who: Identity, source_id: str, body: ForkBody, address: str
-) -> Executed:
+) -> Outcome[GameState]:
     """A new game forked from `source_id` at the start of turn `body.turn` (rules.md,
     "Forks"); `who`, calling from `address`, becomes its admin."""
     source = (await readable(found, source_id)).state

@@ -14,15 +14,17 @@ from eventstore.errors import ConcurrencyError
 from eventstore.records import NewEvent, NewSnapshot, RecordedEvent
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot
 from projections.loading import stream_of
+from projections.schedule import Due
 from projections.states import GameStates, Loaded
 from schema import errors as codes
 from schema.commands import GameCommand, RewindTurn
 from schema.errors import Refusal
-from schema.game_events import GameEvent, TurnResolved, game_codec
+from schema.game_events import TurnResolved, game_codec
 from server.game.decide import RewindPlan, plan_rewind
 from server.game.decide.errors import Conflict
 from server.game.deciding import Decided, continues, decide_in_turn, folded, new_events, snapshot_of
-from server.game.homes import Acted, Homes
+from server.game.homes import Homes
+from server.game.outcome import Outcome
 
 _PAGE = 1000
 # The archive's reason for a rewind whose admin gave none (the archive always holds one).
@@ -37,12 +39,6 @@ _HOLD_AFTER_LOSSES = 3
 class Busy(Refusal):
     def __init__(self, message: str) -> None:
         super().__init__(codes.BUSY, message)
-
-
-class Executed(msgspec.Struct, frozen=True):
-    events: list[GameEvent]
-    state: GameState
-    position: int
 
 
 class GameService:
@@ -89,7 +85,7 @@ class GameService:
                 loaded = Loaded(state, snapshot.position)
         return self.states.remember(game_id, folded(loaded, events))
 
-    async def act(self, game_id: str, command: GameCommand) -> Acted:
+    async def act(self, game_id: str, command: GameCommand) -> Outcome[Due]:
         """The command run in its game's home (server/game/homes.py): what it appended. For
         callers that need no more than that."""
         if self.homes is not None:
@@ -98,14 +94,14 @@ class GameService:
                 return acted
         return await self.act_here(game_id, command)
 
-    async def act_here(self, game_id: str, command: GameCommand) -> Acted:
+    async def act_here(self, game_id: str, command: GameCommand) -> Outcome[Due]:
         executed = await self.execute(game_id, command)
-        return Acted(executed.events, executed.position, executed.state.due())
+        return Outcome(executed.events, executed.position, executed.state.due())
 
-    async def execute(self, game_id: str, command: GameCommand) -> Executed:
+    async def execute(self, game_id: str, command: GameCommand) -> Outcome[GameState]:
         # A duration for the metrics, not a time of the game: not the injected clock.
         started = time.perf_counter()
-        answer: asyncio.Future[Executed] = asyncio.get_running_loop().create_future()
+        answer: asyncio.Future[Outcome[GameState]] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(game_id, []).append(_Waiting(command, answer))
         try:
             async with self._lock_of(game_id):
@@ -137,7 +133,7 @@ class GameService:
         one would cost each a round trip, and the last the wait for all before it. Each
         caller gets its own events or error, and the state and position after the append."""
         waiting = [w for w in waiting if not w.answer.done()]
-        outcomes: list[Executed | Exception]
+        outcomes: list[Outcome[GameState] | Exception]
         try:
             outcomes = [*await self._execute(game_id, [w.command for w in waiting])]
         except Exception as error:
@@ -149,12 +145,14 @@ class GameService:
         for w, outcome in zip(waiting, outcomes, strict=True):
             if w.answer.done():
                 continue
-            if isinstance(outcome, Executed):
+            if isinstance(outcome, Outcome):
                 w.answer.set_result(outcome)
             else:
                 w.answer.set_exception(outcome)
 
-    async def _execute(self, game_id: str, commands: list[GameCommand]) -> list[Executed | Refusal]:
+    async def _execute(
+        self, game_id: str, commands: list[GameCommand]
+    ) -> list[Outcome[GameState] | Refusal]:
         correlations = [uuid.uuid4() for _ in commands]
         # The kept state is decided on without a read: the append expects its last event to
         # be the stream's last still (a version alone could be one reused after a rewind
@@ -213,7 +211,7 @@ class GameService:
         loaded: Loaded,
         commands: list[GameCommand],
         correlations: list[uuid.UUID],
-    ) -> list[Executed | Refusal] | None:
+    ) -> list[Outcome[GameState] | Refusal] | None:
         """The commands decided on what the game's stream holds and appended with it held
         (EventStore.append_held): for a process that keeps losing the race to another
         process's appends, which could otherwise go on for every attempt. None when the
@@ -240,7 +238,7 @@ class GameService:
         self.states.remember(game_id, Loaded(state, result.position))
         return [_answer(d, state, result.position) for d in decided]
 
-    async def rewind(self, game_id: str, command: RewindTurn) -> Executed:
+    async def rewind(self, game_id: str, command: RewindTurn) -> Outcome[GameState]:
         """Undo the last resolution: its events and everything after go to the archive, and
         a `TurnRewound` takes their place, in one transaction. The truncation expects the
         stream at the version the plan was made from, so two admins rewinding at once (in
@@ -266,7 +264,7 @@ class GameService:
                 finally:
                     self.states.forget(game_id)
                 reloaded = await self.load(game_id)
-                return Executed([plan.rewound], reloaded.state, reloaded.position)
+                return Outcome([plan.rewound], reloaded.position, reloaded.state)
         raise Busy("the game is too busy to rewind right now; try again")
 
     async def _truncate(
@@ -300,8 +298,8 @@ class GameService:
 
 class _Waiting(msgspec.Struct, frozen=True):
     command: GameCommand
-    answer: "asyncio.Future[Executed]"
+    answer: "asyncio.Future[Outcome[GameState]]"
 
 
-def _answer(decided: Decided, state: GameState, position: int) -> Executed | Refusal:
-    return decided if isinstance(decided, Refusal) else Executed(decided, state, position)
+def _answer(decided: Decided, state: GameState, position: int) -> Outcome[GameState] | Refusal:
+    return decided if isinstance(decided, Refusal) else Outcome(decided, position, state)

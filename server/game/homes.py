@@ -33,7 +33,7 @@ from projections.schedule import Due
 from schema import errors as codes
 from schema.commands import GameCommand
 from schema.errors import CODES, Refusal
-from schema.game_events import GameEvent
+from server.game.outcome import Outcome
 from server.http.errors import NO_DATABASE
 
 _log = logging.getLogger(__name__)
@@ -50,15 +50,6 @@ _BUSY_MESSAGE = "the game's worker could not answer; try again"
 
 class BadFrame(Exception):
     """A frame longer than any command or answer can be."""
-
-
-class Acted(msgspec.Struct, frozen=True):
-    """What a command appended, the position of its last event, and when the game falls due
-    next as the command left it."""
-
-    events: list[GameEvent]
-    position: int
-    due: Due
 
 
 def sockets_directory() -> tempfile.TemporaryDirectory[str]:
@@ -94,7 +85,7 @@ class _Forwarded(msgspec.Struct, frozen=True, array_like=True):
 
 class _Appended(msgspec.Struct, frozen=True, array_like=True, tag="appended"):
     number: int
-    acted: Acted
+    acted: Outcome[Due]
 
 
 class _Refused(msgspec.Struct, frozen=True, array_like=True, tag="refused"):
@@ -109,7 +100,7 @@ _encode = msgspec.msgpack.Encoder().encode
 _decode_forwarded = msgspec.msgpack.Decoder(_Forwarded).decode
 _decode_answer = msgspec.msgpack.Decoder(_Appended | _Refused).decode
 
-Run = Callable[[str, GameCommand], Awaitable[Acted]]
+Run = Callable[[str, GameCommand], Awaitable[Outcome[Due]]]
 
 
 class Relayed(Refusal):
@@ -156,7 +147,7 @@ class Homes:
         for peer in self._peers.values():
             await peer.close()
 
-    async def forward(self, game_id: str, command: GameCommand) -> Acted | None:
+    async def forward(self, game_id: str, command: GameCommand) -> Outcome[Due] | None:
         """The command run by the game's home; None when that is here, or cannot be reached
         (the caller runs it)."""
         peer = self._peers.get(self.places.home_of(game_id))
@@ -221,7 +212,7 @@ class _Peer:
         self._numbers = itertools.count()
         self._connecting = asyncio.Lock()
 
-    async def send(self, game_id: str, command: GameCommand) -> Acted | None:
+    async def send(self, game_id: str, command: GameCommand) -> Outcome[Due] | None:
         connection = await self._connected()
         if connection is None:
             return None

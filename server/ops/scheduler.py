@@ -265,7 +265,7 @@ class Scheduler:
         except _DATABASE_FAILURES as error:
             _log.warning("scheduler: %s for %s failed: %s", name, game_id, error)
             return None
-        return _Done(claim, acted.due)
+        return _Done(claim, acted.state)
 
     async def _as_it_stands(self, claim: _Claim) -> _Done | None:
         """A game whose due command someone else carried out: it falls due next as it now

@@ -266,6 +266,32 @@ async def test_a_present_but_bad_token_is_401_on_every_route(server: Server) -> 
     assert _error(refused, 403)["code"] == "admin_only"
 
 
+async def test_a_write_without_a_token_is_401_before_its_body_is_read(server: Server) -> None:
+    # server/http/acting.py: the caller first, so that a body is never judged for nobody.
+    game = ScriptedGame(server)
+    await game.create()
+    on = f"/v1/games/{game.game_id}"
+    writes = [
+        ("POST", "/v1/games"),
+        ("PUT", f"{on}/orders"),
+        ("POST", f"{on}/votes"),
+        ("POST", f"{on}/join-forces"),
+        ("POST", f"{on}/broadcast"),
+        ("PATCH", f"{on}/players/me"),
+        ("PATCH", f"{on}/settings"),
+        ("POST", f"{on}/admins"),
+        ("POST", f"{on}/fork"),
+        ("POST", f"{on}/admin/ban"),
+        ("POST", f"{on}/admin/unban"),
+        ("POST", f"{on}/admin/rewind"),
+        ("POST", f"{on}/commands"),
+        ("POST", "/v1/commands"),
+    ]
+    for method, path in writes:
+        response = await server.api.client.request(method, path, content=b"{not json")
+        assert _error(response, 401)["code"] == "token_required", (method, path)
+
+
 async def test_trusted_clients_act_for_their_users(server: Server) -> None:
     api, client = server.api, server.api.client
     ann = await api.account("Ann")

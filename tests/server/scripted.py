@@ -24,7 +24,8 @@ from schema.commands import (
 )
 from schema.game_events import Settings, game_codec
 from server.game.decide import decide
-from server.game.handlers import Executed, GameService
+from server.game.handlers import GameService
+from server.game.outcome import Outcome
 
 ADMIN = "acct-admin"
 # The secret of every scripted game (the server draws a fresh one for each).
@@ -46,7 +47,7 @@ class ScriptedGame:
     def accounts(self) -> list[str]:
         return [f"acct-{i}" for i in range(1, self.players + 1)]
 
-    async def run(self, command: GameCommand) -> Executed:
+    async def run(self, command: GameCommand) -> Outcome[GameState]:
         return await self.service.execute(self.game_id, command)
 
     def tick(self, hours: float = 24) -> datetime:
@@ -66,7 +67,7 @@ class ScriptedGame:
             await self.run(JoinGame(actor=Actor(account), now=self.now, name=f"Player {i}"))
         await self.run(StartGame(actor=Actor(ADMIN), now=self.now, secret=SECRET))
 
-    async def play_turn(self) -> Executed:
+    async def play_turn(self) -> Outcome[GameState]:
         """Orders for the current turn from every player, then the resolution."""
         loaded = await self.service.load(self.game_id)
         state = loaded.state
@@ -83,7 +84,7 @@ class ScriptedGame:
         self.tick(0.2)
         return await self.run(ResolveTurn(actor=Actor(ADMIN), now=self.now, turn=state.turn))
 
-    async def rewind(self) -> Executed:
+    async def rewind(self) -> Outcome[GameState]:
         self.tick(0.01)
         rewind = RewindTurn(actor=Actor(ADMIN), now=self.now, secret=SECRET)
         return await self.service.rewind(self.game_id, rewind)

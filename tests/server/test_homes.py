@@ -21,6 +21,7 @@ import pytest
 from eventstore.base import EventStore
 from projections.loading import stream_of
 from projections.runner import ReadModelRunner
+from projections.schedule import Due
 from schema import errors as codes
 from schema.commands import Actor, GameCommand, SubmitOrders
 from schema.errors import Refusal
@@ -28,7 +29,8 @@ from server.clock import FakeClock
 from server.game import homes
 from server.game.decide.play import MAX_SUBMISSIONS
 from server.game.handlers import Busy, GameService
-from server.game.homes import Acted, Homes, Places
+from server.game.homes import Homes, Places
+from server.game.outcome import Outcome
 from server.ops.scheduler import Scheduler, Tick
 from tests.api.support import until
 from tests.server.scripted import NONCE, ScriptedGame
@@ -180,7 +182,7 @@ class Stuck:
     def __init__(self) -> None:
         self.started = asyncio.Event()
 
-    async def __call__(self, game_id: str, command: GameCommand) -> Acted:
+    async def __call__(self, game_id: str, command: GameCommand) -> Outcome[Due]:
         self.started.set()
         await asyncio.Event().wait()
         raise AssertionError("never")
@@ -251,7 +253,7 @@ async def test_a_command_runs_to_its_end_when_its_senders_connection_goes(
         before = (await home.games.load(game.game_id)).position
         arrived, go_on = asyncio.Event(), asyncio.Event()
 
-        async def slow(game_id: str, command: GameCommand) -> Acted:
+        async def slow(game_id: str, command: GameCommand) -> Outcome[Due]:
             arrived.set()
             await go_on.wait()
             return await home.games.act_here(game_id, command)
@@ -319,7 +321,7 @@ async def test_a_due_game_claimed_by_another_worker_resolves_in_its_home(
 async def test_a_due_game_whose_home_answers_busy_stays_due(
     postgres_store: EventStore, pool: asyncpg.Pool, tmp_path: Path
 ) -> None:
-    async def busy(game_id: str, command: GameCommand) -> Acted:
+    async def busy(game_id: str, command: GameCommand) -> Outcome[Due]:
         raise Busy("too busy")
 
     home = Homes(Places(str(tmp_path), 1, 2), busy, uncounted)

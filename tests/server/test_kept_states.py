@@ -13,7 +13,8 @@ from projections.loading import stream_of
 from schema.commands import Actor, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnRewound, game_codec
 from server.game.decide.errors import NotAllowed
-from server.game.handlers import Executed, GameService
+from server.game.handlers import GameService
+from server.game.outcome import Outcome
 from tests.server.scripted import NONCE, ScriptedGame
 
 
@@ -144,7 +145,7 @@ async def test_commands_that_wait_for_the_game_go_in_together_each_with_its_answ
         assert store.appends == 2
         *submitted, stranger = outcomes
         assert isinstance(stranger, NotAllowed)
-        answers = [o for o in submitted if isinstance(o, Executed)]
+        answers = [o for o in submitted if isinstance(o, Outcome)]
         submissions = [e for a in answers for e in a.events if isinstance(e, OrdersSubmitted)]
         assert [e.player_id for e in submissions] == ["p1", "p2", "p3", "p4", "p5"]
         stream = await store.read_stream(stream_of("g1"))

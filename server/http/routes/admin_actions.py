@@ -1,7 +1,6 @@
 """An admin's actions on a game, POST /v1/games/{game}/admin/{action}: one route each, so
 that /openapi.json says exactly what each takes (an unknown action is a 404)."""
 
-from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -10,7 +9,6 @@ from fastapi.responses import Response
 from schema.api import BanBody, Done, RewindBody
 from schema.commands import (
     BanPlayer,
-    GameCommand,
     KillGame,
     PauseGame,
     ResolveTurn,
@@ -19,10 +17,9 @@ from schema.commands import (
     UnpauseGame,
 )
 from server.game.application import done
-from server.http.api import documented, json_response, read_body
-from server.http.identity import required_caller
+from server.http.acting import writer_and_body, writer_of
+from server.http.api import documented, json_response
 from server.http.routes.games import GameId
-from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}/admin", tags=["admin"])
 _ERRORS = (401, 403, 404, 409)
@@ -38,32 +35,28 @@ def _documented(summary: str, body: Any = None, *, body_required: bool = True) -
     )
 
 
-async def _act(request: Request, game: str, command: Callable[..., GameCommand]) -> Response:
-    """Run the command that `command` makes from the fields every command carries."""
-    who = await required_caller(request)
-    found = services(request)
-    executed = await found.games.act(game, command(actor=who.actor, now=found.clock.now()))
-    return json_response(done(executed))
-
-
 @router.post("/pause", **_documented("Pause the game: no resolution until it is unpaused"))
 async def pause(request: Request, game: GameId) -> Response:
-    return await _act(request, game, PauseGame)
+    writer = await writer_of(request)
+    return await writer.done(game, PauseGame(actor=writer.actor, now=writer.now()))
 
 
 @router.post("/unpause", **_documented("Unpause the game"))
 async def unpause(request: Request, game: GameId) -> Response:
-    return await _act(request, game, UnpauseGame)
+    writer = await writer_of(request)
+    return await writer.done(game, UnpauseGame(actor=writer.actor, now=writer.now()))
 
 
 @router.post("/resolve", **_documented("Resolve the current turn now"))
 async def resolve(request: Request, game: GameId) -> Response:
-    return await _act(request, game, ResolveTurn)
+    writer = await writer_of(request)
+    return await writer.done(game, ResolveTurn(actor=writer.actor, now=writer.now()))
 
 
 @router.post("/kill", **_documented("Kill the game for good"))
 async def kill(request: Request, game: GameId) -> Response:
-    return await _act(request, game, KillGame)
+    writer = await writer_of(request)
+    return await writer.done(game, KillGame(actor=writer.actor, now=writer.now()))
 
 
 @router.post(
@@ -73,28 +66,23 @@ async def kill(request: Request, game: GameId) -> Response:
     ),
 )
 async def rewind(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, RewindBody, required=False)
-    found = services(request)
+    writer, body = await writer_and_body(request, RewindBody, required=False)
+    found = writer.found
     command = RewindTurn(
-        actor=who.actor, now=found.clock.now(), reason=body.reason, secret=found.entropy()
+        actor=writer.actor, now=writer.now(), reason=body.reason, secret=found.entropy()
     )
     return json_response(done(await found.games.rewind(game, command)))
 
 
 @router.post("/ban", **_documented("Ban a player: what they sent this turn is void", BanBody))
 async def ban(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, BanBody)
-    found = services(request)
-    command = BanPlayer(actor=who.actor, now=found.clock.now(), player_id=body.player)
-    return json_response(done(await found.games.act(game, command)))
+    writer, body = await writer_and_body(request, BanBody)
+    command = BanPlayer(actor=writer.actor, now=writer.now(), player_id=body.player)
+    return await writer.done(game, command)
 
 
 @router.post("/unban", **_documented("Lift a player's ban", BanBody))
 async def unban(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, BanBody)
-    found = services(request)
-    command = UnbanPlayer(actor=who.actor, now=found.clock.now(), player_id=body.player)
-    return json_response(done(await found.games.act(game, command)))
+    writer, body = await writer_and_body(request, BanBody)
+    command = UnbanPlayer(actor=writer.actor, now=writer.now(), player_id=body.player)
+    return await writer.done(game, command)

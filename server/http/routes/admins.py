@@ -9,11 +9,10 @@ from schema import errors as codes
 from schema.api import Done, NewAdmin
 from schema.commands import AddAdmin, RemoveAdmin
 from schema.errors import Refusal
-from server.game.application import done, readable
-from server.http.api import documented, json_response, read_body
-from server.http.identity import required_caller
+from server.game.application import readable
+from server.http.acting import writer_and_body, writer_of
+from server.http.api import documented
 from server.http.routes.games import GameId
-from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["games"])
 _ERRORS = (401, 403, 404, 409)
@@ -30,9 +29,8 @@ AccountId = Annotated[str, Path(min_length=1, max_length=64)]
     ),
 )
 async def add_admin(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, NewAdmin)
-    found = services(request)
+    writer, body = await writer_and_body(request, NewAdmin)
+    found = writer.found
     if (body.player is None) == (body.account is None):
         raise Refusal(codes.EXACTLY_ONE_FIELD, 'give exactly one of "player" and "account"')
     if body.player is not None:
@@ -46,8 +44,8 @@ async def add_admin(request: Request, game: GameId) -> Response:
         if await found.accounts.name_of(body.account) is None:
             raise Refusal(codes.ACCOUNT_NOT_FOUND, f"no such account: {body.account}")
         accounts = (body.account,)
-    command = AddAdmin(actor=who.actor, now=found.clock.now(), accounts=accounts)
-    return json_response(done(await found.games.act(game, command)))
+    command = AddAdmin(actor=writer.actor, now=writer.now(), accounts=accounts)
+    return await writer.done(game, command)
 
 
 @router.delete(
@@ -59,7 +57,6 @@ async def add_admin(request: Request, game: GameId) -> Response:
     ),
 )
 async def remove_admin(request: Request, game: GameId, account: AccountId) -> Response:
-    who = await required_caller(request)
-    found = services(request)
-    command = RemoveAdmin(actor=who.actor, now=found.clock.now(), accounts=(account,))
-    return json_response(done(await found.games.act(game, command)))
+    writer = await writer_of(request)
+    command = RemoveAdmin(actor=writer.actor, now=writer.now(), accounts=(account,))
+    return await writer.done(game, command)

@@ -11,23 +11,22 @@ from schema.api import CommandBody, CommandReply
 from server.accounts.throttle import client_address
 from server.commands.context import Context
 from server.commands.dispatch import respond
-from server.http.api import documented, json_response, read_body
-from server.http.identity import acting_user_name, required_caller
+from server.http.acting import writer_and_body
+from server.http.api import documented, json_response
+from server.http.identity import acting_user_name
 from server.http.routes.games import GameId
-from server.services import services
 
 router = APIRouter(prefix="/v1", tags=["commands"])
 
 
 async def _answer(request: Request, game: str | None) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, CommandBody)
+    writer, body = await writer_and_body(request, CommandBody)
     context = Context(
-        services(request),
-        who,
+        writer.found,
+        writer.who,
         game,
         client_address(request),
-        current_name=acting_user_name(request) if who.client_id else None,
+        current_name=acting_user_name(request) if writer.who.client_id else None,
         # Hints and quotes only: nothing of the game's state is random here.
         rng=random.Random(secrets.randbits(64)),
     )

@@ -11,10 +11,9 @@ from schema.game_events import SeatClaimed
 from schema.views import PublicGame
 from server.accounts.throttle import client_address
 from server.game.application import done, fork
-from server.http.api import documented, json_response, read_body
-from server.http.identity import required_caller
+from server.http.acting import writer_and_body, writer_of
+from server.http.api import documented, json_response
 from server.http.routes.games import GameId
-from server.services import services
 
 router = APIRouter(prefix="/v1", tags=["games"])
 
@@ -30,12 +29,11 @@ router = APIRouter(prefix="/v1", tags=["games"])
     ),
 )
 async def fork_game(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, ForkBody)
-    found = services(request)
-    executed = await fork(found, who, game, body, client_address(request))
+    writer, body = await writer_and_body(request, ForkBody)
+    found = writer.found
+    outcome = await fork(found, writer.who, game, body, client_address(request))
     return json_response(
-        public_game(executed.state, executed.position, found.clock.now(), found.clock_kind), 201
+        public_game(outcome.state, outcome.position, found.clock.now(), found.clock_kind), 201
     )
 
 
@@ -48,11 +46,10 @@ async def fork_game(request: Request, game: GameId) -> Response:
     ),
 )
 async def claim_seat(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    found = services(request)
-    executed = await found.games.act(game, ClaimSeat(actor=who.actor, now=found.clock.now()))
-    (claimed,) = (e for e in executed.events if isinstance(e, SeatClaimed))
-    appended = done(executed)
+    writer = await writer_of(request)
+    outcome = await writer.act(game, ClaimSeat(actor=writer.actor, now=writer.now()))
+    (claimed,) = (e for e in outcome.events if isinstance(e, SeatClaimed))
+    appended = done(outcome)
     return json_response(Joined(appended.events, appended.position, player=claimed.player_id))
 
 
@@ -65,7 +62,5 @@ async def claim_seat(request: Request, game: GameId) -> Response:
     ),
 )
 async def decline_seat(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    found = services(request)
-    command = DeclineSeat(actor=who.actor, now=found.clock.now())
-    return json_response(done(await found.games.act(game, command)))
+    writer = await writer_of(request)
+    return await writer.done(game, DeclineSeat(actor=writer.actor, now=writer.now()))

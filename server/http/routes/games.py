@@ -22,8 +22,8 @@ from schema.game_events import PlayerJoined
 from schema.views import PublicGame
 from server.accounts.throttle import client_address
 from server.game.application import done, readable, set_up
-from server.http.api import documented, json_response, read_body
-from server.http.identity import required_caller
+from server.http.acting import writer_and_body, writer_of
+from server.http.api import documented, json_response
 from server.services import services
 
 router = APIRouter(prefix="/v1", tags=["games"])
@@ -41,12 +41,11 @@ GameId = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_
     ),
 )
 async def create_game(request: Request) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, NewGame)
-    found = services(request)
-    executed = await set_up(found, who, body, client_address(request))
+    writer, body = await writer_and_body(request, NewGame)
+    found = writer.found
+    outcome = await set_up(found, writer.who, body, client_address(request))
     return json_response(
-        public_game(executed.state, executed.position, found.clock.now(), found.clock_kind), 201
+        public_game(outcome.state, outcome.position, found.clock.now(), found.clock_kind), 201
     )
 
 
@@ -82,12 +81,11 @@ async def get_game(request: Request, game: GameId) -> Response:
     ),
 )
 async def join_game(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    found = services(request)
-    command = JoinGame(actor=who.actor, now=found.clock.now(), name=who.name[:32])
-    executed = await found.games.act(game, command)
-    (joined,) = (e for e in executed.events if isinstance(e, PlayerJoined))
-    appended = done(executed)
+    writer = await writer_of(request)
+    command = JoinGame(actor=writer.actor, now=writer.now(), name=writer.who.name[:32])
+    outcome = await writer.act(game, command)
+    (joined,) = (e for e in outcome.events if isinstance(e, PlayerJoined))
+    appended = done(outcome)
     return json_response(Joined(appended.events, appended.position, player=joined.player_id))
 
 
@@ -98,10 +96,9 @@ async def join_game(request: Request, game: GameId) -> Response:
     ),
 )
 async def start_game(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    found = services(request)
-    command = StartGame(actor=who.actor, now=found.clock.now(), secret=found.entropy())
-    return json_response(done(await found.games.act(game, command)))
+    writer = await writer_of(request)
+    command = StartGame(actor=writer.actor, now=writer.now(), secret=writer.found.entropy())
+    return await writer.done(game, command)
 
 
 @router.patch(
@@ -114,16 +111,14 @@ async def start_game(request: Request, game: GameId) -> Response:
     ),
 )
 async def change_settings(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, SettingsPatch)
-    found = services(request)
+    writer, body = await writer_and_body(request, SettingsPatch)
     command = ChangeSettings(
-        actor=who.actor,
-        now=found.clock.now(),
+        actor=writer.actor,
+        now=writer.now(),
         fast_mode=body.fast_mode,
         resolution_hour=body.resolution_hour,
         current_hour=body.current_hour,
         broadcasting=body.broadcasting,
         vp_target=body.vp_target,
     )
-    return json_response(done(await found.games.act(game, command)))
+    return await writer.done(game, command)

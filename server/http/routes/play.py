@@ -24,11 +24,12 @@ from schema.commands import (
     SubmitOrders,
 )
 from schema.errors import Refusal
-from schema.game_events import OrdersSubmitted, game_codec
+from schema.game_events import OrdersSubmitted
 from schema.views import MyOrders
 from server.game.application import done, readable
 from server.game.decide.acting import acting_player
-from server.http.api import documented, json_response, read_body
+from server.http.acting import writer_and_body, writer_of
+from server.http.api import documented, json_response
 from server.http.identity import required_caller
 from server.http.routes.games import GameId
 from server.services import services
@@ -47,21 +48,19 @@ _ERRORS = (401, 403, 404, 409)
     ),
 )
 async def submit_orders(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, OrdersBody)
-    found = services(request)
+    writer, body = await writer_and_body(request, OrdersBody)
     command = SubmitOrders(
-        actor=who.actor,
-        now=found.clock.now(),
+        actor=writer.actor,
+        now=writer.now(),
         text=body.orders,
         turn=body.turn,
         as_player=body.player,
-        nonce=found.nonces(),
+        nonce=writer.found.nonces(),
     )
-    executed = await found.games.act(game, command)
-    (submitted,) = executed.events
+    outcome = await writer.act(game, command)
+    (submitted,) = outcome.events
     assert isinstance(submitted, OrdersSubmitted)
-    return json_response(OrdersAccepted.of(submitted, executed.position))
+    return json_response(OrdersAccepted.of(submitted, outcome.position))
 
 
 @router.get(
@@ -93,13 +92,11 @@ async def list_orders(
     ),
 )
 async def vote(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, VoteBody)
-    found = services(request)
+    writer, body = await writer_and_body(request, VoteBody)
     command = CastVote(
-        actor=who.actor, now=found.clock.now(), effect=body.effect, as_player=body.player
+        actor=writer.actor, now=writer.now(), effect=body.effect, as_player=body.player
     )
-    return json_response(done(await found.games.act(game, command)))
+    return await writer.done(game, command)
 
 
 @router.post(
@@ -112,13 +109,9 @@ async def vote(request: Request, game: GameId) -> Response:
     ),
 )
 async def join_forces(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, JoinForcesBody)
-    found = services(request)
-    command = RequestJoinForces(
-        actor=who.actor, now=found.clock.now(), with_player=body.with_player
-    )
-    return json_response(done(await found.games.act(game, command)))
+    writer, body = await writer_and_body(request, JoinForcesBody)
+    command = RequestJoinForces(actor=writer.actor, now=writer.now(), with_player=body.with_player)
+    return await writer.done(game, command)
 
 
 @router.post(
@@ -131,11 +124,9 @@ async def join_forces(request: Request, game: GameId) -> Response:
     ),
 )
 async def broadcast(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, BroadcastBody)
-    found = services(request)
-    command = Broadcast(actor=who.actor, now=found.clock.now(), message=body.message)
-    return json_response(done(await found.games.act(game, command)))
+    writer, body = await writer_and_body(request, BroadcastBody)
+    command = Broadcast(actor=writer.actor, now=writer.now(), message=body.message)
+    return await writer.done(game, command)
 
 
 @router.post(
@@ -145,10 +136,8 @@ async def broadcast(request: Request, game: GameId) -> Response:
     ),
 )
 async def resign(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    found = services(request)
-    command = Resign(actor=who.actor, now=found.clock.now())
-    return json_response(done(await found.games.act(game, command)))
+    writer = await writer_of(request)
+    return await writer.done(game, Resign(actor=writer.actor, now=writer.now()))
 
 
 @router.patch(
@@ -161,32 +150,26 @@ async def resign(request: Request, game: GameId) -> Response:
     ),
 )
 async def change_me(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, PlayerPatch)
+    writer, body = await writer_and_body(request, PlayerPatch)
     if body == PlayerPatch(player=body.player):
         raise Refusal(
             codes.NOTHING_TO_CHANGE, "give at least one of color, pattern, name, notifications"
         )
-    found = services(request)
-    events: list[str] = []
-    position = 0
+    appended: list[Done] = []
     if (body.color, body.pattern, body.name) != (None, None, None):
         look = ChangeLook(
-            actor=who.actor,
-            now=found.clock.now(),
+            actor=writer.actor,
+            now=writer.now(),
             color=body.color,
             pattern=body.pattern,
             name=body.name,
             as_player=body.player,
         )
-        executed = await found.games.act(game, look)
-        events += [game_codec.type_of(e) for e in executed.events]
-        position = executed.position
+        appended.append(done(await writer.act(game, look)))
     if body.notifications is not None:
         notifications = SetNotifications(
-            actor=who.actor, now=found.clock.now(), enabled=body.notifications
+            actor=writer.actor, now=writer.now(), enabled=body.notifications
         )
-        executed = await found.games.act(game, notifications)
-        events += [game_codec.type_of(e) for e in executed.events]
-        position = executed.position
-    return json_response(Done(events, position))
+        appended.append(done(await writer.act(game, notifications)))
+    # At least one of the two ran: a patch with neither is refused above.
+    return json_response(Done([e for d in appended for e in d.events], appended[-1].position))
