@@ -2,7 +2,7 @@
 state, kept in `GameState.play`. Pure: the definition folds its own events.
 
 A turn of such a game is one step: a move played, or a sealed wait resolved. The game ends
-when its definition says it has an outcome."""
+when its definition says how it ended."""
 
 from collections.abc import Iterable
 from typing import Any
@@ -59,7 +59,7 @@ def started_play(state: GameState, event: PlayStarted) -> GameState:
 def stepped(state: GameState, event: PlayRecorded) -> GameState:
     definition = definition_of(state)
     play = folded_play(definition, state.play, game_events(definition, event.events))
-    over = definition.outcome(play) is not None
+    over = definition.ending(play) is not None
     if event.kind in ("act", "leave"):
         return replace(state, play=play, phase="finished" if over else state.phase)
     return replace(

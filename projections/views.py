@@ -89,7 +89,7 @@ def _play_view(state: GameState) -> dict[str, Any]:
         "options": state.options,
         "play": definition.view(state.play, frozenset()),
         "to_move": sorted(wait.seats) if state.phase == "running" else [],
-        "outcome": definition.outcome(state.play),
+        "ending": definition.ending(state.play),
     }
 
 

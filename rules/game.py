@@ -14,7 +14,7 @@ game says the rest through this protocol, on its own state and events (msgspec v
   change of stance);
 - chance: never its own; every draw comes from `Draws.stream(labels)`, a stream the room
   derives one way from the game's committed secret, so that a game replays bit for bit;
-- the end (`outcome`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
+- the end (`ending`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
   a seat leaving does (`leave`).
 
 Each call of `move`, `resolve` or `leave` is one step of the game: the room records the move
@@ -65,7 +65,7 @@ class Wait(msgspec.Struct, frozen=True):
     sealed: bool = False
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class Ending(msgspec.Struct, frozen=True):
     """How a game ended: why, and each seat's result."""
 
     by: str
@@ -128,7 +128,7 @@ class Game(Protocol[S, E]):
         """What a seat leaving the game (resigned or banned) changes; may end the game."""
         ...
 
-    def outcome(self, state: S) -> Outcome | None: ...
+    def ending(self, state: S) -> Ending | None: ...
 
     def view(self, state: S, seats: frozenset[Seat]) -> Any:
         """The state as someone playing `seats` may see it (none: a spectator), as JSON."""

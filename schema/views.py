@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from rules.game import Outcome
+from rules.game import Ending
 from rules.registry import DEFAULT_GAME
 from rules.skirmish.board import GameMap
 from rules.skirmish.effects import EffectName
@@ -96,7 +96,7 @@ class PublicGame(msgspec.Struct, frozen=True):
     options: dict[str, Any] = {}
     play: Any = None
     to_move: list[str] | None = None
-    outcome: Outcome | None = None
+    ending: Ending | None = None
 
 
 class MyOrders(msgspec.Struct, frozen=True):

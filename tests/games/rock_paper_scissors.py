@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from rules.game import Draws, Move, MoveRefused, OptionsRefused, Outcome, Sealed, Seat, Wait
+from rules.game import Draws, Ending, Move, MoveRefused, OptionsRefused, Sealed, Seat, Wait
 
 THROWS = ("rock", "paper", "scissors")
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
@@ -83,7 +83,7 @@ class RockPaperScissors:
                 return msgspec.structs.replace(state, said=(*state.said, event.words))
 
     def to_move(self, state: State) -> Wait:
-        if self.outcome(state) is not None:
+        if self.ending(state) is not None:
             return Wait()
         return Wait(frozenset(state.seats), sealed=True)
 
@@ -103,17 +103,17 @@ class RockPaperScissors:
     def leave(self, state: State, seat: Seat) -> list[Event]:
         return [Forfeited(seat)]
 
-    def outcome(self, state: State) -> Outcome | None:
+    def ending(self, state: State) -> Ending | None:
         first, second = state.seats
         if state.forfeited is not None:
             other = second if state.forfeited == first else first
-            return Outcome("forfeit", {other: "won", state.forfeited: "resigned"})
+            return Ending("forfeit", {other: "won", state.forfeited: "resigned"})
         if state.played < state.rounds:
             return None
         a, b = state.points[first], state.points[second]
         if a == b:
-            return Outcome("points", {first: "drew", second: "drew"})
-        return Outcome(
+            return Ending("points", {first: "drew", second: "drew"})
+        return Ending(
             "points", {first: "won" if a > b else "lost", second: "won" if b > a else "lost"}
         )
 

@@ -83,7 +83,7 @@ async def test_rock_paper_scissors_keeps_throws_secret_until_both_are_in(server:
     await _move(api, game_id, two, "paper")
     view = await _view(api, game_id)
     assert view["phase"] == "finished"
-    assert view["outcome"] == {"by": "points", "results": {"p1": "won", "p2": "lost"}}
+    assert view["ending"] == {"by": "points", "results": {"p1": "won", "p2": "lost"}}
     assert view["to_move"] == []
     assert view["secret"] is not None
     refused = await _move(api, game_id, two, "rock", expect=409)
@@ -100,11 +100,11 @@ async def test_a_rewind_takes_back_a_round_and_its_throws_are_made_again(server:
     await api.call("POST", f"/v1/games/{game_id}/admin/rewind", one, {"reason": "again"})
     view = await _view(api, game_id)
     assert (view["phase"], view["turn"], view["to_move"]) == ("running", 1, ["p1", "p2"])
-    assert view["outcome"] is None
+    assert view["ending"] is None
     # Both throws were shown when the round was played: both are made again.
     assert (await _move(api, game_id, one, "paper"))["events"] == ["move_sealed.v1"]
     await _move(api, game_id, two, "scissors")
-    assert (await _view(api, game_id))["outcome"]["results"] == {"p1": "lost", "p2": "won"}
+    assert (await _view(api, game_id))["ending"]["results"] == {"p1": "lost", "p2": "won"}
     verified = await api.call("GET", f"/v1/games/{game_id}/verify")
     assert verified["ok"] is True, str(verified)
     assert verified["turns_replayed"] == 2  # the start and the round
@@ -131,7 +131,7 @@ async def test_tic_tac_toe_is_played_in_turns_drawn_from_the_secret(server: Serv
     await _move(api, game_id, first, 2)
     view = await _view(api, game_id)
     assert view["phase"] == "finished"
-    assert view["outcome"]["by"] == "line"
+    assert view["ending"]["by"] == "line"
     assert view["play"]["cells"][:3] == [x, x, x]
     assert (view["turn"], view["to_move"]) == (6, [])
 
@@ -169,7 +169,7 @@ async def test_a_seat_that_resigns_loses_and_replay_finds_a_changed_move(server:
     await api.call("POST", f"/v1/games/{game_id}/resign", two)
     view = await _view(api, game_id)
     assert view["phase"] == "finished"
-    assert view["outcome"] == {"by": "resignation", "results": {"p1": "won", "p2": "resigned"}}
+    assert view["ending"] == {"by": "resignation", "results": {"p1": "won", "p2": "resigned"}}
 
     store = server.app.state.services.games.store
     events = [game_codec.decode_recorded(e) for e in await store.read_stream(stream_of(game_id))]

@@ -5,7 +5,7 @@ from typing import Any
 
 import msgspec
 
-from rules.game import Draws, Move, MoveRefused, OptionsRefused, Outcome, Sealed, Seat, Wait
+from rules.game import Draws, Ending, Move, MoveRefused, OptionsRefused, Sealed, Seat, Wait
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -74,7 +74,7 @@ class TicTacToe:
                 return msgspec.structs.replace(state, resigned=event.seat)
 
     def to_move(self, state: State) -> Wait:
-        return Wait() if self.outcome(state) is not None else Wait(frozenset({state.next}))
+        return Wait() if self.ending(state) is not None else Wait(frozenset({state.next}))
 
     def move(self, state: State, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
         if type(move) is not int or not 0 <= move <= 8:
@@ -89,17 +89,17 @@ class TicTacToe:
     def leave(self, state: State, seat: Seat) -> list[Event]:
         return [Resigned(seat)]
 
-    def outcome(self, state: State) -> Outcome | None:
+    def ending(self, state: State) -> Ending | None:
         if state.resigned is not None:
             other = state.o if state.resigned == state.x else state.x
-            return Outcome("resignation", {other: "won", state.resigned: "resigned"})
+            return Ending("resignation", {other: "won", state.resigned: "resigned"})
         for a, b, c in LINES:
             seat = state.cells[a]
             if seat is not None and seat == state.cells[b] == state.cells[c]:
                 loser = state.o if seat == state.x else state.x
-                return Outcome("line", {seat: "won", loser: "lost"})
+                return Ending("line", {seat: "won", loser: "lost"})
         if all(cell is not None for cell in state.cells):
-            return Outcome("full", {state.x: "drew", state.o: "drew"})
+            return Ending("full", {state.x: "drew", state.o: "drew"})
         return None
 
     def view(self, state: State, seats: frozenset[Seat]) -> Any:

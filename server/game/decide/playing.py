@@ -99,7 +99,7 @@ def all_in(state: GameState, sealed: dict[str, Any]) -> bool:
 
 def leave(state: GameState, seat: str) -> list[GameEvent]:
     """What a seat leaving a running game changes in the game."""
-    if state.phase not in ("running", "paused") or definition_of(state).outcome(state.play):
+    if state.phase not in ("running", "paused") or definition_of(state).ending(state.play):
         return []
     events = definition_of(state).leave(state.play, seat)
     return [_step(state, "leave", events, seat, None)]

@@ -6,11 +6,9 @@ from fastapi.responses import Response
 
 from schema.api import Done, MoveBody
 from schema.commands import MakeMove
-from server.game.application import done
-from server.http.api import documented, json_response, read_body
-from server.http.identity import required_caller
+from server.http.acting import writer_and_body
+from server.http.api import documented
 from server.http.routes.games import GameId
-from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["play"])
 
@@ -25,14 +23,8 @@ router = APIRouter(prefix="/v1/games/{game}", tags=["play"])
     ),
 )
 async def make_move(request: Request, game: GameId) -> Response:
-    who = await required_caller(request)
-    body = await read_body(request, MoveBody)
-    found = services(request)
+    writer, body = await writer_and_body(request, MoveBody)
     command = MakeMove(
-        actor=who.actor,
-        now=found.clock.now(),
-        move=body.move,
-        turn=body.turn,
-        as_player=body.player,
+        actor=writer.actor, now=writer.now(), move=body.move, turn=body.turn, as_player=body.player
     )
-    return json_response(done(await found.games.act(game, command)))
+    return await writer.done(game, command)
