@@ -54,9 +54,7 @@ HEXES: tuple[str, ...] = tuple(COORDS)
 ORDER: Mapping[str, int] = {name: i for i, name in enumerate(HEXES)}
 _BY_COORD: Mapping[Coord, str] = {coord: name for name, coord in COORDS.items()}
 NEIGHBOURS: Mapping[str, tuple[str, ...]] = {
-    name: tuple(
-        _BY_COORD[_add(coord, d)] for d in DIRECTIONS if _add(coord, d) in _BY_COORD
-    )
+    name: tuple(_BY_COORD[_add(coord, d)] for d in DIRECTIONS if _add(coord, d) in _BY_COORD)
     for name, coord in COORDS.items()
 }
 
@@ -69,7 +67,7 @@ def distance(a: str, b: str) -> int:
 
 
 def territory_of(name: str) -> str | None:
-    """"A", "B", or None for X1 and X2."""
+    """ "A", "B", or None for X1 and X2."""
     return None if name in CONNECTING else name[0]
 
 

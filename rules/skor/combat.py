@@ -64,7 +64,9 @@ def attack(
     duels: list[dict[str, Any]] = []
     removed: list[dict[str, Any]] = []
     alive, captured = True, True
-    for stake, modifier in _stakes(game, defenders, mode == "covert", _structure_modifier(game, target)):
+    for stake, modifier in _stakes(
+        game, defenders, mode == "covert", _structure_modifier(game, target)
+    ):
         against = [p.kind for p in stake]
         die = _defence_die(game, stake)
         if die is None:
@@ -95,7 +97,12 @@ def attack(
                     "modifier": attacker_modifier,
                     "total": ours,
                 },
-                "defender": {"die": die, "roll": theirs, "modifier": modifier, "total": their_total},
+                "defender": {
+                    "die": die,
+                    "roll": theirs,
+                    "modifier": modifier,
+                    "total": their_total,
+                },
                 "outcome": outcome,
             }
         )

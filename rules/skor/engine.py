@@ -76,16 +76,21 @@ HANDLERS: dict[type[Action], Callable[[Game, str, Any], None]] = {
 }
 
 
+def check_player(state: State, player: str, resigning: bool) -> None:
+    """The checks before any action's own: the game goes on, and it is the player's turn."""
+    if state.ending is not None:
+        raise Refused("the game is over")
+    if player not in state.players:
+        raise Refused(f"not a player: {player}")
+    if not resigning and player != state.turn.player:
+        raise Refused("not your turn")
+
+
 def act(state: State, player: str, action: Action, dice: Dice) -> Result:
     """`player`'s action on `state`, its dice from `dice`."""
     game = Game(state, dice)
     try:
-        if state.ending is not None:
-            raise Refused("the game is over")
-        if player not in state.players:
-            raise Refused(f"not a player: {player}")
-        if not isinstance(action, Resign) and player != state.turn.player:
-            raise Refused("not your turn")
+        check_player(state, player, isinstance(action, Resign))
         HANDLERS[type(action)](game, player, action)
     except Refused as refusal:
         return Result(state, [], refusal.reason)

@@ -41,7 +41,11 @@ def sabotage(game: Game, player: str, action: Sabotage) -> None:
         raise Refused("sabotage needs Espionage tier 3")
     check_hexes(at)
     structure = game.structures.get(at)
-    if structure is None or structure.by != game.opponent(player) or structure.kind not in SABOTAGED:
+    if (
+        structure is None
+        or structure.by != game.opponent(player)
+        or structure.kind not in SABOTAGED
+    ):
         raise Refused(f"no structure built by your opponent at {at}")
     game.check_pay(SABOTAGE_COST)
     game.turn.available -= SABOTAGE_COST

@@ -68,7 +68,11 @@ def move(game: Game, player: str, action: Move) -> None:
     attacking = bool(game.enemy_at(end, player))
     if attacking and (
         action.kind == "civilian"
-        or (action.kind is None and game.mine(start, player) and not game.mine(start, player, "military"))
+        or (
+            action.kind is None
+            and game.mine(start, player)
+            and not game.mine(start, player, "military")
+        )
     ):
         raise Refused("civilians cannot attack")
     piece = _piece(game, player, action, attacking)

@@ -7,7 +7,6 @@ from rules.skor.actions import City
 from rules.skor.board import NEIGHBOURS
 from rules.skor.game import Game, Refused
 from rules.skor.movement import check_hexes
-from rules.skor.state import Structure
 
 
 def _steps(game: Game, start: str, end: str) -> int | None:

@@ -11,7 +11,6 @@ from rules.skor.state import BRANCHES, Culture, Options, Piece, State, Structure
 from rules.skor.turns import start_turn
 
 TERRAIN = ("resource", "resource", "resource", "obstruction", "obstruction")
-Side = msgspec.Meta(ge=1, le=6)
 
 
 class SetupError(ValueError):
@@ -75,7 +74,7 @@ def roll_setup(players: list[str], options: Options, dice: Dice) -> Setup:
     order = dice.roll(("order",), 2, "first player")
     ordered = list(players) if order == 1 else [players[1], players[0]]
     territories = {
-        name: _terrain(name, player, dice) for name, player in zip(("A", "B"), ordered)
+        name: _terrain(name, player, dice) for name, player in zip(("A", "B"), ordered, strict=True)
     }
     return Setup(order, ordered, territories, options)
 
@@ -94,9 +93,12 @@ def _check(setup: Setup, choices: dict[str, Choice]) -> None:
             raise SetupError(f"no such branch: {choice.tech}")
 
 
-def start(
-    setup: Setup, choices: dict[str, Choice], dice: Dice
-) -> tuple[Setup, State, list[Event]]:
+def _free_tier(branch: str | None) -> Tech:
+    """A Technocracy's free tier 1 (any branch, City included)."""
+    return Tech() if branch is None else msgspec.structs.replace(Tech(), **{branch: 1})
+
+
+def start(setup: Setup, choices: dict[str, Choice], dice: Dice) -> tuple[Setup, State, list[Event]]:
     """The board after both choices, and turn 1 started; the setup with sides and rotations."""
     _check(setup, choices)
     structures: dict[str, Structure] = {}
@@ -111,9 +113,7 @@ def start(
             structures[hex_] = Structure(kind, by)  # type: ignore[arg-type]
         territories[name] = msgspec.structs.replace(territory, side=side, rotation=steps)
     first, second = setup.players
-    tech = {
-        p: Tech(**({choices[p].tech: 1} if choices[p].tech else {})) for p in setup.players
-    }
+    tech = {p: _free_tier(choices[p].tech) for p in setup.players}
     state = State(
         players=setup.players,
         cultures={p: choices[p].culture for p in setup.players},
@@ -122,7 +122,7 @@ def start(
         turn=Turn(1, first, True, "move", 0, 0, True, 0, 0, False, 0),
         options=setup.options,
         tech=tech,
-        incoming={p: 0 for p in setup.players},
+        incoming=dict.fromkeys(setup.players, 0),
     )
     game = Game(state, dice)
     start_turn(game, 1)

@@ -20,7 +20,6 @@ Amount = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
 Count = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
 
 BRANCHES = ("city", "resource", "civilians", "military", "diplomacy", "espionage")
-CULTURES: tuple[str, ...] = Culture.__args__
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -36,15 +36,12 @@ def upkeep(game: Game, player: str) -> int:
     hexes = {p.at for p in game.pieces if p.player == player}
     for hex_ in hexes:
         mine = game.mine(hex_, player)
-        pair = len(mine) == 2
-        if pair and game.cultures[player] == "dictatorship":
-            total += 1
-        elif (
-            pair
-            and all(p.kind == "civilian" for p in mine)
+        cheap_pair = game.cultures[player] == "dictatorship" or (
+            all(p.kind == "civilian" for p in mine)
             and game.kind_at(hex_) in ("resource", "farm")
             and game.level(player, "resource") == 3
-        ):
+        )
+        if len(mine) == 2 and cheap_pair:
             total += 1
         else:
             total += len(mine)
