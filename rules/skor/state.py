@@ -75,12 +75,13 @@ class Ending(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class State(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     options: Options = Options()
-    players: list[str]
-    cultures: dict[str, Culture]
-    tech: dict[str, Tech] = {}
-    structures: dict[str, Structure]
-    pieces: list[Piece]
+    players: Annotated[list[str], msgspec.Meta(min_length=2, max_length=2)]
+    cultures: Annotated[dict[str, Culture], msgspec.Meta(max_length=2)]
+    tech: Annotated[dict[str, Tech], msgspec.Meta(max_length=2)] = {}
+    structures: Annotated[dict[str, Structure], msgspec.Meta(max_length=40)]
+    # Two pieces a hex at most: more cannot be a position.
+    pieces: Annotated[list[Piece], msgspec.Meta(max_length=80)]
     turn: Turn
-    incoming: dict[str, Amount] = {}
+    incoming: Annotated[dict[str, Amount], msgspec.Meta(max_length=2)] = {}
     generation: Count = 0
     ending: Ending | None = None

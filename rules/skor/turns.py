@@ -3,7 +3,7 @@ production, received Resource, upkeep, feeding, the Theocracy's conversions, the
 and the round limit."""
 
 from rules.skor.board import NEIGHBOURS
-from rules.skor.game import Game
+from rules.skor.game import Game, piece_order
 from rules.skor.state import Ending
 
 GRACE_TURNS = 4
@@ -65,7 +65,9 @@ def check_win(game: Game) -> None:
 def _convert(game: Game, player: str) -> None:
     """The Theocracy's d6 for each opponent piece next to one of its pieces."""
     near = {n for p in game.pieces if p.player == player for n in NEIGHBOURS[p.at]}
-    eligible = [p for p in game.pieces if p.player != player and p.at in near]
+    eligible = sorted(
+        (p for p in game.pieces if p.player != player and p.at in near), key=piece_order
+    )
     converted = []
     for piece in eligible:
         roll = game.roll(6, "conversion")
