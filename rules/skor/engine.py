@@ -1,7 +1,7 @@
 """Skor's engine (docs/skor.md): one action of one player on a state, accepted with its
 events or refused with a reason; a refused action changes nothing and rolls nothing."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import msgspec
@@ -27,6 +27,7 @@ from rules.skor.actions import (
 from rules.skor.dice import Dice
 from rules.skor.game import Event, Game, Refused
 from rules.skor.parse import lines, parse
+from rules.skor.setup import Setup
 from rules.skor.state import Ending, State
 from rules.skor.turns import check_win, end_turn
 
@@ -128,9 +129,13 @@ def submit_text(state: State, player: str, text: str, dice: Dice) -> tuple[State
     return state, done
 
 
-def to_move(state: State) -> str | None:
-    """Whose turn it is, or None when the game is over."""
-    return None if state.ending is not None else state.turn.player
+def to_move(game: State | Setup, chosen: Collection[str] = ()) -> tuple[str, ...]:
+    """Who is to act: during the setup, the players whose sealed choice (not in `chosen`)
+    is still awaited, both at once; then the player whose turn it is; nobody once the game
+    is over (though either player may resign while it goes on)."""
+    if isinstance(game, Setup):
+        return tuple(p for p in game.players if p not in chosen)
+    return () if game.ending is not None else (game.turn.player,)
 
 
 def outcome(state: State) -> Ending | None:
