@@ -112,7 +112,8 @@ def submit_text(state: State, player: str, text: str, dice: Dice) -> tuple[State
     """Several actions, one per line, applied in order until the first refusal."""
     done: list[Line] = []
     stopped = False
-    for line in lines(text):
+    # An empty submission is one line that cannot be read, not nothing at all.
+    for line in lines(text) or [text.strip()]:
         if stopped:
             done.append(Line(line, None, None))
             continue

@@ -87,7 +87,8 @@ def test_every_text_form_reads_as_its_json_form(text: str, json: dict[str, objec
 
 
 @pytest.mark.parametrize(
-    "text", ["dance", "move A0", "move A0 A4 m c", "A0 A4 A5", "send six A1", "end now", "spawn A"]
+    "text",
+    ["", "dance", "move A0", "move A0 A4 m c", "A0 A4 A5", "send six A1", "end now", "spawn A"],
 )
 def test_text_that_fits_no_form_cannot_be_read(text: str) -> None:
     with pytest.raises(Refused, match=f"cannot read: {text}"):
