@@ -98,16 +98,3 @@ KINDS: dict[str, type[Action]] = {
         Resign,
     )
 }
-# The phase each action belongs to; the others may come in any phase.
-PHASE_OF: dict[type[Action], str] = {
-    Move: "move",
-    Fire: "move",
-    City: "move",
-    Build: "build",
-    Debris: "build",
-    Promote: "build",
-    Send: "build",
-    Spy: "build",
-    Sabotage: "build",
-    Research: "tech",
-}

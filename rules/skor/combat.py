@@ -45,6 +45,18 @@ def _stakes(game: Game, defenders: list[Piece], covert: bool, bonus: int) -> lis
     return [(civilians, bonus)]
 
 
+def _roll(game: Game, die: int, modifier: int, purpose: str) -> dict[str, int]:
+    roll = game.roll(die, purpose)
+    return {"die": die, "roll": roll, "modifier": modifier, "total": roll + modifier}
+
+
+def _outcome(attacker: int, defender: int, drawn_ties: bool) -> str:
+    if attacker != defender:
+        return "attacker" if attacker > defender else "defender"
+    # "both pieces are removed from play", unless Diplomacy 2 draws the tie.
+    return "drawn" if drawn_ties else "tie"
+
+
 def _removed(piece: Piece, at: str) -> dict[str, Any]:
     return {"player": piece.player, "kind": piece.kind, "at": at}
 
@@ -75,34 +87,14 @@ def attack(
                 game.take(piece)
                 removed.append(_removed(piece, target))
             continue
-        sides = military_die(game, player)
-        mine = game.roll(sides, "attack")
-        theirs = game.roll(die, "defence")
-        ours, their_total = mine + attacker_modifier, theirs + modifier
-        outcome = (
-            "attacker"
-            if ours > their_total
-            else "defender"
-            if ours < their_total
-            else "drawn"
-            if drawn_ties
-            else "tie"
-        )
+        attack_roll = _roll(game, military_die(game, player), attacker_modifier, "attack")
+        defence_roll = _roll(game, die, modifier, "defence")
+        outcome = _outcome(attack_roll["total"], defence_roll["total"], drawn_ties)
         duels.append(
             {
                 "against": against,
-                "attacker": {
-                    "die": sides,
-                    "roll": mine,
-                    "modifier": attacker_modifier,
-                    "total": ours,
-                },
-                "defender": {
-                    "die": die,
-                    "roll": theirs,
-                    "modifier": modifier,
-                    "total": their_total,
-                },
+                "attacker": attack_roll,
+                "defender": defence_roll,
                 "outcome": outcome,
             }
         )
