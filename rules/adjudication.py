@@ -7,10 +7,12 @@ import msgspec
 
 from rules.kit.requests import RequestError
 from rules.skirmish import contract as skirmish_society
+from rules.skor import contract as skor
 
 # Game name -> its contract, bytes in and out. A game with a contract is one line here.
 CONTRACTS: Mapping[str, Callable[[bytes | str], bytes]] = {
     "skirmish-society": skirmish_society.adjudicate_json,
+    "skor": skor.adjudicate_json,
 }
 DEFAULT_RULESET = "skirmish-society"
 
