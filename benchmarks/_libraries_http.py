@@ -30,20 +30,26 @@ PREFLIGHT = {
     b"access-control-request-headers": b"authorization, content-type",
 }
 SIMPLE = {b"origin": ORIGIN.encode()}
-# argv: the listening socket's descriptor, then "ours" or "starlette".
+# argv: the listening socket's descriptor, the CORS middleware (serving's `cors`), the origin
+# allowed, the bare route's path.
 _SERVER = """
 import gc, socket, sys
 import uvicorn
 from fastapi.responses import Response
+from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from server.app import create_app
 from server.http import cors
 from server.ops.serve import GC_THRESHOLDS, PROTOCOLS
 app = create_app()
+starlettes = Middleware(CORSMiddleware, allow_origins=[sys.argv[3]], allow_methods=cors.METHODS,
+                        allow_headers=cors.HEADERS, expose_headers=cors.EXPOSED,
+                        max_age=cors.MAX_AGE_SECONDS)
+# The outermost first: the request ids and the metrics, then where create_app puts ours.
 if sys.argv[2] == "starlette":
-    app.add_middleware(CORSMiddleware, allow_origins=[sys.argv[3]], allow_methods=cors.METHODS,
-                       allow_headers=cors.HEADERS, expose_headers=cors.EXPOSED,
-                       max_age=cors.MAX_AGE_SECONDS)
+    app.user_middleware.insert(0, starlettes)
+elif sys.argv[2] == "starlette-inside":
+    app.user_middleware.insert(2, starlettes)
 BODY = b'{"id":"g-0123456789","name":"Benchmark","phase":"running","turn":3,"players":5}'
 async def hello() -> Response:
     return Response(BODY, media_type="application/json")
@@ -70,7 +76,8 @@ class Served:
 async def serving(url: str, cors: str) -> AsyncIterator[Served]:
     """The app in a subprocess on 127.0.0.1, its CORS middleware `cors` ("ours": the
     operator lists ORIGIN; "starlette": ours off, Starlette's outermost with the same
-    policy)."""
+    policy, before the request ids and the metrics; "starlette-inside": Starlette's in
+    ours' place, after them)."""
     environment = {
         **os.environ,
         "DATABASE_URL": url,

@@ -6,10 +6,12 @@ well-kept library is kept unless it costs more than 10%.
    time, each with its next request as soon as its answer is in, GET a small JSON answer of
    the same real uvicorn server (the app, its bare route: no database) on 127.0.0.1;
    requests a second, p99, and the client's CPU a request (this process's).
-2. CORS (server/http/cors.py) beside Starlette's CORSMiddleware outermost with the same
-   policy (one listed origin, the API's methods and headers): two servers of the app, one
-   with each, on 127.0.0.1, measured through client/connections.py; preflights and simple
-   requests (the bare route) a second, and the server's CPU a request (from /proc).
+2. CORS (server/http/cors.py) beside Starlette's CORSMiddleware with the same policy (one
+   listed origin, the API's methods and headers), outermost (before the request ids and
+   the metrics, which then neither number nor count what it answers) and in ours' place
+   (after them): three servers of the app on 127.0.0.1, measured through
+   client/connections.py; preflights and simple requests (the bare route) a second, and
+   the server's CPU a request (from /proc).
 3. Rate limits (server/accounts/ratelimit.py) beside the `limits` package's moving window
    in memory, in this process: decisions a second over `--keys` keys at the writes' rate,
    and the process's CPU a decision (the library's expiry thread's included).
@@ -58,13 +60,14 @@ def main(options: Mapping[str, Value]) -> None:
     names = ("client/connections.py", "aiohttp")
     print_table(
         ["client HTTP/1.1", "per second", "p99 ms", "client CPU µs per request"],
-        _rows(client[names[0]], client[names[1]], names),
+        _rows(client[names[0]], {names[1]: client[names[1]]}, names[0]),
     )
     print()
     for kind in ("preflight", "simple"):
+        ways = [cors[f"{kind} {way}"] for way in _CORS_WAYS]
         print_table(
             ["CORS, " + kind, "per second", "p99 ms", "server CPU µs per request"],
-            _rows(cors[f"{kind} ours"], cors[f"{kind} starlette"], _CORS, server=True),
+            _rows(ways[0], dict(zip(_CORS[1:], ways[1:], strict=True)), _CORS[0], server=True),
         )
         print()
     keys = [f"203.0.113.{i}" for i in range(int(options["keys"]))]
@@ -73,7 +76,12 @@ def main(options: Mapping[str, Value]) -> None:
     print_table(headers, _limit_rows(decided))
 
 
-_CORS = ("server/http/cors.py", "Starlette's CORSMiddleware")
+_CORS_WAYS = ("ours", "starlette", "starlette-inside")
+_CORS = (
+    "server/http/cors.py",
+    "Starlette's CORSMiddleware, outermost",
+    "Starlette's, in ours' place",
+)
 
 
 async def _http(
@@ -84,28 +92,33 @@ async def _http(
         scratch_database() as url,
         serving(url, "ours") as ours,
         serving(url, "starlette") as starlette,
+        serving(url, "starlette-inside") as inside,
         aiohttp.ClientSession(ours.base) as session,
     ):
-        to_ours, to_starlette = Connections(ours.base, 30), Connections(starlette.base, 30)
+        servers = {"ours": ours, "starlette": starlette, "starlette-inside": inside}
+        connections = {way: Connections(served.base, 30) for way, served in servers.items()}
         loads: dict[str, tuple[Request, int]] = {
-            "client/connections.py": (through_ours(to_ours, SIMPLE, "GET"), ours.pid),
-            "aiohttp": (through_aiohttp(session), ours.pid),
-            "preflight ours": (through_ours(to_ours, PREFLIGHT, "OPTIONS"), ours.pid),
-            "preflight starlette": (
-                through_ours(to_starlette, PREFLIGHT, "OPTIONS"),
-                starlette.pid,
+            "client/connections.py": (
+                through_ours(connections["ours"], SIMPLE, "GET"),
+                ours.pid,
             ),
-            "simple ours": (through_ours(to_ours, SIMPLE, "GET"), ours.pid),
-            "simple starlette": (through_ours(to_starlette, SIMPLE, "GET"), starlette.pid),
+            "aiohttp": (through_aiohttp(session), ours.pid),
         }
+        for way in _CORS_WAYS:
+            for kind, headers, method in (
+                ("preflight", PREFLIGHT, "OPTIONS"),
+                ("simple", SIMPLE, "GET"),
+            ):
+                request = through_ours(connections[way], headers, method)
+                loads[f"{kind} {way}"] = (request, servers[way].pid)
         try:
             for _ in range(rounds):
                 for name, (request, pid) in loads.items():
                     figures = await load(request, pid, clients=clients, requests=requests)
                     measured.setdefault(name, []).append(figures)
         finally:
-            await to_ours.aclose()
-            await to_starlette.aclose()
+            for kept in connections.values():
+                await kept.aclose()
     medians = {name: _median(runs) for name, runs in measured.items()}
     client = {name: medians.pop(name) for name in ("client/connections.py", "aiohttp")}
     return client, medians
@@ -121,24 +134,26 @@ def _median(runs: Sequence[Figures]) -> Figures:
 
 
 def _rows(
-    mine: Figures, library: Figures, names: tuple[str, str], *, server: bool = False
+    mine: Figures, libraries: Mapping[str, Figures], name: str, *, server: bool = False
 ) -> list[list[object]]:
-    """The hand-written one, the library, and the library's cost."""
-    cpu = (
-        (mine.server_cpu_us, library.server_cpu_us)
-        if server
-        else (mine.client_cpu_us, library.client_cpu_us)
-    )
-    return [
-        [names[0], mine.per_second, mine.p99_ms, cpu[0]],
-        [names[1], library.per_second, library.p99_ms, cpu[1]],
+    """The hand-written one, the libraries, and each library's cost."""
+
+    def cpu(figures: Figures) -> float:
+        return figures.server_cpu_us if server else figures.client_cpu_us
+
+    rows: list[list[object]] = [[name, mine.per_second, mine.p99_ms, cpu(mine)]]
+    rows += [[n, f.per_second, f.p99_ms, cpu(f)] for n, f in libraries.items()]
+    labels = ["library's cost"] if len(libraries) == 1 else [f"cost: {n}" for n in libraries]
+    rows += [
         [
-            "library's cost",
+            label,
             cost(library.per_second, mine.per_second, fewer_is_worse=True),
             cost(library.p99_ms, mine.p99_ms),
-            cost(cpu[1], cpu[0]),
-        ],
+            cost(cpu(library), cpu(mine)),
+        ]
+        for label, library in zip(labels, libraries.values(), strict=True)
     ]
+    return rows
 
 
 def _limit_rows(decided: Mapping[str, Decisions]) -> list[list[object]]:
