@@ -98,7 +98,7 @@ async def _in_place_of_the_runner(schema_url: str, pool: asyncpg.Pool) -> AsyncI
     """The server's runner held back: the test takes the runner's lock from it, as another
     process would that leads but folds nothing. Not by holding a transaction open (a row
     lock on the checkpoint, say): an open transaction holds back what every schema's
-    runner may read of the log (docs/operations.md, "Read models"), which stalled the other
+    runner may read of the log (docs/operations.md, "Tests"), which stalled the other
     tests beside this one. The test queues for the lock, then cuts the runner's lock
     connection, so that the lock passes to the test and the runner queues behind it; on
     the way out the lock is let go and the runner leads again."""
