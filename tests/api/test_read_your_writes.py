@@ -3,9 +3,16 @@ game joined is on /v1/me at once, one started is among the running games of /v1/
 through the process that wrote it or another; and while the read models cannot catch up
 a read is refused with 503 `read_models_behind` and Retry-After, never answered stale."""
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
 import asyncpg
 
+from projections.leading import lead
+from projections.runner import READ_MODELS_LOCK
 from schema.views import PublicGame
+from server.ops.database import dedicated_connections
 from tests.api.support import Account, Api, Server, two_serve_processes
 
 ROUNDS = 200
@@ -69,26 +76,62 @@ async def test_a_game_joined_through_one_process_is_on_me_through_another(
 
 
 async def test_reads_are_refused_while_the_read_models_are_held_back(
-    server: Server, pool: asyncpg.Pool
+    server: Server, schema_url: str, pool: asyncpg.Pool
 ) -> None:
     api = server.api
     admin, player = await api.account("Ann"), await api.account("Bob")
-    assert await _joined_and_read(api, api, admin, player)  # the checkpoint's row exists
+    assert await _joined_and_read(api, api, admin, player)
     game = await api.new_game(admin)
-    async with pool.acquire() as holder:
-        holding = holder.transaction()
-        await holding.start()
-        # The runner moves its checkpoint in the transaction that writes the rows: with
-        # the row locked, nothing it folds from now on can commit.
-        await holder.execute("SELECT * FROM projection_checkpoints FOR UPDATE")
-        try:
-            await api.join(game.id, player)
-            for path in ("/v1/me", "/v1/games"):
-                response = await api.client.get(path, headers=player.auth)
-                assert response.status_code == 503, response.text
-                assert response.json()["error"]["code"] == "read_models_behind"
-                assert int(response.headers["Retry-After"]) > 0
-        finally:
-            await holding.rollback()
+    async with _in_place_of_the_runner(schema_url, pool):
+        await api.join(game.id, player)
+        for path in ("/v1/me", "/v1/games"):
+            response = await api.client.get(path, headers=player.auth)
+            assert response.status_code == 503, response.text
+            assert response.json()["error"]["code"] == "read_models_behind"
+            assert int(response.headers["Retry-After"]) > 0
     me = await api.as_(player).me(limit=PAGE)
     assert game.id in {g.id for g in me.games}
+
+
+@contextlib.asynccontextmanager
+async def _in_place_of_the_runner(schema_url: str, pool: asyncpg.Pool) -> AsyncIterator[None]:
+    """The server's runner held back: the test takes the runner's lock from it, as another
+    process would that leads but folds nothing. Not by holding a transaction open (a row
+    lock on the checkpoint, say): an open transaction holds back what every schema's
+    runner may read of the log (docs/operations.md, "Tests"), which stalled the other
+    tests beside this one. The test queues for the lock, then cuts the runner's lock
+    connection, so that the lock passes to the test and the runner queues behind it; on
+    the way out the lock is let go and the runner leads again."""
+    holding, release = asyncio.Event(), asyncio.Event()
+    connections: list[asyncpg.Connection] = []
+    connect = dedicated_connections(schema_url)
+
+    @contextlib.asynccontextmanager
+    async def kept() -> AsyncIterator[asyncpg.Connection]:
+        async with connect() as connection:
+            connections.append(connection)
+            yield connection
+
+    async def hold() -> None:
+        holding.set()
+        await release.wait()
+
+    leading = asyncio.create_task(lead(kept, READ_MODELS_LOCK, hold))
+    try:
+        async with asyncio.timeout(10):
+            runner: list[int] = []
+            while not runner:  # a wait seen in the database only
+                await asyncio.sleep(0.01)
+                if connections:
+                    pid = connections[0].get_server_pid()
+                    runner = await pool.fetchval("SELECT pg_blocking_pids($1)", pid)
+            assert len(runner) == 1, runner  # the runner's lock connection, and nothing else
+            await pool.execute("SELECT pg_terminate_backend($1)", runner[0])
+            await holding.wait()
+        yield
+    finally:
+        release.set()
+        if not holding.is_set():  # still queued for the lock: given up
+            leading.cancel()
+        await asyncio.wait([leading])
+    await leading  # its failure, if any (the lock's connection lost, say)

@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import uvicorn
 from fastapi import FastAPI
 
+from server.ops.database import _alive, _embedded_postgres
 from server.ops.serve import PROTOCOLS, WEBSOCKET_OPTIONS
 
 
@@ -135,6 +136,15 @@ class CuttableLink:
         finally:
             links.discard(sink)
             sink.close()
+
+
+def running_url(data_dir: Path) -> str | None:
+    """The URL of the embedded server running from `data_dir`, or None; starts nothing."""
+    info = _embedded_postgres().utils.PostmasterInfo.read_from_pgdata(data_dir.absolute())
+    if info is None or not _alive(info):
+        return None
+    url: str = info.get_uri()
+    return url
 
 
 def postmaster_pid(data_dir: Path) -> int:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import asyncpg
 
-from server.ops.database import EmbeddedPostgres, running_url, with_search_path
-from tests.server.running import kill_9, postmaster_pid
+from server.ops.database import EmbeddedPostgres, with_search_path
+from tests.server.running import kill_9, postmaster_pid, running_url
 
 
 async def _answer(url: str) -> int:

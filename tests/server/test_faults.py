@@ -17,13 +17,14 @@ from typing import Any
 
 import httpx
 
-from server.ops.database import EmbeddedPostgres, create_pool, running_url
+from server.ops.database import EmbeddedPostgres, create_pool
 from tests.api.support import Account, Api, Live, until
 from tests.server.running import (
     CuttableLink,
     kill_9,
     postmaster_pid,
     processes_of,
+    running_url,
     serve_subprocess,
 )
 

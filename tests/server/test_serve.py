@@ -8,9 +8,9 @@ from pathlib import Path
 import httpx
 
 from eventstore.postgres import PostgresEventStore
-from server.ops.database import create_pool, running_url
+from server.ops.database import create_pool
 from tests.api.support import Api, Live
-from tests.server.running import HEALTHY, serve_subprocess
+from tests.server.running import HEALTHY, running_url, serve_subprocess
 from tests.support import new_event
 
 OPERATOR = "operator-token-that-must-stay-secret"

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import httpx
 
-from server.ops.database import running_url
-from tests.server.running import SKIRMISH, processes_of, serve_subprocess
+from tests.server.running import SKIRMISH, processes_of, running_url, serve_subprocess
 
 
 def _environment(data_dir: Path) -> dict[str, str]:
