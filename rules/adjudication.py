@@ -5,12 +5,14 @@ from collections.abc import Callable, Mapping
 
 import msgspec
 
+from rules.artofwar import contract as art_of_war
 from rules.kit.requests import RequestError
 from rules.skirmish import contract as skirmish_society
 
 # Game name -> its contract, bytes in and out. A game with a contract is one line here.
 CONTRACTS: Mapping[str, Callable[[bytes | str], bytes]] = {
     "skirmish-society": skirmish_society.adjudicate_json,
+    "art-of-war": art_of_war.adjudicate_json,
 }
 DEFAULT_RULESET = "skirmish-society"
 
