@@ -38,11 +38,12 @@ EventKind = Literal[
 class OrderReport(msgspec.Struct, frozen=True, omit_defaults=True):
     player: str
     text: str
+    # Required, so that it is written even for the most common result (omit_defaults).
+    result: Result
     kind: Literal["transfer", "attack", "hold", "place"] | None = None
     source: str | None = msgspec.field(default=None, name="from")
     target: str | None = msgspec.field(default=None, name="to")
     sent: int | None = None
-    result: Result = "invalid"
     survivors: int | None = None
     reason: str | None = None
 
