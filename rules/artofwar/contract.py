@@ -26,16 +26,16 @@ MAX_TURN = 1_000_000
 _SEED = re.compile(r"[0-9a-fA-F]{16}")
 
 
-class PlayerEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ArtOfWarPlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     status: Status = "active"
     stance: StanceKind = "no_mercy"
     draw_max: int | None = None
 
 
-class Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ArtOfWarRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ruleset: Literal["art-of-war"]
     map: str | dict[str, Any]
-    players: dict[str, PlayerEntry]
+    players: dict[str, ArtOfWarPlayer]
     # Only `placement` matters within a turn; the others are accepted and have no effect.
     options: Options = Options()
     turn: int = 1
@@ -47,14 +47,14 @@ class Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     draws: list[float] | None = None
 
 
-class Response(TurnResult, frozen=True, omit_defaults=True):
+class ArtOfWarResponse(TurnResult, frozen=True, omit_defaults=True):
     # The turn seed, echoed when the request gave one.
     seed: str | None = None
     # With given draws: how many were not needed.
     draws_unused: int = 0
 
 
-_decoder = msgspec.json.Decoder(Request)
+_decoder = msgspec.json.Decoder(ArtOfWarRequest)
 _encoder = msgspec.json.Encoder()
 
 
@@ -72,7 +72,7 @@ def adjudicate_json(data: bytes | str) -> bytes:
     return _encoder.encode(respond(request))
 
 
-def respond(request: Request) -> Response:
+def respond(request: ArtOfWarRequest) -> ArtOfWarResponse:
     board = _board(request.map)
     state = _state(request, board)
     draws = _draws(request)
@@ -88,7 +88,7 @@ def respond(request: Request) -> Response:
         raise RequestError(f"needed {len(draws.taken)} draws, got {len(given)}")
     fields = {name: getattr(result, name) for name in TurnResult.__struct_fields__}
     unused = 0 if given is None else len(given) - len(draws.taken)
-    return Response(**fields, seed=request.seed, draws_unused=unused)
+    return ArtOfWarResponse(**fields, seed=request.seed, draws_unused=unused)
 
 
 def _board(spec: str | dict[str, Any]) -> Board:
@@ -98,7 +98,7 @@ def _board(spec: str | dict[str, Any]) -> Board:
         raise RequestError(str(error)) from error
 
 
-def _state(request: Request, board: Board) -> State:
+def _state(request: ArtOfWarRequest, board: Board) -> State:
     players: dict[str, Player] = {}
     if not 1 <= len(request.players) <= MAX_PLAYERS:
         raise RequestError(f"1 to {MAX_PLAYERS} players")
@@ -137,7 +137,7 @@ def _known(territory: str, board: Board) -> None:
         raise RequestError(f"no such territory on the map: {territory!r}")
 
 
-def _draws(request: Request) -> Draws:
+def _draws(request: ArtOfWarRequest) -> Draws:
     if (request.seed is None) == (request.draws is None):
         raise RequestError("give exactly one of seed and draws")
     if request.seed is not None:

@@ -35,7 +35,7 @@ EventKind = Literal[
 ]
 
 
-class OrderReport(msgspec.Struct, frozen=True, omit_defaults=True):
+class ArtOfWarOrderReport(msgspec.Struct, frozen=True, omit_defaults=True):
     player: str
     text: str
     # Required, so that it is written even for the most common result (omit_defaults).
@@ -145,7 +145,7 @@ class TurnResult(msgspec.Struct, frozen=True):
     """A resolved turn: everything §8's response carries but the draws' provenance."""
 
     treaty: Ending | None
-    orders: list[OrderReport]
+    orders: list[ArtOfWarOrderReport]
     placements: list[Placement]
     transfers: list[Transfer]
     skirmishes: list[Skirmish]

@@ -9,7 +9,7 @@ from rules.artofwar.draws import Draws
 from rules.artofwar.ending import eliminated_now, ending
 from rules.artofwar.invasions import invade
 from rules.artofwar.options import Placement
-from rules.artofwar.records import OrderReport, Result, TurnResult
+from rules.artofwar.records import ArtOfWarOrderReport, Result, TurnResult
 from rules.artofwar.skirmishes import skirmish
 from rules.artofwar.state import Player, State
 from rules.artofwar.transfers import place, transfer
@@ -114,9 +114,9 @@ def _result(work: Work, i: int) -> tuple[Result, int | None]:
     return work.results[i]
 
 
-def _report(checked: Checked, i: int, result: Result, survivors: int | None) -> OrderReport:
+def _report(checked: Checked, i: int, result: Result, survivors: int | None) -> ArtOfWarOrderReport:
     line = checked.lines[i]
-    return OrderReport(
+    return ArtOfWarOrderReport(
         player=line.player,
         text=line.text,
         kind=line.kind,
