@@ -12,14 +12,13 @@ from rules.adjudication import adjudicate_json
 from tests.api.support import Server
 
 CASES = Path(__file__).parents[1] / "rules" / "artofwar" / "cases"
-TURNS = [
-    path for path in sorted(CASES.glob("*.json")) if json.loads(path.read_text())["kind"] == "turn"
-]
+CASE = {path.stem: json.loads(path.read_text()) for path in sorted(CASES.glob("*.json"))}
+TURNS = {name: case["request"] for name, case in CASE.items() if case["kind"] == "turn"}
 
 
-@pytest.mark.parametrize("path", TURNS[::4], ids=lambda p: p.stem)
-async def test_a_worked_example_over_http(server: Server, path: Path) -> None:
-    request: dict[str, Any] = json.loads(path.read_text())["request"]
+@pytest.mark.parametrize("name", list(TURNS)[::4])
+async def test_a_worked_example_over_http(server: Server, name: str) -> None:
+    request: dict[str, Any] = TURNS[name]
     response = await server.api.client.post("/v1/adjudicate", json=request)
     assert response.status_code == 200, response.text
     assert response.content == adjudicate_json(json.dumps(request))
