@@ -24,12 +24,39 @@ MAX_DRAWS = 2 * MAX_UNITS
 MAX_ORDER_TEXT = 100_000
 MAX_TURN = 1_000_000
 _SEED = re.compile(r"[0-9a-fA-F]{16}")
+_SEPARATOR = re.compile(r"[,\n]")
 
 
 class ArtOfWarPlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     status: Status = "active"
     stance: StanceKind = "no_mercy"
     draw_max: int | None = None
+
+
+class ArtOfWarMove(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", tag="move"
+):
+    source: str = msgspec.field(name="from")
+    target: str = msgspec.field(name="to")
+    units: int = 0
+
+
+class ArtOfWarHold(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", tag="hold"
+):
+    source: str = msgspec.field(name="from")
+
+
+class ArtOfWarPlace(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind", tag="place"
+):
+    territory: str
+    units: int
+
+
+# An order is its text (§3.6) or the same as an object, tagged by `kind`; an object is read
+# as the text it stands for, so both forms are checked and reported alike.
+JsonOrder = str | ArtOfWarMove | ArtOfWarHold | ArtOfWarPlace
 
 
 class ArtOfWarRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -42,7 +69,7 @@ class ArtOfWarRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     owners: dict[str, str] = {}
     units: dict[str, int] = {}
     pending_builds: dict[str, int] = {}
-    orders: dict[str, list[str]] = {}
+    orders: dict[str, list[JsonOrder]] = {}
     seed: str | None = None
     draws: list[float] | None = None
 
@@ -76,7 +103,7 @@ def respond(request: ArtOfWarRequest) -> ArtOfWarResponse:
     board = _board(request.map)
     state = _state(request, board)
     draws = _draws(request)
-    orders = request.orders
+    orders = {player: [_text(order) for order in given] for player, given in request.orders.items()}
     for player in orders:
         if player not in state.players:
             raise RequestError(f"orders of an unknown player: {player!r}")
@@ -89,6 +116,24 @@ def respond(request: ArtOfWarRequest) -> ArtOfWarResponse:
     fields = {name: getattr(result, name) for name in TurnResult.__struct_fields__}
     unused = 0 if given is None else len(given) - len(draws.taken)
     return ArtOfWarResponse(**fields, seed=request.seed, draws_unused=unused)
+
+
+def _text(order: JsonOrder) -> str:
+    if not isinstance(order, str):
+        for name in msgspec.structs.astuple(order):
+            # A separator inside a name would make one object several orders.
+            if isinstance(name, str) and _SEPARATOR.search(name):
+                raise RequestError(
+                    f"a territory in an order object has a ',' or a new line: {name!r}"
+                )
+    match order:
+        case ArtOfWarMove(source, target, units):
+            return f"{source} {units} to {target}"
+        case ArtOfWarHold(source):
+            return f"{source} hold"
+        case ArtOfWarPlace(territory, units):
+            return f"place {units} {territory}"
+    return order
 
 
 def _board(spec: str | dict[str, Any]) -> Board:

@@ -57,6 +57,24 @@ def test_extra_draws_are_reported_unused() -> None:
     assert answer["draws"] == REQUEST["draws"]
 
 
+def test_orders_as_objects_are_their_text() -> None:
+    request = json.loads((CASES / "E17_free_placement.json").read_text())["request"]
+    objects = {
+        "red": [
+            {"kind": "place", "territory": "AK", "units": 2},
+            {"kind": "place", "territory": "US", "units": 1},
+            {"kind": "move", "from": "AK", "to": "CA", "units": 3},
+        ],
+        "blue": [{"kind": "place", "territory": "CA", "units": 1}, {"kind": "hold", "from": "CA"}],
+    }
+    texts = {"red": request["orders"]["red"], "blue": ["place 1 CA", "CA hold"]}
+    as_objects = adjudicate_json(json.dumps(request | {"orders": objects}))
+    assert as_objects == adjudicate_json(json.dumps(request | {"orders": texts}))
+    sneaky = {"red": [{"kind": "hold", "from": "AK, AK 1 to CA"}]}
+    with pytest.raises(RequestError, match="has a ',' or a new line"):
+        adjudicate_json(json.dumps(request | {"orders": sneaky}))
+
+
 def run_cli(stdin: bytes) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [str(SKIRMISH), "adjudicate"], input=stdin, capture_output=True, timeout=60, check=False
