@@ -26,7 +26,6 @@ def transfer(work: Work) -> list[Transfer]:
         if work.attacking(move):
             continue
         work.inflow[move.target] = work.inflow.get(move.target, 0) + move.units
-        work.results[move.line] = ("transferred", None)
         work.event(source, "transferred_out", target=move.target, units=move.units)
         work.event(move.target, "transferred_in", source=source, units=move.units)
         done.append(Transfer(move.player, source, move.target, move.units))

@@ -33,8 +33,21 @@ class Work(msgspec.Struct):
     results: dict[int, tuple[Result, int | None]] = {}
     events: dict[str, list[Event]] = {}
 
-    def event(self, territory: str, kind: EventKind, **fields: str | int | None) -> None:
-        self.events.setdefault(territory, []).append(Event(kind, **fields))  # type: ignore[arg-type]
+    def event(
+        self,
+        territory: str,
+        kind: EventKind,
+        *,
+        source: str | None = None,
+        target: str | None = None,
+        opponent: str | None = None,
+        player: str | None = None,
+        units: int | None = None,
+        defenders: int | None = None,
+        lost: int | None = None,
+    ) -> None:
+        event = Event(kind, source, target, opponent, player, units, defenders, lost)
+        self.events.setdefault(territory, []).append(event)
 
     def owner(self, territory: str) -> str | None:
         return self.state.owners.get(territory)
