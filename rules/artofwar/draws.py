@@ -56,5 +56,6 @@ def setup_stream(secret: bytes) -> SeededRandom:
     return derived(secret, "art-of-war", "setup")
 
 
-def map_stream(secret: bytes) -> SeededRandom:
-    return derived(secret, "art-of-war", "map")
+def map_seed(secret: bytes) -> int:
+    """The seed of a generated map (`mapgen.generate`) when the creator gave none."""
+    return derived(secret, "art-of-war", "map").seed

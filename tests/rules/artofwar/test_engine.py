@@ -7,7 +7,7 @@ import msgspec
 
 from rules.artofwar.board import Board
 from rules.artofwar.diplomacy import Ending
-from rules.artofwar.draws import Draws, setup_stream, turn_seed
+from rules.artofwar.draws import Draws, map_seed, setup_stream, turn_seed
 from rules.artofwar.maps import builtin_board
 from rules.artofwar.options import Options
 from rules.artofwar.records import TurnResult
@@ -27,6 +27,7 @@ def test_the_turn_seed_is_the_seed_of_the_turn_stream_and_new_for_every_rewind()
     seeds = {turn_seed(SECRET, turn, generation) for turn in (1, 2) for generation in (0, 1)}
     assert len(seeds) == 4
     assert setup_stream(SECRET).next_u64() == derived(SECRET, "art-of-war", "setup").next_u64()
+    assert map_seed(SECRET) == derived(SECRET, "art-of-war", "map").seed
 
 
 def random_orders(board: Board, state: State, rng: SeededRandom) -> dict[str, list[str]]:
