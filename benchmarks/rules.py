@@ -1,5 +1,9 @@
 """Adjudication speed: `python -m benchmarks rules`.
 
+0. One Art of War turn of 20 players on a generated map of about 120 territories, every
+   territory ordered, timed as the whole `adjudicate_json(body)` of its contract (decoding,
+   checking the inline map and the orders, resolving with the turn's draws, encoding).
+
 1. One turn of a generated 20-player normal map, every army ordered (moves, supports and
    holds mixed), timed as our whole `rules.adjudicate(request)`: decoding the request,
    parsing and validating every order, resolving, scoring and the JSON-ready response.
@@ -27,8 +31,10 @@ from pydip.player.player import Player
 from pydip.player.unit import UnitTypes
 from pydip.turn.resolve import resolve_turn
 
+from benchmarks._art_of_war import art_of_war_requests
 from benchmarks._options import Option, Value
 from benchmarks._table import print_table
+from rules.artofwar.contract import adjudicate_json as art_of_war
 from rules.skirmish import adjudicate
 from rules.skirmish.board import GameMap
 from rules.skirmish.mapgen import generate
@@ -265,7 +271,12 @@ def main(options: Mapping[str, Value]) -> None:
     land_size = f"{sizes[0]}-{sizes[-1]}, median {statistics.median(sizes):g}"
     land_label = f"Diplomacy land ({len(land['territories'])} terr.)"
     big_label = f"generated 20p normal ({len(generated.territories)} terr.)"
+    territories, units, war = art_of_war_requests(count + WARM_UP, seed)
+    war_times = timings(art_of_war, war)[WARM_UP:]
+    war_label = f"Art of War generated 20p ({territories} terr.)"
+    war_engine = "ours: art-of-war adjudicate_json()"
     rows = [
+        [war_label, war_engine, f"{units} units", *_stats(war_times), "", "", ""],
         [big_label, "ours: adjudicate()", str(armies), *_stats(big_times), "", "", ""],
         [land_label, "ours: adjudicate()", land_size, *_stats(ours), "1", "", ""],
     ]

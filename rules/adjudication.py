@@ -5,6 +5,7 @@ from collections.abc import Callable, Mapping
 
 import msgspec
 
+from rules.artofwar import contract as art_of_war
 from rules.kit.requests import RequestError
 from rules.skirmish import contract as skirmish_society
 from rules.skor import contract as skor
@@ -13,6 +14,7 @@ from rules.skor import contract as skor
 CONTRACTS: Mapping[str, Callable[[bytes | str], bytes]] = {
     "skirmish-society": skirmish_society.adjudicate_json,
     "skor": skor.adjudicate_json,
+    "art-of-war": art_of_war.adjudicate_json,
 }
 DEFAULT_RULESET = "skirmish-society"
 

@@ -16,10 +16,12 @@ _MASK = (1 << 64) - 1
 class SeededRandom:
     """SplitMix64: tiny, fast, and well distributed for game-sized draws."""
 
-    __slots__ = ("_state",)
+    __slots__ = ("_state", "seed")
 
     def __init__(self, seed: int) -> None:
-        self._state = seed & _MASK
+        # Kept so that a stream's seed can be published and the stream replayed from it.
+        self.seed = seed & _MASK
+        self._state = self.seed
 
     def next_u64(self) -> int:
         self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK

@@ -144,6 +144,10 @@ def _response(type_: Any, description: str) -> dict[str, Any]:
 
 
 def _schema_of(type_: Any) -> dict[str, Any]:
+    # A tuple is any one of its types: msgspec cannot make a union of untagged Structs, and
+    # each game's adjudication request is one (its `ruleset` has a default).
+    if isinstance(type_, tuple):
+        return {"anyOf": [_schema_of(one) for one in type_]}
     _registered.add(type_)
     (schema,), _ = json_schemas([type_])
     return schema

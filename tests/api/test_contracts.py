@@ -156,6 +156,10 @@ async def _everything_else(api: Api, games: list[str], readers: list[Account]) -
     await api.call("GET", "/v1/health")
     turn = {"map": "rulebook", "players": {"red": {}}, "orders": {"red": ["SI H"]}}
     await api.call("POST", "/v1/adjudicate", body={**turn, "armies": {"SI": "red"}})
+    war = {"ruleset": "art-of-war", "map": "aow-mini", "players": {"red": {}, "blue": {}}}
+    positions = {"owners": {"CO": "red", "BR": "blue"}, "units": {"CO": 5, "BR": 1}}
+    body = {**war, **positions, "orders": {"red": ["CO 5 to BR"]}, "seed": "6f264513fb5abc65"}
+    await api.call("POST", "/v1/adjudicate", body=body)
     await api.call("POST", "/v1/games", readers[0], {"name": "x", "vp_target": 51}, expect=422)
 
 

@@ -186,8 +186,10 @@ def json_body_routes(document: dict[str, Any]) -> list[tuple[str, str, Schema]]:
             content = operation.get("requestBody", {}).get("content", {})
             if "application/json" in content:
                 schema = content["application/json"]["schema"]
-                body = schemas[schema["$ref"].rsplit("/", 1)[-1]]
-                found.append((method.upper(), path, body))
+                # A body that may be any of several types (each game's what-if): each.
+                for option in schema.get("anyOf", [schema]):
+                    body = schemas[option["$ref"].rsplit("/", 1)[-1]]
+                    found.append((method.upper(), path, body))
     return found
 
 

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from rules.adjudication import RequestError, adjudicate_json
+from rules.artofwar.contract import ArtOfWarRequest, ArtOfWarResponse
 from rules.skirmish.contract import Request as AdjudicationRequest
 from rules.skirmish.contract import Response as Adjudication
 from schema import errors as codes
@@ -24,8 +25,9 @@ _answers: Lru[bytes, bytes] = Lru(256)
 @router.post(
     "/adjudicate",
     **documented(
-        body=AdjudicationRequest,
-        responses={200: Adjudication},
+        # Every game's request and answer, as any of them; `ruleset` says which.
+        body=(AdjudicationRequest, ArtOfWarRequest),
+        responses={200: (Adjudication, ArtOfWarResponse)},
         errors=(429,),
         summary="Adjudicate one turn: a position and orders in, the outcome out; stores nothing",
     ),
