@@ -84,10 +84,12 @@ def play_game(seed: int) -> tuple[Play, list[Step]]:
             break
         move = _move(rng, play, seat, tries)
         try:
-            events = recorded(SKOR.move(play, seat, move, draws))
+            made = SKOR.move(play, seat, move, draws)
         except MoveRefused:
             tries += 1
             continue
+        assert not isinstance(made, Sealed)
+        events = recorded(made)
         tries = 0
         steps.append(("move", seat, move, 0, events))
         play = _folded(play, events)
