@@ -12,14 +12,17 @@ from typing import Any
 
 import msgspec
 import pytest
+from msgspec.structs import replace
 
 from projections.playing import game_events, recorded
-from rules.game import Draws, MoveRefused, NotYourMove, Sealed, Wait
+from rules.game import Draws, Ending, MoveRefused, NotYourMove, Sealed, Wait
 from rules.kit.prng import SeededRandom
 from rules.registry import newest
 from rules.skor.actions import Move
-from rules.skor.definition import SKOR, Play
-from rules.skor.state import BRANCHES
+from rules.skor.definition import SKOR, Acted, Play
+from rules.skor.dice import Dice
+from rules.skor.engine import act
+from rules.skor.state import BRANCHES, State
 from tests.rules.skor.test_properties import CULTURES, _action
 
 SEATS = ("p1", "p2")
@@ -33,6 +36,19 @@ def _folded(play: Play | None, events: list[dict[str, Any]]) -> Play:
     assert play is not None
     assert msgspec.json.decode(msgspec.json.encode(play), type=Play) == play
     return play
+
+
+def _directly(play: Play, seat: str, made: list[Any], draws: Draws) -> State:
+    """The engine's state after the move's actions, their dice drawn from the secret (as the
+    move drew them): what folding its events, with the recorded rolls, must rebuild."""
+    assert play.game is not None
+    (acted,) = made
+    assert isinstance(acted, Acted)
+    game = replace(play.game, generation=draws.generation)
+    dice = Dice(secret=draws.key)
+    for action in acted.actions:
+        game = act(game, seat, action, dice).state
+    return game
 
 
 def _choice(rng: SeededRandom) -> dict[str, Any]:
@@ -92,7 +108,9 @@ def play_game(seed: int) -> tuple[Play, list[Step]]:
         events = recorded(made)
         tries = 0
         steps.append(("move", seat, move, 0, events))
-        play = _folded(play, events)
+        after = _folded(play, events)
+        assert after.game == _directly(play, seat, made, draws)
+        play = after
     return play, steps
 
 
@@ -194,3 +212,11 @@ def test_skor_is_built_in_and_checks_its_options() -> None:
         SKOR.check_options({"round_limit": 0})
     with pytest.raises(ValueError, match="round_limit"):
         SKOR.check_options({"clock": 3})
+
+
+def test_a_seat_leaving_during_the_choices_loses() -> None:
+    draws = Draws(b"skor")
+    play = _folded(None, recorded(SKOR.setup(SKOR.check_options({}), SEATS, draws)))
+    play = _folded(play, recorded(SKOR.leave(play, "p2")))
+    assert SKOR.ending(play) == Ending("resignation", {"p1": "won", "p2": "resigned"})
+    assert SKOR.to_move(play) == Wait()
