@@ -12,7 +12,7 @@ from rules.skor.board import NEIGHBOURS
 from schema.game_events import game_codec
 from server.ops.replay import replay_game
 from tests.api.contracts import Recorder, answer_errors, openapi
-from tests.api.support import Account, Api, Server
+from tests.api.support import Account, Api, Live, Server
 
 Json = dict[str, Any]
 DICTATORSHIP = {"culture": "dictatorship", "side": 1}
@@ -75,15 +75,21 @@ async def test_skor_is_played_through_the_room(server: Server) -> None:
     labels = [die["labels"] for die in started["setup"][0]["dice"]]
     assert labels[:3] == ["order", "terrain|A|0", "terrain|A|1"]
 
-    # The setup's choices are sealed: the other seat sees none before both are in.
-    refused = await _move(api, game_id, first, {"culture": "feudal", "side": 9}, expect=422)
-    assert refused["error"]["code"] == "move_refused"
-    assert (await _move(api, game_id, first, DICTATORSHIP))["events"] == ["move_sealed.v1"]
-    for reader in (second, None):
-        assert all(e["type"] != "move_sealed.v1" for e in await _feed(api, game_id, reader))
-    assert (await _view(api, game_id))["play"]["game"] is None
-    both = await _move(api, game_id, second, TECHNOCRACY)
-    assert both["events"] == ["move_sealed.v1", "play_recorded.v1"]
+    # The setup's choices are sealed: the other seat, the public and a socket see none
+    # before both are in.
+    async with Live.open(server.base, game_id) as spectator:
+        refused = await _move(api, game_id, first, {"culture": "feudal", "side": 9}, expect=422)
+        assert refused["error"]["code"] == "move_refused"
+        assert (await _move(api, game_id, first, DICTATORSHIP))["events"] == ["move_sealed.v1"]
+        for reader in (second, None):
+            assert all(e["type"] != "move_sealed.v1" for e in await _feed(api, game_id, reader))
+        assert (await _view(api, game_id))["play"]["game"] is None
+        both = await _move(api, game_id, second, TECHNOCRACY)
+        assert both["events"] == ["move_sealed.v1", "play_recorded.v1"]
+        await spectator.wait_for(
+            lambda ms: any(m.get("event", {}).get("type") == "play_recorded.v1" for m in ms)
+        )
+        assert [e for e in spectator.events if e["type"] == "move_sealed.v1"] == []
     shown = [e["move"] for e in await _feed(api, game_id) if e["type"] == "move_sealed.v1"]
     assert shown == [{**DICTATORSHIP, "tech": None}, TECHNOCRACY]
 
