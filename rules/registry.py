@@ -10,11 +10,15 @@ from typing import Any
 
 from rules.game import Game
 from rules.skirmish.ruleset import SKIRMISH_SOCIETY, SkirmishSociety
+from rules.skor.definition import SKOR
 
 Rules = SkirmishSociety | Game[Any, Any]
 
 # Name -> versions, the oldest first. A new game is one line here.
-_GAMES: dict[str, tuple[Rules, ...]] = {SKIRMISH_SOCIETY.name: (SKIRMISH_SOCIETY,)}
+_GAMES: dict[str, tuple[Rules, ...]] = {
+    SKIRMISH_SOCIETY.name: (SKIRMISH_SOCIETY,),
+    SKOR.name: (SKOR,),
+}
 _BUILT_IN = frozenset(_GAMES)
 
 # What a game whose first event names no game plays: every game from before the registry.

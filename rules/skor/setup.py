@@ -79,18 +79,23 @@ def roll_setup(players: list[str], options: Options, dice: Dice) -> Setup:
     return Setup(order, ordered, territories, options)
 
 
+def check_choice(options: Options, player: str, choice: Choice) -> None:
+    """One player's choice on its own (a game room checks each as it is sealed)."""
+    if not 1 <= choice.side <= 6:
+        raise SetupError(f"{player}'s side must be 1 to 6")
+    if choice.culture == "alternative" and not options.alternative_culture:
+        raise SetupError("the alternative culture needs the option alternative_culture")
+    if (choice.culture == "technocracy") != (choice.tech is not None):
+        raise SetupError(f"{player}: a technocracy, and only a technocracy, names a tech")
+    if choice.tech is not None and choice.tech not in BRANCHES:
+        raise SetupError(f"no such branch: {choice.tech}")
+
+
 def _check(setup: Setup, choices: dict[str, Choice]) -> None:
     if sorted(choices) != sorted(setup.players):
         raise SetupError("choices are needed from both players, and only from them")
     for player, choice in choices.items():
-        if not 1 <= choice.side <= 6:
-            raise SetupError(f"{player}'s side must be 1 to 6")
-        if choice.culture == "alternative" and not setup.options.alternative_culture:
-            raise SetupError("the alternative culture needs the option alternative_culture")
-        if (choice.culture == "technocracy") != (choice.tech is not None):
-            raise SetupError(f"{player}: a technocracy, and only a technocracy, names a tech")
-        if choice.tech is not None and choice.tech not in BRANCHES:
-            raise SetupError(f"no such branch: {choice.tech}")
+        check_choice(setup.options, player, choice)
 
 
 def _free_tier(branch: str | None) -> Tech:
@@ -98,8 +103,11 @@ def _free_tier(branch: str | None) -> Tech:
     return Tech() if branch is None else msgspec.structs.replace(Tech(), **{branch: 1})
 
 
-def start(setup: Setup, choices: dict[str, Choice], dice: Dice) -> tuple[Setup, State, list[Event]]:
-    """The board after both choices, and turn 1 started; the setup with sides and rotations."""
+def start(
+    setup: Setup, choices: dict[str, Choice], dice: Dice, generation: int = 0
+) -> tuple[Setup, State, list[Event]]:
+    """The board after both choices, and turn 1 started; the setup with sides and rotations.
+    `generation` counts the game's rewinds so far (a room's), part of turn 1's dice labels."""
     _check(setup, choices)
     structures: dict[str, Structure] = {}
     territories = {}
@@ -123,6 +131,7 @@ def start(setup: Setup, choices: dict[str, Choice], dice: Dice) -> tuple[Setup, 
         options=setup.options,
         tech=tech,
         incoming=dict.fromkeys(setup.players, 0),
+        generation=generation,
     )
     game = Game(state, dice)
     start_turn(game, 1)

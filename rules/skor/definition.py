@@ -1,0 +1,226 @@
+"""Skor as a game the server's room runs (rules/game.py; docs/skor.md, "Playing Skor on the
+server"): the engine's setup, then both sealed choices, then the players' actions in turn.
+
+Each event records what the engine needs to do it again (the choices or actions, with the
+generation and the value of every die rolled), so `evolve` re-applies the engine with those
+explicit rolls: the state is rebuilt exactly, never needing the secret. The engine's own
+events and dice ride along, public, for the feed."""
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from rules.game import (
+    Draws,
+    Ending,
+    Move,
+    MoveRefused,
+    NotYourMove,
+    OptionsRefused,
+    Result,
+    Sealed,
+    Seat,
+    Wait,
+)
+from rules.skor.actions import Resign
+from rules.skor.dice import Dice, DieRecord
+from rules.skor.engine import act
+from rules.skor.moves import AnyAction, read
+from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup, start
+from rules.skor.state import Options, State
+
+EngineEvent = dict[str, Any]
+
+
+class SetupRolled(msgspec.Struct, frozen=True, tag="skor_setup_rolled.v1"):
+    """The public rolls: who plays first and both territories' terrain, before any choice."""
+
+    setup: Setup
+    dice: list[DieRecord]
+
+
+class Chosen(msgspec.Struct, frozen=True, tag="skor_chosen.v1"):
+    """Both sealed choices, shown together; the board made and turn 1 started."""
+
+    choices: dict[Seat, Choice]
+    generation: int
+    dice: list[DieRecord]
+    events: list[EngineEvent]
+
+
+class Acted(msgspec.Struct, frozen=True, tag="skor_acted.v1"):
+    """One move of the player whose turn it is: one action, or several (a text of lines)."""
+
+    player: Seat
+    generation: int
+    actions: list[AnyAction]
+    dice: list[DieRecord]
+    events: list[EngineEvent]
+
+
+class Left(msgspec.Struct, frozen=True, tag="skor_left.v1"):
+    """A seat resigned (or was banned): the other wins (P41)."""
+
+    player: Seat
+    events: list[EngineEvent]
+
+
+Event = SetupRolled | Chosen | Acted | Left
+
+
+class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The setup's rolls (with sides once chosen), the engine's state once both chose, and
+    who left, if anyone did."""
+
+    setup: Setup
+    game: State | None = None
+    left: Seat | None = None
+
+
+def _rolls(dice: list[DieRecord]) -> Dice:
+    return Dice(rolls=[die.value for die in dice])
+
+
+def _options(options: Mapping[str, Any]) -> Options:
+    try:
+        return msgspec.convert(dict(options), Options)
+    except msgspec.ValidationError as error:
+        raise OptionsRefused(
+            f"Skor's options are round_limit (1 to 10000) and alternative_culture: {error}"
+        ) from error
+
+
+def _opponent(play: Play, seat: Seat) -> Seat:
+    first, second = play.setup.players
+    return second if seat == first else first
+
+
+class Skor:
+    name = "skor"
+    version = 1
+    state_type = Play
+    event_type = Event
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        kept: dict[str, Any] = msgspec.to_builtins(_options(options))
+        return kept
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        return 2, 2
+
+    def setup(
+        self, options: Mapping[str, Any], seats: tuple[Seat, ...], draws: Draws
+    ) -> list[Event]:
+        # Dice(secret=draws.key) draws exactly draws.stream(*labels), one stream per die.
+        dice = Dice(secret=draws.key)
+        rolled = roll_setup(list(seats), _options(options), dice)
+        return [SetupRolled(rolled, dice.records)]
+
+    def evolve(self, state: Play | None, event: Event) -> Play:
+        if isinstance(event, SetupRolled):
+            return Play(event.setup)
+        assert state is not None, "a Skor game starts with its setup's rolls"
+        match event:
+            case Chosen():
+                setup, game, _ = start(
+                    state.setup, event.choices, _rolls(event.dice), event.generation
+                )
+                return replace(state, setup=setup, game=game)
+            case Acted():
+                assert state.game is not None
+                game = replace(state.game, generation=event.generation)
+                dice = _rolls(event.dice)
+                for action in event.actions:
+                    result = act(game, event.player, action, dice)
+                    assert result.refused is None, result.refused
+                    game = result.state
+                return replace(state, game=game)
+            case Left():
+                kept = state.game
+                if kept is not None and kept.ending is None:
+                    kept = act(kept, event.player, Resign(), Dice(rolls=[])).state
+                return replace(state, game=kept, left=event.player)
+        raise AssertionError(f"not a Skor event: {event!r}")
+
+    def to_move(self, state: Play) -> Wait:
+        if self.ending(state) is not None:
+            return Wait()
+        if state.game is None:
+            return Wait(frozenset(state.setup.players), sealed=True)
+        return Wait(frozenset({state.game.turn.player}))
+
+    def move(self, state: Play, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
+        if state.game is None:
+            return Sealed(_choice(state.setup.options, seat, move))
+        if state.game.ending is not None or state.left is not None:
+            raise MoveRefused("the game is over")
+        if seat != state.game.turn.player:
+            raise NotYourMove("not your turn")
+        game = replace(state.game, generation=draws.generation)
+        dice = Dice(secret=draws.key)
+        actions: list[AnyAction] = []
+        events: list[EngineEvent] = []
+        entries = read(move)
+        for line, action in entries:
+            # The engine's refusal, word for word; a line of several is named.
+            where = f"{line}: " if len(entries) > 1 else ""
+            if isinstance(action, str):
+                raise MoveRefused(where + action)
+            if isinstance(action, Resign):
+                raise MoveRefused(where + "resign with the game's resign, not as a move")
+            result = act(game, seat, action, dice)
+            if result.refused is not None:
+                raise MoveRefused(where + result.refused)
+            game = result.state
+            actions.append(action)
+            events.extend(result.events)
+        return [Acted(seat, draws.generation, actions, dice.records, events)]
+
+    def resolve(self, state: Play, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
+        choices = {seat: msgspec.convert(move, Choice) for seat, move in moves.items()}
+        dice = Dice(secret=draws.key)
+        _, _, events = start(state.setup, choices, dice, draws.generation)
+        return [Chosen(choices, draws.generation, dice.records, events)]
+
+    def leave(self, state: Play, seat: Seat) -> list[Event]:
+        game = state.game
+        if game is None or game.ending is not None:
+            return [Left(seat, [])]
+        return [Left(seat, act(game, seat, Resign(), Dice(rolls=[])).events)]
+
+    def ending(self, state: Play) -> Ending | None:
+        if state.left is not None:
+            return Ending(
+                "resignation", {_opponent(state, state.left): "won", state.left: "resigned"}
+            )
+        if state.game is None or state.game.ending is None:
+            return None
+        winner = state.game.ending.winner
+        results: dict[Seat, Result] = {
+            seat: "drew" if winner is None else "won" if seat == winner else "lost"
+            for seat in state.setup.players
+        }
+        return Ending(state.game.ending.by, results)
+
+    def view(self, state: Play, seats: frozenset[Seat]) -> Any:
+        # Nothing in play is hidden; the sealed choices are the room's, never in the state.
+        return msgspec.to_builtins(state)
+
+
+def _choice(options: Options, seat: Seat, move: Move) -> dict[str, Any]:
+    """A seat's setup choice, checked on its own and kept in its normal form."""
+    try:
+        choice = msgspec.convert(move, Choice)
+        check_choice(options, seat, choice)
+    except (msgspec.ValidationError, SetupError) as error:
+        raise MoveRefused(
+            'a setup choice is {"culture": ..., "side": 1 to 6, "tech": a branch '
+            f"(a technocracy's only)}}: {error}"
+        ) from error
+    kept: dict[str, Any] = msgspec.to_builtins(choice)
+    return kept
+
+
+SKOR = Skor()
