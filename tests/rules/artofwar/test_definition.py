@@ -207,6 +207,7 @@ def test_seeded_whole_games_end_and_replay_identically(
     assert set(ending.results) == set(final.seats)
     assert ending.by == "abandoned" or ending.winners or "drew" in ending.results.values()
     for state, kind, seat, move, events, draws in steps:
+        again: object
         match kind:
             case "leave":
                 again = ART_OF_WAR.leave(state, seat)
