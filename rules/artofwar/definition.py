@@ -155,7 +155,14 @@ class ArtOfWar:
     def view(self, state: Play, seats: frozenset[Seat]) -> Any:
         """Everything is public between turns (P37): a turn's orders are secret only until it
         runs, and the room keeps them until then."""
-        return msgspec.to_builtins(state)
+        view: dict[str, Any] = msgspec.to_builtins(state)
+        # Every stance by its kind, the default `no_mercy` too (the state omits it).
+        for name, player in state.position.players.items():
+            stance: dict[str, Any] = {"kind": player.stance.kind}
+            if player.stance.draw_max is not None:
+                stance["draw_max"] = player.stance.draw_max
+            view["position"]["players"][name]["stance"] = stance
+        return view
 
 
 def _waited(state: Play) -> list[Seat]:
