@@ -171,22 +171,33 @@ def _play(seed: int, options: dict[str, Any], seats: int) -> tuple[Play, list[tu
                 steps.append((state, "leave", seat, None, events, draws))
                 state = _fold(events, state)
                 continue
+            if turn > 60:  # nobody won: everyone leaves, and the game is abandoned
+                events = ART_OF_WAR.leave(state, seat)
+                steps.append((state, "leave", seat, None, events, draws))
+                state = _fold(events, state)
+                continue
             if turn > 40 or rng.below(10) == 0:
                 stance = "offer_mercy" if seat == min(wait.seats) else "surrender"
-                decision = ART_OF_WAR.move(state, seat, {"stance": stance}, draws)
-                assert isinstance(decision, list)
-                steps.append((state, "act", seat, {"stance": stance}, decision, draws))
-                state = _fold(decision, state)
+                try:
+                    decision = ART_OF_WAR.move(state, seat, {"stance": stance}, draws)
+                except MoveRefused:  # binding: no way back from surrender
+                    assert state.options.diplomacy == "binding"
+                else:
+                    assert isinstance(decision, list)
+                    steps.append((state, "act", seat, {"stance": stance}, decision, draws))
+                    state = _fold(decision, state)
             sealed = ART_OF_WAR.move(state, seat, _orders(state, seat, rng), draws)
             assert isinstance(sealed, Sealed)
             moves[seat] = msgspec.to_builtins(sealed.move)
+        if not ART_OF_WAR.to_move(state).seats:
+            break  # everyone left: nothing to resolve
         events = ART_OF_WAR.resolve(state, moves, draws)
         steps.append((state, "resolution", None, moves, events, draws))
         state = _fold(events, state)
     return state, steps
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 2**63),
     seats=st.integers(2, 4),
