@@ -2,7 +2,7 @@
 state between turns and the events that move it, each rebuilt exactly from its JSON."""
 
 import re
-from functools import cache
+from functools import lru_cache
 from typing import Any, Literal
 
 import msgspec
@@ -92,7 +92,8 @@ def check_game_options(options: dict[str, Any]) -> GameOptions:
     return checked
 
 
-@cache
+# Bounded: every game with a generated map has a map of its own.
+@lru_cache(maxsize=64)
 def board_of(name: MapName, players: int, seed: int | None) -> Board:
     """The map of a game: built in, or generated for its seats from its seed."""
     if name == "generated":
