@@ -35,7 +35,9 @@ E = TypeVar("E")
 Seat = str
 # A move as its sender gave it: a decoded JSON value, which the game checks.
 Move = Any
-Result = Literal["won", "drew", "lost", "resigned"]
+# `survived` and `eliminated`: the final standing of a game with more than winners and losers
+# (the Art of War: players that survived a conquest or a treaty, players wiped out).
+Result = Literal["won", "drew", "lost", "resigned", "survived", "eliminated"]
 
 
 class MoveRefused(ValueError):

@@ -103,7 +103,9 @@ def respond(request: ArtOfWarRequest) -> ArtOfWarResponse:
     board = _board(request.map)
     state = _state(request, board)
     draws = _draws(request)
-    orders = {player: [_text(order) for order in given] for player, given in request.orders.items()}
+    orders = {
+        player: [order_text(order) for order in given] for player, given in request.orders.items()
+    }
     for player in orders:
         if player not in state.players:
             raise RequestError(f"orders of an unknown player: {player!r}")
@@ -118,7 +120,7 @@ def respond(request: ArtOfWarRequest) -> ArtOfWarResponse:
     return ArtOfWarResponse(**fields, seed=request.seed, draws_unused=unused)
 
 
-def _text(order: JsonOrder) -> str:
+def order_text(order: JsonOrder) -> str:
     if not isinstance(order, str):
         for name in msgspec.structs.astuple(order):
             # A separator inside a name would make one object several orders.

@@ -19,7 +19,11 @@ async def test_a_game_says_what_it_plays_and_by_which_rules(server: Server) -> N
 @pytest.mark.parametrize(
     ("game", "code", "says"),
     [
-        ("chess", "unknown_game", "no game named 'chess' here; the games are: skirmish-society"),
+        (
+            "chess",
+            "unknown_game",
+            "no game named 'chess' here; the games are: art-of-war, skirmish-society",
+        ),
         ("x" * 41, "invalid_body", "length <= 40"),
         (7, "invalid_body", "Expected `str`, got `int`"),
     ],

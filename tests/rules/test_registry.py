@@ -33,7 +33,7 @@ def registered() -> Iterator[None]:
 
 @pytest.mark.usefixtures("registered")
 def test_a_registered_game_is_played_by_its_newest_version_and_keeps_the_old_ones() -> None:
-    assert names() == ["skirmish-society", "skor", "tic-tac-toe"]
+    assert names() == ["art-of-war", "skirmish-society", "skor", "tic-tac-toe"]
     register(TIC_TAC_TOE)  # again: nothing changes
     second = TicTacToe()
     second.version = 2
@@ -55,14 +55,16 @@ def test_an_older_version_comes_in_only_before_the_newer() -> None:
 
 
 def test_a_built_in_game_stays() -> None:
-    for name in ("skirmish-society", "skor"):
+    for name in ("art-of-war", "skirmish-society", "skor"):
         with pytest.raises(ValueError, match="built in"):
             unregister(name)
-    assert names() == ["skirmish-society", "skor"]
+    assert names() == ["art-of-war", "skirmish-society", "skor"]
 
 
 def test_an_unknown_game_or_version_is_refused_by_name() -> None:
-    with pytest.raises(UnknownGame, match="no game named 'chess' here; the games are: skirmish"):
+    with pytest.raises(
+        UnknownGame, match="no game named 'chess' here; the games are: art-of-war, skirmish"
+    ):
         newest("chess")
     with pytest.raises(UnknownGame, match="does not know version 9 of 'skirmish-society'"):
         game_rules("skirmish-society", 9)

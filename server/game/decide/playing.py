@@ -46,7 +46,11 @@ def start_play(state: GameState, command: StartGame, secret: bytes) -> list[Game
             codes.NOT_ENOUGH_PLAYERS,
             f"{definition.name} is played by {fewest} to {most} players; {count} joined",
         )
-    setup = definition.setup(state.options, tuple(state.players), draws(state, secret))
+    try:
+        # Some games can tell only from their setup's draws that they cannot start.
+        setup = definition.setup(state.options, tuple(state.players), draws(state, secret))
+    except OptionsRefused as error:
+        raise InvalidCommand(codes.OPTIONS_REFUSED, str(error)) from error
     return [
         PlayStarted(
             at=command.now,

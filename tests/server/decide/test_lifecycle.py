@@ -96,7 +96,8 @@ def test_a_game_plays_a_game_the_server_knows_and_says_which_and_by_which_rules(
     create = CreateGame(
         actor=Actor(ADMIN), now=T0, game_id="g9", settings=Settings(name="x"), seed=1
     )
-    with refused(codes.UNKNOWN_GAME, "no game named 'chess' here; the games are: skirmish-soc"):
+    unknown = "no game named 'chess' here; the games are: art-of-war, skirmish-society"
+    with refused(codes.UNKNOWN_GAME, unknown):
         Game().when(msgspec.structs.replace(create, game="chess"))
     game = Game()
     game.run(create)

@@ -1,0 +1,179 @@
+"""The Art of War through the game room (rules/game.py, docs/art-of-war.md "Playing on the
+server"): every player not eliminated gives its orders at once, in secret; the last
+submission runs the turn. A change of stance is an act, public at once."""
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from rules.artofwar.diplomacy import Stance, StanceRefused, change_stance
+from rules.artofwar.draws import Draws as TurnDraws
+from rules.artofwar.draws import map_seed, setup_stream, turn_seed
+from rules.artofwar.options import MAX_PLAYERS, MIN_PLAYERS
+from rules.artofwar.play import (
+    Event,
+    GameOptions,
+    Play,
+    Resigned,
+    StanceChanged,
+    Started,
+    TurnRun,
+    board_of,
+    check_game_options,
+    play_board,
+    stance_of,
+    submission,
+)
+from rules.artofwar.resolve import next_state, resolve
+from rules.artofwar.setup import SetupError, setup
+from rules.artofwar.state import Player
+from rules.game import Draws, Ending, Move, MoveRefused, OptionsRefused, Result, Sealed, Seat, Wait
+from rules.kit.prng import SeededRandom
+
+
+class ArtOfWar:
+    name = "art-of-war"
+    version = 1
+    state_type = Play
+    event_type = Event
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            checked = check_game_options(dict(options))
+        except ValueError as error:
+            raise OptionsRefused(str(error)) from error
+        result: dict[str, Any] = msgspec.to_builtins(checked)
+        return result
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """2 to 20 (P3), and no more than the map has territories: whether a `one` game can
+        seat its players apart depends on the setup's draw, and is told at the start."""
+        checked = msgspec.convert(dict(options), GameOptions)
+        if checked.map == "generated":
+            return MIN_PLAYERS, MAX_PLAYERS
+        territories = len(board_of(checked.map, MIN_PLAYERS, None).territories)
+        return MIN_PLAYERS, min(MAX_PLAYERS, territories)
+
+    def setup(
+        self, options: Mapping[str, Any], seats: tuple[Seat, ...], draws: Draws
+    ) -> list[Event]:
+        checked = msgspec.convert(dict(options), GameOptions)
+        seed = None
+        if checked.map == "generated":
+            seed = checked.map_seed if checked.map_seed is not None else map_seed(draws.key)
+        board = board_of(checked.map, len(seats), seed)
+        try:
+            position = setup(board, list(seats), checked, setup_stream(draws.key))
+        except SetupError as error:
+            raise OptionsRefused(str(error)) from error
+        return [Started(checked, tuple(seats), seed, position)]
+
+    def evolve(self, state: Play | None, event: Event) -> Play:
+        if isinstance(event, Started):
+            return Play(event.options, event.seats, event.map_seed, event.position)
+        assert state is not None, "a game starts with started.v1"
+        match event:
+            case StanceChanged(seat, stance):
+                return _with_stance(state, seat, stance)
+            case TurnRun(result=result):
+                return replace(
+                    state, position=next_state(state.position, result), ending=result.ending
+                )
+            case Resigned(seat):
+                surrendered = _with_stance(state, seat, Stance("surrender"))
+                return replace(surrendered, resigned=state.resigned | {seat})
+        raise AssertionError(f"not an Art of War event: {event!r}")
+
+    def to_move(self, state: Play) -> Wait:
+        if self.ending(state) is not None:
+            return Wait()
+        return Wait(frozenset(_waited(state)), sealed=True)
+
+    def move(self, state: Play, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
+        stance = stance_of(move)
+        if stance is None:
+            # A submission replaces the seat's earlier ones of the turn (the room keeps the
+            # newest sealed move): within it, the newest valid order per territory counts.
+            return Sealed(submission(move))
+        current = state.position.players[seat].stance
+        try:
+            change_stance(current, stance, binding=state.options.diplomacy == "binding")
+        except StanceRefused as error:
+            raise MoveRefused(str(error)) from error
+        return [StanceChanged(seat, stance)]
+
+    def resolve(self, state: Play, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
+        position = state.position
+        # A seat without a move (resigned, banned) submitted nothing (P34).
+        orders = {
+            seat: msgspec.convert(moves[seat], list[str])
+            for seat in position.active()
+            if seat in moves
+        }
+        # P33's rewind generation: the game's rewinds so far, new after every rewind.
+        seed = turn_seed(draws.key, position.turn, draws.generation)
+        result = resolve(
+            play_board(state),
+            state.options.placement,
+            position,
+            orders,
+            TurnDraws(stream=SeededRandom(seed)),
+        )
+        return [TurnRun(position.turn, draws.generation, f"{seed:016x}", orders, result)]
+
+    def leave(self, state: Play, seat: Seat) -> list[Event]:
+        return [Resigned(seat)]
+
+    def ending(self, state: Play) -> Ending | None:
+        """§6's final standing: winners, treaty signers (drew), players that survived,
+        players eliminated; a seat that resigned and survived is `resigned`. When every
+        player left has resigned, nobody is left to play: the game ends `abandoned`."""
+        players = state.position.players
+        ranks: dict[Seat, Result] = {}
+        if state.ending is None:
+            if _waited(state):
+                return None
+            by = "abandoned"
+        else:
+            ending = state.ending
+            by = ending.by
+            ranks.update(dict.fromkeys(ending.survivors, "survived"))
+            ranks.update(dict.fromkeys(ending.signers, "drew"))
+            ranks.update(dict.fromkeys(ending.winners, "won"))
+        results: dict[Seat, Result] = {}
+        for seat in state.seats:
+            result: Result = ranks.get(seat, "survived")
+            if players[seat].status == "eliminated":
+                result = "eliminated"
+            elif seat in state.resigned and result == "survived":
+                result = "resigned"
+            results[seat] = result
+        return Ending(by, results)
+
+    def view(self, state: Play, seats: frozenset[Seat]) -> Any:
+        """Everything is public between turns (P37): a turn's orders are secret only until it
+        runs, and the room keeps them until then."""
+        view: dict[str, Any] = msgspec.to_builtins(state)
+        # Every stance by its kind, the default `no_mercy` too (the state omits it).
+        for name, player in state.position.players.items():
+            stance: dict[str, Any] = {"kind": player.stance.kind}
+            if player.stance.draw_max is not None:
+                stance["draw_max"] = player.stance.draw_max
+            view["position"]["players"][name]["stance"] = stance
+        return view
+
+
+def _waited(state: Play) -> list[Seat]:
+    """Every player not eliminated must submit (P31), but one that resigned (P34)."""
+    return [seat for seat in state.position.active() if seat not in state.resigned]
+
+
+def _with_stance(state: Play, seat: Seat, stance: Stance) -> Play:
+    player = state.position.players[seat]
+    players = {**state.position.players, seat: Player(player.status, stance)}
+    return replace(state, position=replace(state.position, players=players))
+
+
+ART_OF_WAR = ArtOfWar()

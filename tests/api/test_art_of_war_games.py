@@ -1,0 +1,188 @@
+"""The Art of War played through the real server, by its definition (rules/artofwar/definition.py):
+orders sealed until the last player submits, stances public at once, the turn's battles and
+draws in the feed, rewind, fork, verify, replay, and a game to its end."""
+
+from typing import Any
+
+from msgspec import to_builtins
+
+from projections.loading import stream_of
+from rules.artofwar.maps import builtin_board
+from schema.game_events import game_codec
+from server.ops.replay import replay_game
+from tests.api.support import Account, Api, Server
+
+Json = dict[str, Any]
+MINI = builtin_board("aow-mini")
+
+
+async def _game(api: Api, players: int, **options: Any) -> tuple[str, list[Account]]:
+    """A game of the Art of War on aow-mini, created by the first account, joined by all."""
+    accounts = [await api.account(f"general{n}") for n in range(1, players + 1)]
+    body = {
+        "name": "The Art of War",
+        "game": "art-of-war",
+        "options": {"map": "aow-mini", **options},
+    }
+    game_id = (await api.call("POST", "/v1/games", accounts[0], body, expect=201))["id"]
+    for who in accounts:
+        await api.join(game_id, who)
+    return game_id, accounts
+
+
+async def _started(api: Api, players: int, **options: Any) -> tuple[str, list[Account]]:
+    game_id, accounts = await _game(api, players, **options)
+    await api.start(game_id, accounts[0])
+    return game_id, accounts
+
+
+async def _move(api: Api, game_id: str, who: Account, move: Any, expect: int = 200) -> Json:
+    body = {"move": move}
+    answer: Json = await api.call("POST", f"/v1/games/{game_id}/moves", who, body, expect=expect)
+    return answer
+
+
+async def _view(api: Api, game_id: str) -> Json:
+    view: Json = await api.call("GET", f"/v1/games/{game_id}")
+    return view
+
+
+async def _feed(api: Api, game_id: str, who: Account | None = None) -> list[Json]:
+    return [{"type": e.type, **to_builtins(e.data)} for e in await api.events(game_id, who)]
+
+
+def _attacks(play: Json, seat: str) -> str:
+    """Every territory of `seat` attacks its first neighbour it does not own with all its units
+    but one: every battle has defenders, so draws."""
+    owners, units = play["position"]["owners"], play["position"]["units"]
+    lines = []
+    for territory in sorted(t for t, owner in owners.items() if owner == seat):
+        targets = sorted(n for n in MINI.neighbours[territory] if owners.get(n) != seat)
+        if targets and units.get(territory, 0) > 1:
+            lines.append(f"{territory} {units[territory] - 1} to {targets[0]}")
+    return ", ".join(lines)
+
+
+def _turns_run(feed: list[Json]) -> list[Json]:
+    return [
+        event
+        for recorded in feed
+        if recorded["type"] == "play_recorded.v1"
+        for event in recorded["events"]
+        if event["type"] == "turn_run.v1"
+    ]
+
+
+async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) -> None:
+    api = server.api
+    game_id, (one, two, three) = await _started(api, 3, initial="fill")
+    view = await _view(api, game_id)
+    assert (view["game"], view["phase"], view["turn"]) == ("art-of-war", "running", 1)
+    assert view["to_move"] == ["p1", "p2", "p3"]
+    play = view["play"]
+    assert sorted(set(play["position"]["owners"].values())) == ["p1", "p2", "p3"]
+
+    assert (await _move(api, game_id, one, _attacks(play, "p1")))["events"] == ["move_sealed.v1"]
+    # A newer submission replaces the seat's earlier one; refused shapes are a 422.
+    await _move(api, game_id, one, [_attacks(play, "p1")])
+    refused = await _move(api, game_id, two, {"orders": 3}, expect=422)
+    assert refused["error"]["code"] == "move_refused"
+    assert [e for e in await _feed(api, game_id, two) if e["type"] == "move_sealed.v1"] == []
+
+    # A change of stance is public at once, and runs no turn.
+    act = await _move(api, game_id, three, {"stance": "draw", "draw_max": 3})
+    assert act["events"] == ["play_recorded.v1"]
+    view = await _view(api, game_id)
+    assert view["play"]["position"]["players"]["p3"]["stance"] == {"kind": "draw", "draw_max": 3}
+    assert (view["turn"], view["to_move"]) == (1, ["p1", "p2", "p3"])
+
+    await _move(api, game_id, two, _attacks(play, "p2"))
+    last = await _move(api, game_id, three, "stance no mercy")  # free diplomacy: tightened
+    assert last["events"] == ["play_recorded.v1"]
+    ran = await _move(api, game_id, three, _attacks(play, "p3"))
+    assert ran["events"] == ["move_sealed.v1", "play_recorded.v1"]
+
+    view = await _view(api, game_id)
+    assert (view["turn"], view["play"]["position"]["turn"]) == (2, 2)
+    feed = await _feed(api, game_id)
+    shown = [e["move"] for e in feed if e["type"] == "move_sealed.v1"]
+    assert len(shown) == 4  # p1 twice, then p2 and p3: everyone's, once the turn ran
+    (turn,) = _turns_run(feed)
+    assert (turn["turn"], turn["generation"], len(turn["seed"])) == (1, 0, 16)
+    assert turn["orders"]["p1"] == [_attacks(play, "p1")]
+    assert turn["result"]["battles"]
+    assert turn["result"]["draws"]
+    assert turn["result"]["owners"] == view["play"]["position"]["owners"]
+
+
+async def test_rewind_fork_verify_and_replay(server: Server) -> None:
+    api = server.api
+    game_id, accounts = await _started(api, 3, initial="fill", diplomacy="binding")
+    seats = ("p1", "p2", "p3")
+    play = (await _view(api, game_id))["play"]
+    for seat, who in zip(seats, accounts, strict=True):
+        await _move(api, game_id, who, _attacks(play, seat))
+    # The second turn: nobody orders anything (an empty submission counts, P31).
+    waiting = (await _view(api, game_id))["to_move"]
+    for seat, who in zip(seats, accounts, strict=True):
+        if seat in waiting:
+            await _move(api, game_id, who, [])
+    await _move(api, game_id, accounts[0], {"stance": "offer_mercy"})
+    refused = await _move(api, game_id, accounts[0], {"stance": "no_mercy"}, expect=422)
+    assert "binding diplomacy" in refused["error"]["message"]
+    first = _turns_run(await _feed(api, game_id))
+
+    await api.call("POST", f"/v1/games/{game_id}/admin/rewind", accounts[0], {"reason": "again"})
+    view = await _view(api, game_id)
+    assert (view["turn"], view["to_move"]) == (2, waiting)
+    # The stance change after the rewound turn is taken back with it.
+    assert view["play"]["position"]["players"]["p1"]["stance"] == {"kind": "no_mercy"}
+    for seat, who in zip(seats, accounts, strict=True):
+        if seat in waiting:
+            await _move(api, game_id, who, "")
+    again = _turns_run(await _feed(api, game_id))
+    # The turn ran again with fresh draws: a new generation, a new seed.
+    assert (again[-1]["turn"], again[-1]["generation"]) == (2, 1)
+    assert again[-1]["seed"] != first[-1]["seed"]
+
+    fork = await api.call("POST", f"/v1/games/{game_id}/fork", accounts[0], {"turn": 2}, expect=201)
+    forked = await _view(api, fork["id"])
+    assert forked["turn"] == 2
+    assert forked["play"]["position"]["owners"] == first[0]["result"]["owners"]
+    for checked in (game_id, fork["id"]):
+        verified = await api.call("GET", f"/v1/games/{checked}/verify")
+        assert verified["ok"] is True, str(verified)
+    store = server.app.state.services.games.store
+    events = [game_codec.decode_recorded(e) for e in await store.read_stream(stream_of(game_id))]
+    replayed, differences = replay_game(game_id, events)
+    assert differences == []
+    assert replayed >= 3
+
+
+async def test_a_game_ends_by_mercy_when_the_other_resigns(server: Server) -> None:
+    api = server.api
+    game_id, (one, two) = await _started(api, 2)
+    await _move(api, game_id, one, {"stance": "offer_mercy"})
+    await api.call("POST", f"/v1/games/{game_id}/resign", two)
+    view = await _view(api, game_id)
+    assert (view["phase"], view["to_move"]) == ("running", ["p1"])
+    assert view["play"]["position"]["players"]["p2"]["stance"] == {"kind": "surrender"}
+    await _move(api, game_id, one, "")
+    view = await _view(api, game_id)
+    assert view["phase"] == "finished"
+    assert view["ending"] == {"by": "mercy", "results": {"p1": "won", "p2": "resigned"}}
+    assert view["secret"] is not None
+    (turn,) = _turns_run(await _feed(api, game_id))
+    assert turn["result"]["treaty"]["by"] == "mercy"
+    assert turn["orders"] == {"p1": []}
+
+
+async def test_a_start_the_map_cannot_seat_is_refused_and_bad_options_too(server: Server) -> None:
+    api = server.api
+    game_id, accounts = await _game(api, 5)
+    refused = await api.call("POST", f"/v1/games/{game_id}/start", accounts[0], expect=422)
+    assert refused["error"]["code"] == "options_refused"
+    assert "cannot seat 5 players apart" in refused["error"]["message"]
+    body = {"name": "Bad", "game": "art-of-war", "options": {"map": "mars"}}
+    bad = await api.call("POST", "/v1/games", accounts[0], body, expect=422)
+    assert bad["error"]["code"] == "options_refused"
