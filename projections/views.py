@@ -89,6 +89,7 @@ def _play_view(state: GameState) -> dict[str, Any]:
         "options": state.options,
         "play": definition.view(state.play, frozenset()),
         "to_move": sorted(wait.seats) if state.phase == "running" else [],
+        "moved": sorted(state.sealed) if wait.sealed and wait.announced else None,
         "ending": definition.ending(state.play),
     }
 

@@ -65,6 +65,9 @@ class Wait(msgspec.Struct, frozen=True):
     # Simultaneous moves: each kept secret by the room until every seat of `seats` has
     # moved, then resolved together. Otherwise a move is played the moment it is made.
     sealed: bool = False
+    # Whether everyone may know which seats have moved in the sealed wait (the Art of War's
+    # public "submitted" flags); otherwise nobody learns it before the wait resolves.
+    announced: bool = False
 
 
 class Ending(msgspec.Struct, frozen=True):

@@ -96,6 +96,9 @@ class PublicGame(msgspec.Struct, frozen=True):
     options: dict[str, Any] = {}
     play: Any = None
     to_move: list[str] | None = None
+    # The seats that have moved in the sealed wait, where the game makes that public (null
+    # where it does not: then nobody learns it before the wait resolves).
+    moved: list[str] | None = None
     ending: Ending | None = None
 
 

@@ -89,7 +89,8 @@ class ArtOfWar:
     def to_move(self, state: Play) -> Wait:
         if self.ending(state) is not None:
             return Wait()
-        return Wait(frozenset(_waited(state)), sealed=True)
+        # §7: who has submitted is public, so that everyone sees whom the turn waits for.
+        return Wait(frozenset(_waited(state)), sealed=True, announced=True)
 
     def move(self, state: Play, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
         stance = stance_of(move)

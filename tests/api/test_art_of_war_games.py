@@ -82,7 +82,10 @@ async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) 
     play = view["play"]
     assert sorted(set(play["position"]["owners"].values())) == ["p1", "p2", "p3"]
 
+    assert view["moved"] == []
     assert (await _move(api, game_id, one, _attacks(play, "p1")))["events"] == ["move_sealed.v1"]
+    # Who has submitted is public (§7); what, nobody else knows.
+    assert (await _view(api, game_id))["moved"] == ["p1"]
     # A newer submission replaces the seat's earlier one; refused shapes are a 422.
     await _move(api, game_id, one, [_attacks(play, "p1")])
     refused = await _move(api, game_id, two, {"orders": 3}, expect=422)

@@ -62,6 +62,8 @@ async def test_rock_paper_scissors_keeps_throws_secret_until_both_are_in(server:
         assert (await _view(api, game_id))["play"]["said"] == ["rock, surely"]
         hidden = [e for e in await _feed(api, game_id, two) if e["type"] == "move_sealed.v1"]
         assert hidden == []
+        # Nor who has thrown: this game does not announce it.
+        assert (await _view(api, game_id))["moved"] is None
         mine = [e["move"] for e in await _feed(api, game_id, one) if e["type"] == "move_sealed.v1"]
         assert mine == ["rock", "paper"]
         answer = await _move(api, game_id, two, "rock")
