@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 import msgspec
 
 from rules.artofwar import contract as art_of_war
-from rules.kit.requests import RequestError
+from rules.kit.requests import RequestError, decoded
 from rules.skirmish import contract as skirmish_society
 from rules.skor import contract as skor
 
@@ -30,14 +30,7 @@ _named = msgspec.json.Decoder(_Named)
 
 def adjudicate_json(data: bytes | str) -> bytes:
     """The answer of the game the request names."""
-    try:
-        ruleset = _named.decode(data).ruleset
-    except msgspec.ValidationError as error:
-        raise RequestError(f"malformed request: {error}") from error
-    except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        raise RequestError(f"invalid JSON: {error}") from error
-    except RecursionError:
-        raise RequestError("invalid JSON: nested too deeply") from None
+    ruleset = decoded(_named, data).ruleset
     contract = CONTRACTS.get(ruleset)
     if contract is None:
         known = ", ".join(sorted(CONTRACTS))

@@ -15,7 +15,7 @@ from rules.artofwar.records import TurnResult
 from rules.artofwar.resolve import resolve
 from rules.artofwar.state import Player, State, Status
 from rules.kit.prng import SeededRandom
-from rules.kit.requests import RequestError
+from rules.kit.requests import RequestError, decoded
 
 # Bounds that keep one request to a reasonable amount of work: every unit may draw once.
 MAX_PLAYERS = 100
@@ -88,14 +88,7 @@ _encoder = msgspec.json.Encoder()
 def adjudicate_json(data: bytes | str) -> bytes:
     """The contract as bytes: what `skirmish adjudicate` and `POST /v1/adjudicate` serve for
     `"ruleset": "art-of-war"`."""
-    try:
-        request = _decoder.decode(data)
-    except msgspec.ValidationError as error:
-        raise RequestError(f"malformed request: {error}") from error
-    except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        raise RequestError(f"invalid JSON: {error}") from error
-    except RecursionError:
-        raise RequestError("invalid JSON: nested too deeply") from None
+    request = decoded(_decoder, data)
     return _encoder.encode(respond(request))
 
 

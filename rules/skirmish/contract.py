@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from rules.kit.requests import RequestError
+from rules.kit.requests import RequestError, decoded
 from rules.skirmish.board import Board, GameMap, MapError, map_from_object
 from rules.skirmish.effects import Effect, parse_effect
 from rules.skirmish.maps import builtin_map
@@ -91,18 +91,7 @@ def adjudicate(request: dict[str, Any]) -> dict[str, Any]:
 
 def adjudicate_json(data: bytes | str) -> bytes:
     """The contract as bytes: what `skirmish adjudicate` and `POST /v1/adjudicate` serve."""
-    try:
-        decoded = _decoder.decode(data)
-    # ValidationError is a DecodeError too: it must be caught first.
-    except msgspec.ValidationError as error:
-        raise RequestError(f"malformed request: {error}") from error
-    except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        raise RequestError(f"invalid JSON: {error}") from error
-    # An inline map is free-form JSON until it is checked: arrays in arrays a thousand deep
-    # exhaust the decoder's recursion.
-    except RecursionError:
-        raise RequestError("invalid JSON: nested too deeply") from None
-    return _encoder.encode(_respond(decoded))
+    return _encoder.encode(_respond(decoded(_decoder, data)))
 
 
 def _respond(request: Request) -> Response:

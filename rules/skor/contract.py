@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from rules.kit.requests import RequestError
+from rules.kit.requests import RequestError, decoded
 from rules.skor.actions import KINDS, Action
 from rules.skor.dice import Dice, RollsError
 from rules.skor.engine import Result, act, check_player, submit_text
@@ -136,14 +136,7 @@ def _actions(request: Request, state: State, dice: Dice) -> dict[str, Any]:
 
 def adjudicate_json(data: bytes | str) -> bytes:
     """The answer to one request; RequestError when the request is malformed."""
-    try:
-        request = _decoder.decode(data)
-    except msgspec.ValidationError as error:
-        raise RequestError(f"malformed request: {error}") from error
-    except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        raise RequestError(f"invalid JSON: {error}") from error
-    except RecursionError:
-        raise RequestError("invalid JSON: nested too deeply") from None
+    request = decoded(_decoder, data)
     if (request.setup is None) == (request.state is None):
         raise RequestError("malformed request: give exactly one of `setup` and `state`")
     dice = _dice(request)
