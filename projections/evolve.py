@@ -8,8 +8,8 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from projections.game import GameState, Player
-from projections.playing import forked_play, started_play, stepped
+from projections.game import GameState, Player, with_typed_play
+from projections.playing import started_play, stepped
 from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
 from schema.game_events import (
     AdminAdded,
@@ -298,32 +298,34 @@ def _forked(event: GameForked) -> GameState:
         for p in event.players
     }
     invited = {p.id: p.accounts for p in event.players if p.accounts} if waits else {}
-    return GameState(
-        game_id=event.game_id,
-        game=event.game,
-        game_version=event.game_version,
-        phase="joining" if waits else "running",
-        settings=event.settings,
-        admins=(event.admin,),
-        secret=event.secret,
-        commitment=event.commitment,
-        created_at=event.at,
-        players=players,
-        joined_so_far=len(players),
-        map=event.map,
-        board=event.board,
-        turn=event.turn,
-        turn_began_at=None if waits else event.at,
-        earliest_resolution=None if waits else earliest_resolution(event.at, event.settings),
-        vote=event.vote,
-        effect=event.effect,
-        invited=invited,
-        options=event.options,
-        play=forked_play(event),
-        forked_from=ForkedFrom(
-            game=event.source_game,
+    return with_typed_play(
+        GameState(
+            game_id=event.game_id,
+            game=event.game,
+            game_version=event.game_version,
+            phase="joining" if waits else "running",
+            settings=event.settings,
+            admins=(event.admin,),
+            secret=event.secret,
+            commitment=event.commitment,
+            created_at=event.at,
+            players=players,
+            joined_so_far=len(players),
+            map=event.map,
+            board=event.board,
             turn=event.turn,
-            position=event.position,
-            chain_hash=event.chain_hash,
-        ),
+            turn_began_at=None if waits else event.at,
+            earliest_resolution=None if waits else earliest_resolution(event.at, event.settings),
+            vote=event.vote,
+            effect=event.effect,
+            invited=invited,
+            options=event.options,
+            play=event.play,
+            forked_from=ForkedFrom(
+                game=event.source_game,
+                turn=event.turn,
+                position=event.position,
+                chain_hash=event.chain_hash,
+            ),
+        )
     )

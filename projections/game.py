@@ -228,17 +228,20 @@ class GameState(msgspec.Struct, frozen=True):
 _state_decoder = msgspec.json.Decoder(GameState)
 
 
+def with_typed_play(state: GameState) -> GameState:
+    """The state with its game's own state (`play`) of the game's own type: read as plain JSON
+    from a snapshot or a fork's first event, it is not."""
+    definition = state.definition
+    if definition is None or state.play is None:
+        return state
+    return msgspec.structs.replace(state, play=msgspec.convert(state.play, definition.state_type))
+
+
 def decode_snapshot(data: bytes, version: int) -> GameState | None:
     """A snapshot's state, or None when it no longer decodes as the current shape (then
     fold from the start instead)."""
     try:
-        state = _state_decoder.decode(data)
-        definition = state.definition
-        if definition is not None and state.play is not None:
-            # Decoded as plain JSON: the game's state has the game's own type.
-            state = msgspec.structs.replace(
-                state, play=msgspec.convert(state.play, definition.state_type)
-            )
+        state = with_typed_play(_state_decoder.decode(data))
     except msgspec.DecodeError:
         return None
     return state if state.version == version else None

@@ -4,7 +4,7 @@ state, kept in `GameState.play`. Pure: the definition folds its own events.
 A turn of such a game is one step: a move played, or a sealed wait resolved. The game ends
 when its definition says how it ended."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -12,9 +12,7 @@ from msgspec.structs import replace
 
 from projections.game import GameState
 from rules.game import Game
-from rules.registry import game_rules
-from rules.skirmish.ruleset import SkirmishSociety
-from schema.game_events import GameForked, PlayRecorded, PlayStarted
+from schema.game_events import PlayRecorded, PlayStarted
 
 
 def definition_of(state: GameState) -> Game[Any, Any]:
@@ -71,10 +69,7 @@ def stepped(state: GameState, event: PlayRecorded) -> GameState:
     )
 
 
-def forked_play(event: GameForked) -> Any:
-    """A fork's own state of its game, as its source's was at the fork's turn."""
-    if event.play is None:
-        return None
-    definition = game_rules(event.game, event.game_version)
-    assert not isinstance(definition, SkirmishSociety)
-    return msgspec.convert(event.play, definition.state_type)
+def by_seat(moves: Mapping[str, Any]) -> dict[str, Any]:
+    """Sealed moves as a resolution takes them, in seat order: the same order when the room
+    resolves and when a replay resolves again."""
+    return {seat: moves[seat] for seat in sorted(moves)}

@@ -5,7 +5,7 @@ the same move and the same draws, and its events compared with those recorded. P
 from typing import Any
 
 from projections.game import GameState
-from projections.playing import definition_of, recorded
+from projections.playing import by_seat, definition_of, recorded
 from rules.game import Draws, MoveRefused, Sealed
 from schema.game_events import PlayRecorded, PlayStarted
 from schema.verification import FieldChange
@@ -34,7 +34,6 @@ def _events_now(state: GameState, step: PlayStarted | PlayRecorded) -> list[Any]
         decision = definition.move(state.play, step.player_id, step.move, draws)
         return [] if isinstance(decision, Sealed) else decision
     if step.kind == "resolution":
-        moves = {seat: state.sealed[seat] for seat in sorted(state.sealed)}
-        return definition.resolve(state.play, moves, draws)
+        return definition.resolve(state.play, by_seat(state.sealed), draws)
     assert step.player_id is not None
     return definition.leave(state.play, step.player_id)

@@ -7,7 +7,7 @@ then the wait is resolved in the same command: nobody waits for a clock."""
 from typing import Any, Literal
 
 from projections.game import GameState
-from projections.playing import definition_of, recorded
+from projections.playing import by_seat, definition_of, recorded
 from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Sealed
 from rules.kit.prng import commitment
 from schema import errors as codes
@@ -110,8 +110,7 @@ def leave(state: GameState, seat: str) -> list[GameEvent]:
 
 
 def _resolution(state: GameState, moves: dict[str, Any]) -> PlayRecorded:
-    ordered = {seat: moves[seat] for seat in sorted(moves)}
-    events = definition_of(state).resolve(state.play, ordered, draws(state))
+    events = definition_of(state).resolve(state.play, by_seat(moves), draws(state))
     return _step(state, "resolution", events, None, None)
 
 
