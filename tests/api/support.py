@@ -156,6 +156,24 @@ class Api:
         return [e async for e in self.as_(who).all_events(game_id, after=after)]
 
 
+async def make_move(api: Api, game_id: str, who: Account, move: Any, expect: int = 200) -> Json:
+    """A move in a game run by its definition (POST /moves), raw: its answer, or its error."""
+    body = {"move": move}
+    answer: Json = await api.call("POST", f"/v1/games/{game_id}/moves", who, body, expect=expect)
+    return answer
+
+
+async def public_game(api: Api, game_id: str) -> Json:
+    """GET /v1/games/{game} as JSON, with the fields of whatever game it plays."""
+    view: Json = await api.call("GET", f"/v1/games/{game_id}")
+    return view
+
+
+async def feed_of(api: Api, game_id: str, who: Account | None = None) -> list[Json]:
+    """The whole feed as `who` reads it, each event its data with its `type`."""
+    return [{"type": e.type, **msgspec.to_builtins(e.data)} for e in await api.events(game_id, who)]
+
+
 @dataclass
 class Live:
     """A websocket client of /live that records every message it receives."""

@@ -4,13 +4,11 @@ draws in the feed, rewind, fork, verify, replay, and a game to its end."""
 
 from typing import Any
 
-from msgspec import to_builtins
-
 from projections.loading import stream_of
 from rules.artofwar.maps import builtin_board
 from schema.game_events import game_codec
 from server.ops.replay import replay_game
-from tests.api.support import Account, Api, Server
+from tests.api.support import Account, Api, Server, feed_of, make_move, public_game
 
 Json = dict[str, Any]
 MINI = builtin_board("aow-mini")
@@ -34,21 +32,6 @@ async def _started(api: Api, players: int, **options: Any) -> tuple[str, list[Ac
     game_id, accounts = await _game(api, players, **options)
     await api.start(game_id, accounts[0])
     return game_id, accounts
-
-
-async def _move(api: Api, game_id: str, who: Account, move: Any, expect: int = 200) -> Json:
-    body = {"move": move}
-    answer: Json = await api.call("POST", f"/v1/games/{game_id}/moves", who, body, expect=expect)
-    return answer
-
-
-async def _view(api: Api, game_id: str) -> Json:
-    view: Json = await api.call("GET", f"/v1/games/{game_id}")
-    return view
-
-
-async def _feed(api: Api, game_id: str, who: Account | None = None) -> list[Json]:
-    return [{"type": e.type, **to_builtins(e.data)} for e in await api.events(game_id, who)]
 
 
 def _attacks(play: Json, seat: str) -> str:
@@ -76,38 +59,40 @@ def _turns_run(feed: list[Json]) -> list[Json]:
 async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) -> None:
     api = server.api
     game_id, (one, two, three) = await _started(api, 3, initial="fill")
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert (view["game"], view["phase"], view["turn"]) == ("art-of-war", "running", 1)
     assert view["to_move"] == ["p1", "p2", "p3"]
     play = view["play"]
     assert sorted(set(play["position"]["owners"].values())) == ["p1", "p2", "p3"]
 
     assert view["moved"] == []
-    assert (await _move(api, game_id, one, _attacks(play, "p1")))["events"] == ["move_sealed.v1"]
+    assert (await make_move(api, game_id, one, _attacks(play, "p1")))["events"] == [
+        "move_sealed.v1"
+    ]
     # Who has submitted is public (§7); what, nobody else knows.
-    assert (await _view(api, game_id))["moved"] == ["p1"]
+    assert (await public_game(api, game_id))["moved"] == ["p1"]
     # A newer submission replaces the seat's earlier one; refused shapes are a 422.
-    await _move(api, game_id, one, [_attacks(play, "p1")])
-    refused = await _move(api, game_id, two, {"orders": 3}, expect=422)
+    await make_move(api, game_id, one, [_attacks(play, "p1")])
+    refused = await make_move(api, game_id, two, {"orders": 3}, expect=422)
     assert refused["error"]["code"] == "move_refused"
-    assert [e for e in await _feed(api, game_id, two) if e["type"] == "move_sealed.v1"] == []
+    assert [e for e in await feed_of(api, game_id, two) if e["type"] == "move_sealed.v1"] == []
 
     # A change of stance is public at once, and runs no turn.
-    act = await _move(api, game_id, three, {"stance": "draw", "draw_max": 3})
+    act = await make_move(api, game_id, three, {"stance": "draw", "draw_max": 3})
     assert act["events"] == ["play_recorded.v1"]
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert view["play"]["position"]["players"]["p3"]["stance"] == {"kind": "draw", "draw_max": 3}
     assert (view["turn"], view["to_move"]) == (1, ["p1", "p2", "p3"])
 
-    await _move(api, game_id, two, _attacks(play, "p2"))
-    last = await _move(api, game_id, three, "stance no mercy")  # free diplomacy: tightened
+    await make_move(api, game_id, two, _attacks(play, "p2"))
+    last = await make_move(api, game_id, three, "stance no mercy")  # free diplomacy: tightened
     assert last["events"] == ["play_recorded.v1"]
-    ran = await _move(api, game_id, three, _attacks(play, "p3"))
+    ran = await make_move(api, game_id, three, _attacks(play, "p3"))
     assert ran["events"] == ["move_sealed.v1", "play_recorded.v1"]
 
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert (view["turn"], view["play"]["position"]["turn"]) == (2, 2)
-    feed = await _feed(api, game_id)
+    feed = await feed_of(api, game_id)
     shown = [e["move"] for e in feed if e["type"] == "move_sealed.v1"]
     assert len(shown) == 4  # p1 twice, then p2 and p3: everyone's, once the turn ran
     (turn,) = _turns_run(feed)
@@ -122,34 +107,34 @@ async def test_rewind_fork_verify_and_replay(server: Server) -> None:
     api = server.api
     game_id, accounts = await _started(api, 3, initial="fill", diplomacy="binding")
     seats = ("p1", "p2", "p3")
-    play = (await _view(api, game_id))["play"]
+    play = (await public_game(api, game_id))["play"]
     for seat, who in zip(seats, accounts, strict=True):
-        await _move(api, game_id, who, _attacks(play, seat))
+        await make_move(api, game_id, who, _attacks(play, seat))
     # The second turn: nobody orders anything (an empty submission counts, P31).
-    waiting = (await _view(api, game_id))["to_move"]
+    waiting = (await public_game(api, game_id))["to_move"]
     for seat, who in zip(seats, accounts, strict=True):
         if seat in waiting:
-            await _move(api, game_id, who, [])
-    await _move(api, game_id, accounts[0], {"stance": "offer_mercy"})
-    refused = await _move(api, game_id, accounts[0], {"stance": "no_mercy"}, expect=422)
+            await make_move(api, game_id, who, [])
+    await make_move(api, game_id, accounts[0], {"stance": "offer_mercy"})
+    refused = await make_move(api, game_id, accounts[0], {"stance": "no_mercy"}, expect=422)
     assert "binding diplomacy" in refused["error"]["message"]
-    first = _turns_run(await _feed(api, game_id))
+    first = _turns_run(await feed_of(api, game_id))
 
     await api.call("POST", f"/v1/games/{game_id}/admin/rewind", accounts[0], {"reason": "again"})
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert (view["turn"], view["to_move"]) == (2, waiting)
     # The stance change after the rewound turn is taken back with it.
     assert view["play"]["position"]["players"]["p1"]["stance"] == {"kind": "no_mercy"}
     for seat, who in zip(seats, accounts, strict=True):
         if seat in waiting:
-            await _move(api, game_id, who, "")
-    again = _turns_run(await _feed(api, game_id))
+            await make_move(api, game_id, who, "")
+    again = _turns_run(await feed_of(api, game_id))
     # The turn ran again with fresh draws: a new generation, a new seed.
     assert (again[-1]["turn"], again[-1]["generation"]) == (2, 1)
     assert again[-1]["seed"] != first[-1]["seed"]
 
     fork = await api.call("POST", f"/v1/games/{game_id}/fork", accounts[0], {"turn": 2}, expect=201)
-    forked = await _view(api, fork["id"])
+    forked = await public_game(api, fork["id"])
     assert forked["turn"] == 2
     assert forked["play"]["position"]["owners"] == first[0]["result"]["owners"]
     for checked in (game_id, fork["id"]):
@@ -165,17 +150,17 @@ async def test_rewind_fork_verify_and_replay(server: Server) -> None:
 async def test_a_game_ends_by_mercy_when_the_other_resigns(server: Server) -> None:
     api = server.api
     game_id, (one, two) = await _started(api, 2)
-    await _move(api, game_id, one, {"stance": "offer_mercy"})
+    await make_move(api, game_id, one, {"stance": "offer_mercy"})
     await api.call("POST", f"/v1/games/{game_id}/resign", two)
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert (view["phase"], view["to_move"]) == ("running", ["p1"])
     assert view["play"]["position"]["players"]["p2"]["stance"] == {"kind": "surrender"}
-    await _move(api, game_id, one, "")
-    view = await _view(api, game_id)
+    await make_move(api, game_id, one, "")
+    view = await public_game(api, game_id)
     assert view["phase"] == "finished"
     assert view["ending"] == {"by": "mercy", "results": {"p1": "won", "p2": "resigned"}}
     assert view["secret"] is not None
-    (turn,) = _turns_run(await _feed(api, game_id))
+    (turn,) = _turns_run(await feed_of(api, game_id))
     assert turn["result"]["treaty"]["by"] == "mercy"
     assert turn["orders"] == {"p1": []}
 

@@ -5,49 +5,31 @@ feed, refusals, a rewind of the last action, a fork, verify, replay, and a resig
 
 from typing import Any
 
-from msgspec import to_builtins
-
 from projections.loading import stream_of
 from rules.skor.board import NEIGHBOURS
 from schema.game_events import game_codec
 from server.ops.replay import replay_game
 from tests.api.contracts import Recorder, answer_errors, openapi
-from tests.api.support import Account, Api, Live, Server
+from tests.api.support import Account, Api, Live, Server, feed_of, make_move, public_game
 
 Json = dict[str, Any]
 DICTATORSHIP = {"culture": "dictatorship", "side": 1}
 TECHNOCRACY = {"culture": "technocracy", "side": 4, "tech": "military"}
 
 
-async def _move(api: Api, game_id: str, who: Account, move: Any, expect: int = 200) -> Json:
-    result: Json = await api.call(
-        "POST", f"/v1/games/{game_id}/moves", who, {"move": move}, expect=expect
-    )
-    return result
-
-
-async def _view(api: Api, game_id: str) -> Json:
-    view: Json = await api.call("GET", f"/v1/games/{game_id}")
-    return view
-
-
-async def _feed(api: Api, game_id: str, who: Account | None = None) -> list[Json]:
-    return [{"type": e.type, **to_builtins(e.data)} for e in await api.events(game_id, who)]
-
-
 async def _skor_events(api: Api, game_id: str) -> list[Json]:
     """The game's own events of every step, in order, as the public feed shows them."""
-    feed = await _feed(api, game_id)
+    feed = await feed_of(api, game_id)
     return [e for step in feed if step["type"] == "play_recorded.v1" for e in step["events"]]
 
 
 async def _end_turn(api: Api, game_id: str, who: Account) -> None:
     """`end`; a Dictatorship whose purge roll is 1 gives up a piece, which ends the turn."""
-    await _move(api, game_id, who, "end")
-    game = (await _view(api, game_id))["play"]["game"]
+    await make_move(api, game_id, who, "end")
+    game = (await public_game(api, game_id))["play"]["game"]
     if game["turn"].get("phase") == "purge":
         piece = next(p for p in game["pieces"] if p["player"] == game["turn"]["player"])
-        await _move(api, game_id, who, {"action": "remove", "at": piece["at"]})
+        await make_move(api, game_id, who, {"action": "remove", "at": piece["at"]})
 
 
 async def test_skor_is_played_through_the_room(server: Server) -> None:
@@ -63,52 +45,52 @@ async def test_skor_is_played_through_the_room(server: Server) -> None:
     seat = {"p1": one, "p2": two}
     # Who plays first is rolled at the start, before the choices: the first is a
     # Dictatorship, whose every `end` rolls a die.
-    first_seat, second_seat = (await _view(api, game_id))["play"]["setup"]["players"]
+    first_seat, second_seat = (await public_game(api, game_id))["play"]["setup"]["players"]
     first, second = seat[first_seat], seat[second_seat]
 
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert (view["game"], view["phase"], view["turn"]) == ("skor", "running", 1)
     assert view["options"] == {"round_limit": 3, "alternative_culture": False}
     assert view["to_move"] == ["p1", "p2"]
     assert view["play"]["game"] is None
-    started = next(e for e in await _feed(api, game_id) if e["type"] == "play_started.v1")
+    started = next(e for e in await feed_of(api, game_id) if e["type"] == "play_started.v1")
     labels = [die["labels"] for die in started["setup"][0]["dice"]]
     assert labels[:3] == ["order", "terrain|A|0", "terrain|A|1"]
 
     # The setup's choices are sealed: the other seat, the public and a socket see none
     # before both are in.
     async with Live.open(server.base, game_id) as spectator:
-        refused = await _move(api, game_id, first, {"culture": "feudal", "side": 9}, expect=422)
+        refused = await make_move(api, game_id, first, {"culture": "feudal", "side": 9}, expect=422)
         assert refused["error"]["code"] == "move_refused"
-        assert (await _move(api, game_id, first, DICTATORSHIP))["events"] == ["move_sealed.v1"]
+        assert (await make_move(api, game_id, first, DICTATORSHIP))["events"] == ["move_sealed.v1"]
         for reader in (second, None):
-            assert all(e["type"] != "move_sealed.v1" for e in await _feed(api, game_id, reader))
-        assert (await _view(api, game_id))["play"]["game"] is None
-        both = await _move(api, game_id, second, TECHNOCRACY)
+            assert all(e["type"] != "move_sealed.v1" for e in await feed_of(api, game_id, reader))
+        assert (await public_game(api, game_id))["play"]["game"] is None
+        both = await make_move(api, game_id, second, TECHNOCRACY)
         assert both["events"] == ["move_sealed.v1", "play_recorded.v1"]
         await spectator.wait_for(
             lambda ms: any(m.get("event", {}).get("type") == "play_recorded.v1" for m in ms)
         )
         assert [e for e in spectator.events if e["type"] == "move_sealed.v1"] == []
-    shown = [e["move"] for e in await _feed(api, game_id) if e["type"] == "move_sealed.v1"]
+    shown = [e["move"] for e in await feed_of(api, game_id) if e["type"] == "move_sealed.v1"]
     assert shown == [{**DICTATORSHIP, "tech": None}, TECHNOCRACY]
 
-    game = (await _view(api, game_id))["play"]["game"]
+    game = (await public_game(api, game_id))["play"]["game"]
     assert game["players"] == [first_seat, second_seat]
     assert game["cultures"] == {first_seat: "dictatorship", second_seat: "technocracy"}
     assert game["tech"][second_seat]["military"] == 1
-    assert (await _view(api, game_id))["to_move"] == [first_seat]
+    assert (await public_game(api, game_id))["to_move"] == [first_seat]
 
     # Out of turn, unreadable, and the engine's own refusal.
-    assert (await _move(api, game_id, second, "end", expect=409))["error"]["code"] == (
+    assert (await make_move(api, game_id, second, "end", expect=409))["error"]["code"] == (
         "not_your_move"
     )
-    unread = await _move(api, game_id, first, "fly A0", expect=422)
+    unread = await make_move(api, game_id, first, "fly A0", expect=422)
     assert (unread["error"]["code"], unread["error"]["message"]) == (
         "move_refused",
         "cannot read: fly A0",
     )
-    full = await _move(api, game_id, first, "spawn", expect=422)
+    full = await make_move(api, game_id, first, "spawn", expect=422)
     assert "already holds 2 pieces" in full["error"]["message"]
 
     # A civilian leaves the City for a free neighbour (text), then turns go by; every
@@ -119,11 +101,11 @@ async def test_skor_is_played_through_the_room(server: Server) -> None:
         for hex_ in NEIGHBOURS[city]
         if game["structures"].get(hex_, {}).get("kind") != "obstruction"
     )
-    moved = await _move(api, game_id, first, f"move {city} {free}")
+    moved = await make_move(api, game_id, first, f"move {city} {free}")
     assert moved["events"] == ["play_recorded.v1"]
     await _end_turn(api, game_id, first)
-    await _move(api, game_id, second, {"action": "end"})
-    await _move(api, game_id, first, "end")
+    await make_move(api, game_id, second, {"action": "end"})
+    await make_move(api, game_id, first, "end")
     engine_events = await _skor_events(api, game_id)
     acted = [event for event in engine_events if event["type"] == "skor_acted.v1"]
     rolls = [die for event in acted for die in event["dice"]]
@@ -133,19 +115,19 @@ async def test_skor_is_played_through_the_room(server: Server) -> None:
     assert [die["labels"].split("|")[2] for die in rolls] == ["0"] * len(rolls)
 
     # The last action taken back (its die seen by all): made again, it draws in generation 1.
-    before = await _view(api, game_id)
+    before = await public_game(api, game_id)
     await api.call("POST", f"/v1/games/{game_id}/admin/rewind", one, {"reason": "again"})
-    rewound = await _view(api, game_id)
+    rewound = await public_game(api, game_id)
     assert (rewound["turn"], rewound["to_move"]) == (before["turn"] - 1, [first_seat])
-    assert (await _move(api, game_id, first, "end"))["events"] == ["play_recorded.v1"]
-    last = [e for e in await _feed(api, game_id) if e["type"] == "play_recorded.v1"][-1]
+    assert (await make_move(api, game_id, first, "end"))["events"] == ["play_recorded.v1"]
+    last = [e for e in await feed_of(api, game_id) if e["type"] == "play_recorded.v1"][-1]
     assert (last["move"], last["generation"]) == ("end", 1)
     (die,) = last["events"][0]["dice"]
     assert die["labels"] == rolls[-1]["labels"].replace("|0|", "|1|")
 
     # A fork at the turn after the choices plays on from there.
     fork = await api.call("POST", f"/v1/games/{game_id}/fork", one, {"turn": 2}, expect=201)
-    forked = await _view(api, fork["id"])
+    forked = await public_game(api, fork["id"])
     assert (forked["game"], forked["phase"], forked["turn"]) == ("skor", "running", 2)
     assert forked["play"]["game"]["pieces"] == game["pieces"]
     played = await api.call(
@@ -164,7 +146,7 @@ async def test_skor_is_played_through_the_room(server: Server) -> None:
 
     # Resigning ends the game: the other seat wins.
     await api.call("POST", f"/v1/games/{game_id}/resign", second)
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert view["phase"] == "finished"
     assert view["ending"] == {
         "by": "resignation",

@@ -4,14 +4,13 @@ socket, with nothing outside this package naming them (the seam of rules/game.py
 
 from typing import Any
 
-from msgspec import to_builtins
 from msgspec.structs import replace
 
 from projections.loading import stream_of
 from schema.game_events import PlayRecorded, game_codec
 from server.ops.replay import replay_game
 from tests.api.contracts import Recorder, answer_errors, asyncapi, message_errors, openapi
-from tests.api.support import Account, Api, Live, Server
+from tests.api.support import Account, Api, Live, Server, feed_of, make_move, public_game
 
 Json = dict[str, Any]
 
@@ -28,45 +27,31 @@ async def _game(api: Api, game: str, **options: Any) -> tuple[str, Account, Acco
     return game_id, one, two
 
 
-async def _move(api: Api, game_id: str, who: Account, move: Any, expect: int = 200) -> Json:
-    result: Json = await api.call(
-        "POST", f"/v1/games/{game_id}/moves", who, {"move": move}, expect=expect
-    )
-    return result
-
-
-async def _view(api: Api, game_id: str) -> Json:
-    view: Json = await api.call("GET", f"/v1/games/{game_id}")
-    return view
-
-
-async def _feed(api: Api, game_id: str, who: Account | None = None) -> list[Json]:
-    return [{"type": e.type, **to_builtins(e.data)} for e in await api.events(game_id, who)]
-
-
 async def test_rock_paper_scissors_keeps_throws_secret_until_both_are_in(server: Server) -> None:
     api = server.api
     game_id, one, two = await _game(api, "rock-paper-scissors", rounds=2)
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert (view["game"], view["phase"], view["turn"]) == ("rock-paper-scissors", "running", 1)
     assert view["options"] == {"rounds": 2}
     assert view["to_move"] == ["p1", "p2"]
 
     async with Live.open(server.base, game_id) as spectator:
-        assert (await _move(api, game_id, one, "rock"))["events"] == ["move_sealed.v1"]
+        assert (await make_move(api, game_id, one, "rock"))["events"] == ["move_sealed.v1"]
         # A second throw replaces the first, still secret; words are said in public at once,
         # and the round goes on.
-        await _move(api, game_id, one, "paper")
-        said = await _move(api, game_id, two, {"say": "rock, surely"})
+        await make_move(api, game_id, one, "paper")
+        said = await make_move(api, game_id, two, {"say": "rock, surely"})
         assert said["events"] == ["play_recorded.v1"]
-        assert (await _view(api, game_id))["play"]["said"] == ["rock, surely"]
-        hidden = [e for e in await _feed(api, game_id, two) if e["type"] == "move_sealed.v1"]
+        assert (await public_game(api, game_id))["play"]["said"] == ["rock, surely"]
+        hidden = [e for e in await feed_of(api, game_id, two) if e["type"] == "move_sealed.v1"]
         assert hidden == []
         # Nor who has thrown: this game does not announce it.
-        assert (await _view(api, game_id))["moved"] is None
-        mine = [e["move"] for e in await _feed(api, game_id, one) if e["type"] == "move_sealed.v1"]
+        assert (await public_game(api, game_id))["moved"] is None
+        mine = [
+            e["move"] for e in await feed_of(api, game_id, one) if e["type"] == "move_sealed.v1"
+        ]
         assert mine == ["rock", "paper"]
-        answer = await _move(api, game_id, two, "rock")
+        answer = await make_move(api, game_id, two, "rock")
         assert answer["events"] == ["move_sealed.v1", "play_recorded.v1"]
         await spectator.wait_for(
             lambda ms: any(m.get("event", {}).get("type") == "play_recorded.v1" for m in ms)
@@ -75,38 +60,38 @@ async def test_rock_paper_scissors_keeps_throws_secret_until_both_are_in(server:
         # The socket shows each event as it was when it happened: nobody's throw.
         assert sealed == []
 
-    shown = [e["move"] for e in await _feed(api, game_id) if e["type"] == "move_sealed.v1"]
+    shown = [e["move"] for e in await feed_of(api, game_id) if e["type"] == "move_sealed.v1"]
     assert shown == ["rock", "paper", "rock"]
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert (view["turn"], view["play"]["points"]) == (2, {"p1": 1, "p2": 0})
 
-    await _move(api, game_id, one, "lizard", expect=422)
-    await _move(api, game_id, one, "scissors")
-    await _move(api, game_id, two, "paper")
-    view = await _view(api, game_id)
+    await make_move(api, game_id, one, "lizard", expect=422)
+    await make_move(api, game_id, one, "scissors")
+    await make_move(api, game_id, two, "paper")
+    view = await public_game(api, game_id)
     assert view["phase"] == "finished"
     assert view["ending"] == {"by": "points", "results": {"p1": "won", "p2": "lost"}}
     assert view["to_move"] == []
     assert view["secret"] is not None
-    refused = await _move(api, game_id, two, "rock", expect=409)
+    refused = await make_move(api, game_id, two, "rock", expect=409)
     assert refused["error"]["code"] == "wrong_phase"
 
 
 async def test_a_rewind_takes_back_a_round_and_its_throws_are_made_again(server: Server) -> None:
     api = server.api
     game_id, one, two = await _game(api, "rock-paper-scissors", rounds=1)
-    await _move(api, game_id, one, "rock")
-    await _move(api, game_id, two, "scissors")
-    assert (await _view(api, game_id))["phase"] == "finished"
+    await make_move(api, game_id, one, "rock")
+    await make_move(api, game_id, two, "scissors")
+    assert (await public_game(api, game_id))["phase"] == "finished"
 
     await api.call("POST", f"/v1/games/{game_id}/admin/rewind", one, {"reason": "again"})
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert (view["phase"], view["turn"], view["to_move"]) == ("running", 1, ["p1", "p2"])
     assert view["ending"] is None
     # Both throws were shown when the round was played: both are made again.
-    assert (await _move(api, game_id, one, "paper"))["events"] == ["move_sealed.v1"]
-    await _move(api, game_id, two, "scissors")
-    assert (await _view(api, game_id))["ending"]["results"] == {"p1": "lost", "p2": "won"}
+    assert (await make_move(api, game_id, one, "paper"))["events"] == ["move_sealed.v1"]
+    await make_move(api, game_id, two, "scissors")
+    assert (await public_game(api, game_id))["ending"]["results"] == {"p1": "lost", "p2": "won"}
     verified = await api.call("GET", f"/v1/games/{game_id}/verify")
     assert verified["ok"] is True, str(verified)
     assert verified["turns_replayed"] == 2  # the start and the round
@@ -115,23 +100,23 @@ async def test_a_rewind_takes_back_a_round_and_its_throws_are_made_again(server:
 async def test_tic_tac_toe_is_played_in_turns_drawn_from_the_secret(server: Server) -> None:
     api = server.api
     game_id, one, two = await _game(api, "tic-tac-toe")
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     x = view["play"]["x"]
     first, second = (one, two) if x == "p1" else (two, one)
     assert view["to_move"] == [x]
-    refused = await _move(api, game_id, second, 4, expect=409)
+    refused = await make_move(api, game_id, second, 4, expect=409)
     assert refused["error"]["code"] == "not_your_move"
-    assert (await _move(api, game_id, first, 9, expect=422))["error"]["code"] == "move_refused"
+    assert (await make_move(api, game_id, first, 9, expect=422))["error"]["code"] == "move_refused"
     orders = await api.call(
         "PUT", f"/v1/games/{game_id}/orders", first, {"orders": "SI H"}, expect=409
     )
     assert orders["error"]["code"] == "wrong_kind_of_game"
     for who, cell in ((first, 0), (second, 3), (first, 1), (second, 4)):
-        assert (await _move(api, game_id, who, cell))["events"] == ["play_recorded.v1"]
-    await _move(api, game_id, second, 5, expect=409)
-    await _move(api, game_id, first, 0, expect=422)  # taken
-    await _move(api, game_id, first, 2)
-    view = await _view(api, game_id)
+        assert (await make_move(api, game_id, who, cell))["events"] == ["play_recorded.v1"]
+    await make_move(api, game_id, second, 5, expect=409)
+    await make_move(api, game_id, first, 0, expect=422)  # taken
+    await make_move(api, game_id, first, 2)
+    view = await public_game(api, game_id)
     assert view["phase"] == "finished"
     assert view["ending"]["by"] == "line"
     assert view["play"]["cells"][:3] == [x, x, x]
@@ -141,13 +126,13 @@ async def test_tic_tac_toe_is_played_in_turns_drawn_from_the_secret(server: Serv
 async def test_a_fork_plays_on_from_a_turn_of_its_source(server: Server) -> None:
     api = server.api
     game_id, one, two = await _game(api, "tic-tac-toe")
-    x = (await _view(api, game_id))["play"]["x"]
+    x = (await public_game(api, game_id))["play"]["x"]
     first, second = (one, two) if x == "p1" else (two, one)
     for who, cell in ((first, 4), (second, 0), (first, 8)):
-        await _move(api, game_id, who, cell)
+        await make_move(api, game_id, who, cell)
 
     fork = await api.call("POST", f"/v1/games/{game_id}/fork", one, {"turn": 3}, expect=201)
-    forked = await _view(api, fork["id"])
+    forked = await public_game(api, fork["id"])
     assert (forked["phase"], forked["turn"]) == ("running", 3)
     o = "p2" if x == "p1" else "p1"
     assert forked["play"]["cells"] == [o, None, None, None, x, None, None, None, None]
@@ -157,7 +142,7 @@ async def test_a_fork_plays_on_from_a_turn_of_its_source(server: Server) -> None
     assert played["events"] == ["play_recorded.v1"]
     # A fork of the fork, at its own turn.
     again = await api.call("POST", f"/v1/games/{fork['id']}/fork", one, {"turn": 4}, expect=201)
-    assert (await _view(api, again["id"]))["play"]["cells"][2] == x
+    assert (await public_game(api, again["id"]))["play"]["cells"][2] == x
     for forked_id in (fork["id"], again["id"]):
         assert (await api.call("GET", f"/v1/games/{forked_id}/verify"))["ok"] is True
 
@@ -165,11 +150,11 @@ async def test_a_fork_plays_on_from_a_turn_of_its_source(server: Server) -> None
 async def test_a_seat_that_resigns_loses_and_replay_finds_a_changed_move(server: Server) -> None:
     api = server.api
     game_id, one, two = await _game(api, "tic-tac-toe")
-    x = (await _view(api, game_id))["play"]["x"]
+    x = (await public_game(api, game_id))["play"]["x"]
     first = one if x == "p1" else two
-    await _move(api, game_id, first, 4)
+    await make_move(api, game_id, first, 4)
     await api.call("POST", f"/v1/games/{game_id}/resign", two)
-    view = await _view(api, game_id)
+    view = await public_game(api, game_id)
     assert view["phase"] == "finished"
     assert view["ending"] == {"by": "resignation", "results": {"p1": "won", "p2": "resigned"}}
 
@@ -197,16 +182,16 @@ async def test_every_answer_event_and_message_fits_the_published_contracts(
         Live.open(server.base, game_id) as spectator,
         Live.open(server.base, game_id, token=one.token) as player,
     ):
-        await _move(api, game_id, one, "rock")
-        await _move(api, game_id, two, "paper")
+        await make_move(api, game_id, one, "rock")
+        await make_move(api, game_id, two, "paper")
         await api.call("POST", f"/v1/games/{game_id}/admin/rewind", one)
-        await _move(api, game_id, one, "lizard", expect=422)
+        await make_move(api, game_id, one, "lizard", expect=422)
         await api.call("POST", f"/v1/games/{game_id}/resign", two)
-        last = (await _view(api, game_id))["position"]
+        last = (await public_game(api, game_id))["position"]
         for socket in (spectator, player):
             await socket.wait_for_position(last)
     for who in (None, one, two):
-        await _feed(api, game_id, who)
+        await feed_of(api, game_id, who)
     await api.call("GET", f"/v1/games/{game_id}/verify")
 
     answers = [e for e in recorder.exchanges if e.path.startswith("/v1/")]
