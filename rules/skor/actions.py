@@ -2,7 +2,7 @@
 kind. Names of hexes, kinds, structures and branches are plain text here: an unknown one is
 a refusal with its reason, not a malformed request."""
 
-from typing import Annotated
+from typing import Annotated, get_args
 
 import msgspec
 
@@ -79,22 +79,22 @@ class Resign(Action, frozen=True, tag="resign"):
     pass
 
 
-KINDS: dict[str, type[Action]] = {
-    kind.__struct_config__.tag: kind  # type: ignore[misc]
-    for kind in (
-        Move,
-        Fire,
-        City,
-        Spawn,
-        Remove,
-        Build,
-        Debris,
-        Promote,
-        Send,
-        Spy,
-        Sabotage,
-        Research,
-        End,
-        Resign,
-    )
-}
+# Every kind of action, as one tagged union: what an event records decodes by its tag (the
+# base class alone decodes no tag).
+AnyAction = (
+    Move
+    | Fire
+    | City
+    | Spawn
+    | Remove
+    | Build
+    | Debris
+    | Promote
+    | Send
+    | Spy
+    | Sabotage
+    | Research
+    | End
+    | Resign
+)
+KINDS: dict[str, type[Action]] = {kind.__struct_config__.tag: kind for kind in get_args(AnyAction)}

@@ -24,10 +24,10 @@ from rules.game import (
     Seat,
     Wait,
 )
-from rules.skor.actions import Resign
+from rules.skor.actions import AnyAction, Resign
 from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
-from rules.skor.moves import AnyAction, read
+from rules.skor.moves import read
 from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup, start
 from rules.skor.state import Options, State
 

@@ -7,33 +7,10 @@ from typing import Any
 import msgspec
 
 from rules.game import MoveRefused
-from rules.skor.actions import (
-    KINDS,
-    Build,
-    City,
-    Debris,
-    End,
-    Fire,
-    Move,
-    Promote,
-    Remove,
-    Research,
-    Resign,
-    Sabotage,
-    Send,
-    Spawn,
-    Spy,
-)
+from rules.skor.actions import KINDS, AnyAction
 from rules.skor.game import Refused
 from rules.skor.parse import lines, parse
 
-# One decoder for an action recorded in an event (the base class alone decodes no tag).
-AnyAction = (
-    (Move | Fire | City | Spawn | Remove | Build | Debris | Promote | Send | Spy | Sabotage)
-    | Research
-    | End
-    | Resign
-)
 MAX_TEXT = 10_000
 MAX_LINES = 200
 
