@@ -5,6 +5,7 @@ Pure: no I/O, no clock.
 """
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from msgspec.structs import replace
 
@@ -52,7 +53,7 @@ def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState
     for version, event in events:
         state = replace(evolve(state, event), version=version)
         if isinstance(event, TurnResolved) or (
-            isinstance(event, PlayRecorded) and event.kind in ("move", "resolution")
+            isinstance(event, PlayRecorded) and event.kind in ("move", "resolution", "timeout")
         ):
             state = replace(state, resolved_versions=(*state.resolved_versions, version))
     return state
@@ -130,6 +131,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 state,
                 ballots={},
                 earliest_resolution=earliest_resolution(event.at, state.settings),
+                # The wait the rewind goes back to begins afresh: its time is all there.
+                wait_began_at=event.at,
                 # A rewound wait's sealed moves were shown when it resolved: its seats move
                 # again rather than resolve at once what everyone has seen.
                 sealed={},
@@ -155,12 +158,14 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             }
             return replace(state, players=players)
         case GamePaused():
-            return replace(state, phase="paused")
+            return replace(state, phase="paused", paused_at=event.at)
         case GameUnpaused():
             return replace(
                 state,
                 phase="running",
                 earliest_resolution=earliest_after_unpause(event.at, state.settings),
+                wait_began_at=_resumed(state, event.at),
+                paused_at=None,
             )
         case GameKilled():
             return replace(state, phase="killed")
@@ -213,8 +218,19 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 phase="running",
                 invited={},
                 turn_began_at=event.at,
+                wait_began_at=event.at,
                 earliest_resolution=earliest_resolution(event.at, state.settings),
             )
+
+
+def _resumed(state: GameState, unpaused: datetime) -> datetime | None:
+    """When the wait began, moved on by the time the game stood paused: the clock stood
+    still, and the wait keeps the time it had left (a wait begun during the pause, by a
+    seat leaving, begins at the unpause)."""
+    began, paused = state.wait_began_at, state.paused_at
+    if began is None or paused is None:
+        return began
+    return began + (unpaused - max(paused, began))
 
 
 def _update_player(state: GameState, player_id: str, **changes: object) -> GameState:
@@ -315,6 +331,7 @@ def _forked(event: GameForked) -> GameState:
             board=event.board,
             turn=event.turn,
             turn_began_at=None if waits else event.at,
+            wait_began_at=None if waits else event.at,
             earliest_resolution=None if waits else earliest_resolution(event.at, event.settings),
             vote=event.vote,
             effect=event.effect,

@@ -5,7 +5,7 @@ Pure: no I/O, no clock. The state holds secrets (pending orders, same-day votes)
 may be shown to whom is decided in projections.visibility, never here.
 """
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import msgspec
@@ -37,7 +37,7 @@ from schema.game_events import (
 )
 
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
-SNAPSHOT_NAME = "game-state.v2"
+SNAPSHOT_NAME = "game-state.v3"
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -110,6 +110,11 @@ class GameState(msgspec.Struct, frozen=True):
     sealed: dict[str, Any] = {}
     # The rewinds of the game so far (TurnRewound.rewinds): its draws' generation.
     rewinds: int = 0
+    # When the current wait of a game run by its definition began (its start, the step or
+    # rewind that began it), moved on by the time the game stood paused: its deadline is
+    # this plus the wait's `seconds`. And when the game was paused, while it is.
+    wait_began_at: datetime | None = None
+    paused_at: datetime | None = None
 
     @property
     def rules(self) -> SkirmishSociety:
@@ -181,7 +186,20 @@ class GameState(msgspec.Struct, frozen=True):
         return [o for o in self.last_turn.orders if o.player == player_id]
 
     def next_resolution_at(self) -> datetime | None:
-        # Only Skirmish Society resolves on a clock so far (docs/design/games.md).
+        """When the scheduler resolves the turn (ResolveTurn): Skirmish Society's next
+        resolution, or the deadline of the wait of a game run by its definition. None while
+        nothing is due: not running (paused too), or a wait without a clock."""
+        definition = self.definition
+        if definition is None:
+            return self._scheduled_resolution()
+        if self.phase != "running" or self.wait_began_at is None:
+            return None
+        seconds = definition.to_move(self.play).seconds
+        return None if seconds is None else self.wait_began_at + timedelta(seconds=seconds)
+
+    def _scheduled_resolution(self) -> datetime | None:
+        """Skirmish Society's next resolution, on its daily (or fast) schedule, with its lock
+        windows and reminders: None for any other game."""
         if self.phase != "running" or self.earliest_resolution is None or self.game != DEFAULT_GAME:
             return None
         return resolution_from(self.earliest_resolution, self.settings)
@@ -190,7 +208,7 @@ class GameState(msgspec.Struct, frozen=True):
         """When this turn's orders open: the start, or the end of the lock window after the
         last resolution. None while no resolution is scheduled: in the join phase, paused
         (orders are taken then, with no lock), finished or killed."""
-        if self.next_resolution_at() is None:
+        if self._scheduled_resolution() is None:
             return None
         if self.last_turn is None:
             return self.turn_began_at
@@ -199,7 +217,7 @@ class GameState(msgspec.Struct, frozen=True):
     def orders_close_at(self) -> datetime | None:
         """When this turn's orders close: the lock window before its resolution begins.
         None while no resolution is scheduled."""
-        resolves_at = self.next_resolution_at()
+        resolves_at = self._scheduled_resolution()
         return None if resolves_at is None else orders_close(resolves_at, self.settings)
 
     def window(self, now: datetime) -> Window:
@@ -207,14 +225,14 @@ class GameState(msgspec.Struct, frozen=True):
         last = self.last_turn.at if self.last_turn is not None else None
         return window(
             now,
-            next_resolution=self.next_resolution_at(),
+            next_resolution=self._scheduled_resolution(),
             last_resolution=last,
             settings=self.settings,
         )
 
     def next_reminder_at(self) -> datetime | None:
         """When this turn's reminders are due; None once sent, or if nobody wants one."""
-        resolves_at = self.next_resolution_at()
+        resolves_at = self._scheduled_resolution()
         if resolves_at is None or self.reminded_turn >= self.turn:
             return None
         if not any(p.wants_notices for p in self.players.values()):

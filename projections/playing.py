@@ -48,6 +48,7 @@ def started_play(state: GameState, event: PlayStarted) -> GameState:
         phase="running",
         turn=1,
         turn_began_at=event.at,
+        wait_began_at=event.at,
         secret=event.secret,
         commitment=event.commitment,
         play=play,
@@ -58,15 +59,34 @@ def stepped(state: GameState, event: PlayRecorded) -> GameState:
     definition = definition_of(state)
     play = folded_play(definition, state.play, game_events(definition, event.events))
     over = definition.ending(play) is not None
+    began = state.wait_began_at
+    if event.at is not None and newly_waited(definition, event, state.play, play):
+        began = event.at
     if event.kind in ("act", "leave"):
-        return replace(state, play=play, phase="finished" if over else state.phase)
+        return replace(
+            state, play=play, phase="finished" if over else state.phase, wait_began_at=began
+        )
     return replace(
         state,
         play=play,
         turn=event.turn + 1,
         sealed={},
         phase="finished" if over else state.phase,
+        wait_began_at=began,
     )
+
+
+def newly_waited(
+    definition: Game[Any, Any], step: PlayRecorded, before: Any, after: Any
+) -> frozenset[str]:
+    """The seats a step leaves newly to move, whose wait it begins, timed afresh: every seat
+    of the next wait after a sealed wait resolved or a wait timed out, or a seat waited for
+    that was not (a turn passed). A seat leaving the wait, or another action of a seat whose
+    turn goes on, begins none: the wait's clock runs on."""
+    now = definition.to_move(after).seats
+    if step.kind in ("resolution", "timeout"):
+        return now
+    return now - definition.to_move(before).seats
 
 
 def by_seat(moves: Mapping[str, Any]) -> dict[str, Any]:

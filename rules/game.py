@@ -15,12 +15,15 @@ game says the rest through this protocol, on its own state and events (msgspec v
 - chance: never its own; every draw comes from `Draws.stream(labels)`, a stream the room
   derives one way from the game's committed secret, so that a game replays bit for bit;
 - the end (`ending`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
-  a seat leaving does (`leave`).
+  a seat leaving does (`leave`);
+- the clock: how long a wait may last (`Wait.seconds`, from the game's options), and what a
+  seat of a wait of turns does when its time runs out (`time_out`). A sealed wait whose time
+  runs out is resolved with the sealed moves that are in.
 
-Each call of `move`, `resolve` or `leave` is one step of the game: the room records the move
-with the events it made, and replays it (server/ops/replay.py) by calling again with the same
-state, move and draws. Skirmish Society predates the protocol and is still run by the room's
-own commands (docs/design/games.md says what is left to move).
+Each call of `move`, `resolve`, `time_out` or `leave` is one step of the game: the room
+records the move with the events it made, and replays it (server/ops/replay.py) by calling
+again with the same state, move and draws. Skirmish Society predates the protocol and is
+still run by the room's own commands (docs/design/games.md says what is left to move).
 """
 
 from collections.abc import Mapping
@@ -68,6 +71,10 @@ class Wait(msgspec.Struct, frozen=True):
     # Whether everyone may know which seats have moved in the sealed wait (the Art of War's
     # public "submitted" flags); otherwise nobody learns it before the wait resolves.
     announced: bool = False
+    # How long the wait may last, from when it began (the room's clock: the step that began
+    # it, less any pause); None: it waits for ever. The room then resolves a sealed wait
+    # with the moves that are in, or asks `time_out` of the seat a wait of turns waits for.
+    seconds: float | None = None
 
 
 class Ending(msgspec.Struct, frozen=True):
@@ -127,6 +134,11 @@ class Game(Protocol[S, E]):
 
     def resolve(self, state: S, moves: Mapping[Seat, Move], draws: Draws) -> list[E]:
         """Every sealed move of the wait, taken together."""
+        ...
+
+    def time_out(self, state: S, seat: Seat, draws: Draws) -> list[E]:
+        """What the seat a wait of turns waits for does when the wait's `seconds` ran out:
+        the game's own move for it (which may end the game: a forfeit)."""
         ...
 
     def leave(self, state: S, seat: Seat) -> list[E]:

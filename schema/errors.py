@@ -338,6 +338,12 @@ MOVE_REFUSED = _code("move_refused", 422, "The game's rules do not take this mov
 NOT_YOUR_MOVE = _code(
     "not_your_move", 409, "The game waits for another seat's move (GET the game: `to_move`)."
 )
+NOT_DUE = _code(
+    "not_due",
+    409,
+    "The game's wait has not run out of time (or has no deadline): only its deadline times it "
+    "out (GET the game: `next_resolution_at`).",
+)
 WRONG_KIND_OF_GAME = _code(
     "wrong_kind_of_game",
     409,

@@ -218,16 +218,20 @@ class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
     """One step of a game run by its definition, with the game's own events it made: a seat's
     move in its turn (`kind` "move"), a move played at once in a sealed wait ("act": a public
     message, a change of stance), the sealed moves of a wait resolved together
-    ("resolution"), or a seat leaving ("leave"). A move or a resolution ends turn `turn`:
-    rewinds and forks land between them."""
+    ("resolution"), a wait whose time ran out ("timeout": the sealed moves that were in
+    resolved together, or, with `player_id`, the game's move for the seat it waited for), or
+    a seat leaving ("leave"). A move, a resolution or a timeout ends turn `turn`: rewinds and
+    forks land between them."""
 
     turn: int
-    kind: Literal["move", "act", "resolution", "leave"]
+    kind: Literal["move", "act", "resolution", "leave", "timeout"]
     events: list[dict[str, Any]]
     player_id: str | None = None
     move: Any = None
     # The rewinds of the game before this step: its draws' generation (rules/game.py Draws).
     generation: int = 0
+    # When the step was taken: a wait it begins is timed from then (None before clocks).
+    at: datetime | None = None
 
 
 class PlayerResigned(Event, frozen=True, tag="player_resigned.v1"):
@@ -273,11 +277,12 @@ class NotificationsChanged(Event, frozen=True, tag="notifications_changed.v1"):
 
 
 class PlayerNotified(Event, frozen=True, tag="player_notified.v1"):
-    """What the bot would DM a player: a reminder before a resolution, or their results
-    after it. Private to that player."""
+    """What the bot would DM a player: a reminder before a resolution, their results after
+    it, or, in a game run by its definition, that the game now waits for their move
+    ("your_turn"; the text says until when). Private to that player."""
 
     player_id: str
-    kind: Literal["reminder", "results"]
+    kind: Literal["reminder", "results", "your_turn"]
     turn: int
     text: str
 

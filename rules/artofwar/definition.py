@@ -90,7 +90,9 @@ class ArtOfWar:
         if self.ending(state) is not None:
             return Wait()
         # §7: who has submitted is public, so that everyone sees whom the turn waits for.
-        return Wait(frozenset(_waited(state)), sealed=True, announced=True)
+        # P30: at the deadline the room runs the turn with the orders that are in.
+        seats = frozenset(_waited(state))
+        return Wait(seats, sealed=True, announced=True, seconds=state.options.deadline)
 
     def move(self, state: Play, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
         stance = stance_of(move)
@@ -123,6 +125,9 @@ class ArtOfWar:
             TurnDraws(stream=SeededRandom(seed)),
         )
         return [TurnRun(position.turn, draws.generation, f"{seed:016x}", orders, result)]
+
+    def time_out(self, state: Play, seat: Seat, draws: Draws) -> list[Event]:
+        raise AssertionError("the Art of War's waits are sealed: the room resolves them")
 
     def leave(self, state: Play, seat: Seat) -> list[Event]:
         return [Resigned(seat)]

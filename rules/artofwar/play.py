@@ -16,6 +16,7 @@ from rules.artofwar.options import Options
 from rules.artofwar.records import TurnResult
 from rules.artofwar.state import State
 from rules.game import MoveRefused
+from rules.kit.clock import BOUNDS, Seconds, with_clock
 from rules.kit.requests import RequestError
 
 MapName = Literal["aow-mini", "world", "generated"]
@@ -27,10 +28,12 @@ MAX_LINES = 2_000
 
 class GameOptions(Options, frozen=True, forbid_unknown_fields=True):
     """§2.3's options and the map: a built-in one, or one generated from `map_seed` (drawn
-    from the game's secret when not given)."""
+    from the game's secret when not given); and P30's deadline: how long a turn waits for
+    orders before it runs without the missing ones (a day when not given; None: for ever)."""
 
     map: MapName = "world"
     map_seed: int | None = None
+    deadline: Seconds | None = None
 
 
 class Play(msgspec.Struct, frozen=True):
@@ -81,9 +84,9 @@ Event = Started | StanceChanged | TurnRun | Resigned
 
 def check_game_options(options: dict[str, Any]) -> GameOptions:
     try:
-        checked = msgspec.convert(options, GameOptions)
+        checked = msgspec.convert(with_clock(options, "deadline"), GameOptions)
     except msgspec.ValidationError as error:
-        raise ValueError(f"options: {error}") from error
+        raise ValueError(f"options: {error} (a deadline is {BOUNDS})") from error
     if checked.map_seed is not None:
         if checked.map != "generated":
             raise ValueError("map_seed goes with map 'generated'")

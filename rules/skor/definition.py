@@ -25,10 +25,12 @@ from rules.game import (
     Wait,
 )
 from rules.skor.actions import AnyAction, Resign
+from rules.skor.clock import action_for, forfeits, turn_time, without_clock
 from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
 from rules.skor.moves import read
 from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup, start
+from rules.skor.state import Ending as EngineEnding
 from rules.skor.state import Options, State
 
 EngineEvent = dict[str, Any]
@@ -39,6 +41,8 @@ class SetupRolled(msgspec.Struct, frozen=True, tag="skor_setup_rolled.v1"):
 
     setup: Setup
     dice: list[DieRecord]
+    # How long a turn may last (P43), in seconds; None: for ever.
+    turn_time: int | None = None
 
 
 class Chosen(msgspec.Struct, frozen=True, tag="skor_chosen.v1"):
@@ -60,6 +64,18 @@ class Acted(msgspec.Struct, frozen=True, tag="skor_acted.v1"):
     events: list[EngineEvent]
 
 
+class TimedOut(msgspec.Struct, frozen=True, tag="skor_timed_out.v1"):
+    """The player's turn ran out of time (P43): the server's action for it, as `Acted`'s,
+    or, at its third timeout in a row, none: it forfeited."""
+
+    player: Seat
+    generation: int
+    actions: list[AnyAction]
+    dice: list[DieRecord]
+    events: list[EngineEvent]
+    forfeited: bool = False
+
+
 class Left(msgspec.Struct, frozen=True, tag="skor_left.v1"):
     """A seat resigned (or was banned): the other wins (P41)."""
 
@@ -67,7 +83,7 @@ class Left(msgspec.Struct, frozen=True, tag="skor_left.v1"):
     events: list[EngineEvent]
 
 
-Event = SetupRolled | Chosen | Acted | Left
+Event = SetupRolled | Chosen | Acted | TimedOut | Left
 
 
 class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -77,6 +93,9 @@ class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     setup: Setup
     game: State | None = None
     left: Seat | None = None
+    turn_time: int | None = None
+    # Each player's timeouts in a row (P43): a move of its own starts again from none.
+    timeouts: dict[Seat, int] = {}
 
 
 def _rolls(dice: list[DieRecord]) -> Dice:
@@ -85,10 +104,11 @@ def _rolls(dice: list[DieRecord]) -> Dice:
 
 def _options(options: Mapping[str, Any]) -> Options:
     try:
-        return msgspec.convert(dict(options), Options)
+        return msgspec.convert(without_clock(options), Options)
     except msgspec.ValidationError as error:
         raise OptionsRefused(
-            f"Skor's options are round_limit (1 to 10000) and alternative_culture: {error}"
+            "Skor's options are round_limit (1 to 10000), alternative_culture and "
+            f"turn_time: {error}"
         ) from error
 
 
@@ -105,7 +125,7 @@ class Skor:
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         kept: dict[str, Any] = msgspec.to_builtins(_options(options))
-        return kept
+        return {**kept, "turn_time": turn_time(options)}
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         return 2, 2
@@ -116,11 +136,11 @@ class Skor:
         # Dice(secret=draws.key) draws exactly draws.stream(*labels), one stream per die.
         dice = Dice(secret=draws.key)
         rolled = roll_setup(list(seats), _options(options), dice)
-        return [SetupRolled(rolled, dice.records)]
+        return [SetupRolled(rolled, dice.records, turn_time(options))]
 
     def evolve(self, state: Play | None, event: Event) -> Play:
         if isinstance(event, SetupRolled):
-            return Play(event.setup)
+            return Play(event.setup, turn_time=event.turn_time)
         assert state is not None, "a Skor game starts with its setup's rolls"
         match event:
             case Chosen():
@@ -129,14 +149,18 @@ class Skor:
                 )
                 return replace(state, setup=setup, game=game)
             case Acted():
+                game = _acted(state, event.player, event.generation, event.actions, event.dice)
+                return replace(state, game=game, timeouts={**state.timeouts, event.player: 0})
+            case TimedOut():
                 assert state.game is not None
-                game = replace(state.game, generation=event.generation)
-                dice = _rolls(event.dice)
-                for action in event.actions:
-                    result = act(game, event.player, action, dice)
-                    assert result.refused is None, result.refused
-                    game = result.state
-                return replace(state, game=game)
+                timeouts = {**state.timeouts, event.player: state.timeouts.get(event.player, 0) + 1}
+                if event.forfeited:
+                    ending = EngineEnding(_opponent(state, event.player), "forfeit")
+                    return replace(
+                        state, game=replace(state.game, ending=ending), timeouts=timeouts
+                    )
+                game = _acted(state, event.player, event.generation, event.actions, event.dice)
+                return replace(state, game=game, timeouts=timeouts)
             case Left():
                 kept = state.game
                 if kept is not None and kept.ending is None:
@@ -149,7 +173,8 @@ class Skor:
             return Wait()
         if state.game is None:
             return Wait(frozenset(state.setup.players), sealed=True)
-        return Wait(frozenset({state.game.turn.player}))
+        # The setup's choices wait for ever; each turn has its clock (P43).
+        return Wait(frozenset({state.game.turn.player}), seconds=state.turn_time)
 
     def move(self, state: Play, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
         if state.game is None:
@@ -184,6 +209,19 @@ class Skor:
         _, _, events = start(state.setup, choices, dice, draws.generation)
         return [Chosen(choices, draws.generation, dice.records, events)]
 
+    def time_out(self, state: Play, seat: Seat, draws: Draws) -> list[Event]:
+        game = state.game
+        assert game is not None, "Skor's setup waits for ever"
+        assert seat == game.turn.player, "the seat whose turn it is times out"
+        if forfeits(state.timeouts, seat):
+            won = {"event": "won", "player": _opponent(state, seat), "by": "forfeit"}
+            return [TimedOut(seat, draws.generation, [], [], [won], forfeited=True)]
+        action = action_for(game, seat)
+        dice = Dice(secret=draws.key)
+        result = act(replace(game, generation=draws.generation), seat, action, dice)
+        assert result.refused is None, result.refused
+        return [TimedOut(seat, draws.generation, [action], dice.records, result.events)]
+
     def leave(self, state: Play, seat: Seat) -> list[Event]:
         game = state.game
         if game is None or game.ending is not None:
@@ -207,6 +245,20 @@ class Skor:
     def view(self, state: Play, seats: frozenset[Seat]) -> Any:
         # Nothing in play is hidden; the sealed choices are the room's, never in the state.
         return msgspec.to_builtins(state)
+
+
+def _acted(
+    state: Play, player: Seat, generation: int, actions: list[AnyAction], dice: list[DieRecord]
+) -> State:
+    """The engine's state after the player's actions, their dice as recorded."""
+    assert state.game is not None
+    game = replace(state.game, generation=generation)
+    rolls = _rolls(dice)
+    for action in actions:
+        result = act(game, player, action, rolls)
+        assert result.refused is None, result.refused
+        game = result.state
+    return game
 
 
 def _choice(options: Options, seat: Seat, move: Move) -> dict[str, Any]:

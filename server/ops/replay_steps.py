@@ -1,6 +1,7 @@
 """Replay of a game run by its definition (rules/game.py): each step (its setup, a move, a
-wait resolved, a seat leaving) asked of the definition again, from the state before it, with
-the same move and the same draws, and its events compared with those recorded. Pure."""
+wait resolved or timed out, a seat leaving) asked of the definition again, from the state
+before it, with the same move and the same draws, and its events compared with those
+recorded. Pure."""
 
 from typing import Any
 
@@ -33,7 +34,9 @@ def _events_now(state: GameState, step: PlayStarted | PlayRecorded) -> list[Any]
         assert step.player_id is not None
         decision = definition.move(state.play, step.player_id, step.move, draws)
         return [] if isinstance(decision, Sealed) else decision
-    if step.kind == "resolution":
+    if step.kind == "resolution" or (step.kind == "timeout" and step.player_id is None):
         return definition.resolve(state.play, by_seat(state.sealed), draws)
     assert step.player_id is not None
+    if step.kind == "timeout":
+        return definition.time_out(state.play, step.player_id, draws)
     return definition.leave(state.play, step.player_id)

@@ -100,6 +100,9 @@ class RockPaperScissors:
         winner = first if BEATS[a] == b else second if BEATS[b] == a else None
         return [RoundPlayed(dict(moves), winner)]
 
+    def time_out(self, state: State, seat: Seat, draws: Draws) -> list[Event]:
+        raise AssertionError("rock-paper-scissors has no clock")
+
     def leave(self, state: State, seat: Seat) -> list[Event]:
         return [Forfeited(seat)]
 

@@ -86,6 +86,9 @@ class TicTacToe:
     def resolve(self, state: State, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
         raise MoveRefused("tic-tac-toe has no sealed moves")
 
+    def time_out(self, state: State, seat: Seat, draws: Draws) -> list[Event]:
+        raise AssertionError("tic-tac-toe has no clock")
+
     def leave(self, state: State, seat: Seat) -> list[Event]:
         return [Resigned(seat)]
 

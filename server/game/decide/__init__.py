@@ -55,8 +55,9 @@ __all__ = ["Refusal", "RewindPlan", "decide", "plan_rewind"]
 
 
 # What only Skirmish Society takes, which the room runs itself, and what every other game
-# takes instead.
-_OF_ONE_KIND = (SubmitOrders, CastVote, RequestJoinForces, ResolveTurn, RemindPlayers, MakeMove)
+# takes instead. ResolveTurn is every game's: Skirmish Society's turn resolved, or another
+# game's wait timed out.
+_OF_ONE_KIND = (SubmitOrders, CastVote, RequestJoinForces, RemindPlayers, MakeMove)
 
 
 def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
@@ -96,6 +97,8 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
         case Broadcast():
             return play.broadcast(state, command)
         case ResolveTurn():
+            if existing(state).definition is not None:
+                return playing.time_out(state, command)
             return resolution.resolve_turn(state, command)
         case RemindPlayers():
             return notices.remind_players(state, command)

@@ -1,5 +1,7 @@
 """Setting up, joining, starting, pausing and ending a game; admin moderation."""
 
+from datetime import datetime
+
 from msgspec.structs import replace
 
 from projections.evolve import fold
@@ -228,17 +230,19 @@ def resign(state: GameState, command: Resign) -> list[GameEvent]:
     require_phase(state, "running", "paused")
     if player.status != "active":
         raise Conflict(codes.ALREADY_RESIGNED, f"{player.name} has already {player.status}")
-    return left(state, player.id, [PlayerResigned(player_id=player.id)])
+    return left(state, player.id, [PlayerResigned(player_id=player.id)], command.now)
 
 
-def left(state: GameState, player_id: str, events: list[GameEvent]) -> list[GameEvent]:
+def left(
+    state: GameState, player_id: str, events: list[GameEvent], now: datetime
+) -> list[GameEvent]:
     """`events` (a seat resigned or banned), and in a game run by its definition what the
     seat leaving changes, and the sealed wait resolved if it waited only for that seat."""
     if state.definition is None:
         return events
-    events = [*events, *leave(state, player_id)]
+    events = [*events, *leave(state, player_id, now)]
     after = fold(state, enumerate(events, start=state.version + 1))
-    return [*events, *resolve_sealed(after)]
+    return [*events, *resolve_sealed(after, now)]
 
 
 def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
@@ -260,7 +264,7 @@ def ban_player(state: GameState, command: BanPlayer) -> list[GameEvent]:
         ]
     # Both people behind a joint player are banned with it; a fork's seat stays, banned.
     banned: list[GameEvent] = [PlayerBanned(account_id=a, player_id=player.id) for a in accounts]
-    return left(state, player.id, banned) if state.phase != "joining" else banned
+    return left(state, player.id, banned, command.now) if state.phase != "joining" else banned
 
 
 def unban_player(state: GameState, command: UnbanPlayer) -> list[GameEvent]:

@@ -1,13 +1,15 @@
-"""What the bot tells each player: a reminder before a resolution, their results after it."""
+"""What the bot tells each player: a reminder before a resolution, their results after it,
+and in a game run by its definition that it is their turn."""
 
 from datetime import datetime, timedelta
 
 from projections.game import GameState, Player
+from projections.playing import definition_of, newly_waited
 from projections.views import my_orders
 from rules.kit.prng import derived
 from rules.skirmish.turn import OrderReport
 from schema.commands import RemindPlayers
-from schema.game_events import GameEvent, PlayerNotified, TurnResolved
+from schema.game_events import GameEvent, PlayerNotified, PlayRecorded, TurnResolved
 from server.game.decide.acting import require_admin, require_phase
 from server.game.decide.errors import WrongTurn
 from server.game.words import HINTS
@@ -107,3 +109,21 @@ def results_text(
         winner = state.players.get(resolved.winner)
         lines.append(f"{winner.name if winner else resolved.winner} has won the game!")
     return "\n".join(lines)
+
+
+def your_turn_notices(
+    before: GameState, step: PlayRecorded, after: GameState
+) -> list[PlayerNotified]:
+    """A notice to each player a step of a game run by its definition leaves newly to move,
+    sent with the step itself, as results are: a turn passed to them, or a new turn of a
+    sealed wait begun. It says until when their time runs, if it does."""
+    seats = newly_waited(definition_of(before), step, before.play, after.play)
+    text = f"{after.settings.name}: it is your turn"
+    deadline = after.next_resolution_at()
+    if deadline is not None:
+        text += f", until {deadline:%Y-%m-%d %H:%M} UTC"
+    return [
+        PlayerNotified(player_id=seat, kind="your_turn", turn=after.turn, text=f"{text}.")
+        for seat in sorted(seats)
+        if seat in after.players and after.players[seat].wants_notices
+    ]

@@ -2,21 +2,26 @@
 seat leaving. The room checks who may act and when; the definition decides what a move does.
 
 A sealed move is kept secret (`move_sealed`) until every seat the wait waits for has moved,
-then the wait is resolved in the same command: nobody waits for a clock."""
+then the wait is resolved in the same command. A wait with a clock (`Wait.seconds`) that
+runs out is timed out by the scheduler's ResolveTurn (`time_out`). Every step that leaves
+seats newly to move tells their players (server/game/decide/notices.py, `your_turn`)."""
 
+from datetime import datetime
 from typing import Any, Literal
 
+from projections.evolve import fold
 from projections.game import GameState
 from projections.playing import by_seat, definition_of, recorded
 from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Sealed
 from rules.kit.prng import commitment
 from schema import errors as codes
-from schema.commands import MakeMove, StartGame
+from schema.commands import MakeMove, ResolveTurn, StartGame
 from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
-from server.game.decide.acting import active_player, require_phase
+from server.game.decide.acting import active_player, require_admin, require_phase
 from server.game.decide.errors import Conflict, InvalidCommand, WrongTurn
+from server.game.decide.notices import your_turn_notices
 
-StepKind = Literal["move", "act", "resolution", "leave"]
+StepKind = Literal["move", "act", "resolution", "leave", "timeout"]
 
 
 def check_options(definition: Game[Any, Any], options: dict[str, Any]) -> dict[str, Any]:
@@ -80,19 +85,46 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
     if not isinstance(decision, Sealed):
         # In a sealed wait a move played at once is an act, not a turn of its own.
         kind: StepKind = "act" if wait.sealed else "move"
-        return [_step(state, kind, decision, seat, command.move)]
+        return told(state, _step(state, kind, decision, seat, command.move, command.now))
     assert wait.sealed, f"{definition.name} sealed a move outside a sealed wait"
     sealed = MoveSealed(player_id=seat, turn=state.turn, move=decision.move)
     moves = {**state.sealed, seat: decision.move}
-    return [sealed, _resolution(state, moves)] if all_in(state, moves) else [sealed]
+    if not all_in(state, moves):
+        return [sealed]
+    return [sealed, *told(state, _resolution(state, moves, "resolution", command.now))]
 
 
-def resolve_sealed(state: GameState) -> list[GameEvent]:
+def time_out(state: GameState, command: ResolveTurn) -> list[GameEvent]:
+    """The wait whose time ran out, timed out: a sealed one resolved with the sealed moves
+    that are in, a wait of turns by the game's move for the seat it waits for (`time_out`).
+    Only once its deadline has passed, by the scheduler or an admin alike: nobody cuts a
+    player's time short. A turn named that is over is refused, as Skirmish Society's is, so
+    that a deadline is acted on once."""
+    require_admin(state, command.actor)
+    if command.turn is not None and command.turn != state.turn:
+        when = "already over" if command.turn < state.turn else "not reached yet"
+        raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
+    require_phase(state, "running")
+    deadline = state.next_resolution_at()
+    if deadline is None or command.now < deadline:
+        until = "has no deadline" if deadline is None else f"runs until {deadline.isoformat()}"
+        raise Conflict(codes.NOT_DUE, f"turn {state.turn}'s wait {until}")
+    definition = definition_of(state)
+    wait = definition.to_move(state.play)
+    if wait.sealed:
+        return told(state, _resolution(state, state.sealed, "timeout", command.now))
+    # A wait of turns waits for one seat, whose time ran out (of several, the first).
+    seat = min(wait.seats)
+    events = definition.time_out(state.play, seat, draws(state))
+    return told(state, _step(state, "timeout", events, seat, None, command.now))
+
+
+def resolve_sealed(state: GameState, now: datetime) -> list[GameEvent]:
     """The wait resolved if every seat it still waits for has moved (once a seat left);
     nothing otherwise."""
     if state.phase != "running" or not state.sealed or not all_in(state, state.sealed):
         return []
-    return [_resolution(state, state.sealed)]
+    return told(state, _resolution(state, state.sealed, "resolution", now))
 
 
 def all_in(state: GameState, sealed: dict[str, Any]) -> bool:
@@ -101,21 +133,34 @@ def all_in(state: GameState, sealed: dict[str, Any]) -> bool:
     return wait.sealed and waiting <= sealed.keys()
 
 
-def leave(state: GameState, seat: str) -> list[GameEvent]:
+def leave(state: GameState, seat: str, now: datetime) -> list[GameEvent]:
     """What a seat leaving a running game changes in the game."""
     if state.phase not in ("running", "paused") or definition_of(state).ending(state.play):
         return []
     events = definition_of(state).leave(state.play, seat)
-    return [_step(state, "leave", events, seat, None)]
+    return told(state, _step(state, "leave", events, seat, None, now))
 
 
-def _resolution(state: GameState, moves: dict[str, Any]) -> PlayRecorded:
+def told(state: GameState, step: PlayRecorded) -> list[GameEvent]:
+    """The step, and the notices of the seats it leaves newly to move."""
+    after = fold(state, [(state.version + 1, step)])
+    return [step, *your_turn_notices(state, step, after)]
+
+
+def _resolution(
+    state: GameState, moves: dict[str, Any], kind: StepKind, now: datetime
+) -> PlayRecorded:
     events = definition_of(state).resolve(state.play, by_seat(moves), draws(state))
-    return _step(state, "resolution", events, None, None)
+    return _step(state, kind, events, None, None, now)
 
 
 def _step(
-    state: GameState, kind: StepKind, events: list[Any], seat: str | None, move: Any
+    state: GameState,
+    kind: StepKind,
+    events: list[Any],
+    seat: str | None,
+    move: Any,
+    now: datetime,
 ) -> PlayRecorded:
     return PlayRecorded(
         turn=state.turn,
@@ -124,6 +169,7 @@ def _step(
         player_id=seat,
         move=move,
         generation=state.rewinds,
+        at=now,
     )
 
 

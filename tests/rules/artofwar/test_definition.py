@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.artofwar.definition import ART_OF_WAR
-from rules.artofwar.play import Play, play_board
+from rules.artofwar.play import GameOptions, Play, play_board
 from rules.game import Draws, MoveRefused, OptionsRefused, Sealed
 from rules.kit.prng import SeededRandom
 from rules.registry import newest
@@ -46,7 +46,20 @@ def test_it_is_the_registered_art_of_war() -> None:
         "intrigue": False,
         "map": "world",
         "map_seed": None,
+        "deadline": 86_400,
     }
+
+
+def test_a_turn_waits_a_day_by_default_a_deadline_or_for_ever() -> None:
+    assert _start().options.deadline == 86_400
+    assert ART_OF_WAR.to_move(_start()).seconds == 86_400
+    assert ART_OF_WAR.to_move(_start(deadline=60)).seconds == 60
+    assert ART_OF_WAR.to_move(_start(deadline=None)).seconds is None
+    for wrong in (59, 30 * 86_400 + 1, 3.5, "1h"):
+        with pytest.raises(OptionsRefused, match="a deadline is 60 to 2592000 seconds"):
+            ART_OF_WAR.check_options({"deadline": wrong})
+    # A game recorded before deadlines existed keeps waiting for ever.
+    assert msgspec.convert({}, GameOptions).deadline is None
 
 
 @pytest.mark.parametrize(

@@ -207,7 +207,11 @@ def test_setup_choices_are_checked_one_by_one() -> None:
 
 def test_skor_is_built_in_and_checks_its_options() -> None:
     assert newest("skor") is SKOR
-    assert SKOR.check_options({}) == {"round_limit": 100, "alternative_culture": False}
+    assert SKOR.check_options({}) == {
+        "round_limit": 100,
+        "alternative_culture": False,
+        "turn_time": 86_400,
+    }
     with pytest.raises(ValueError, match="round_limit"):
         SKOR.check_options({"round_limit": 0})
     with pytest.raises(ValueError, match="round_limit"):
