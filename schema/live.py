@@ -1,6 +1,7 @@
 """What is said on the websocket of a live game (docs/api.md, "Live"): its query, the client's
 one message, and the server's, one Struct per `type`. /asyncapi.json is generated from them."""
 
+from datetime import datetime
 from typing import Literal, cast
 
 import msgspec
@@ -79,6 +80,17 @@ class RewoundMessage(LiveMessage, frozen=True, tag="rewound"):
     reason: str | None = None
 
 
+class YourTurnMessage(LiveMessage, frozen=True, tag="your_turn"):
+    """To a player's own socket only, right after its `player_notified` "your_turn" event:
+    the game (run by its definition) waits for `player_id`'s move in `turn`, until
+    `deadline`, as the game stands when the message is sent (null: no clock, paused, or
+    that turn is over)."""
+
+    player_id: str
+    turn: int
+    deadline: datetime | None = None
+
+
 class PingMessage(LiveMessage, frozen=True, tag="ping"):
     """After 15 to 20 s of silence, at the last position dispatched."""
 
@@ -95,6 +107,7 @@ ServerMessage = (
     | StandingsMessage
     | ResolvedMessage
     | RewoundMessage
+    | YourTurnMessage
     | PingMessage
     | ErrorMessage
 )

@@ -32,7 +32,7 @@ from projections.game import GameState
 from projections.loading import state_until, stream_of
 from projections.views import public_game, standings
 from projections.visibility import Viewer
-from schema.game_events import GameEvent, TurnResolved, TurnRewound, game_codec
+from schema.game_events import GameEvent, PlayerNotified, TurnResolved, TurnRewound, game_codec
 from schema.live import (
     EventMessage,
     LiveMessage,
@@ -40,6 +40,7 @@ from schema.live import (
     RewoundMessage,
     SnapshotMessage,
     StandingsMessage,
+    YourTurnMessage,
 )
 from schema.views import PlayerView
 from server.game.handlers import GameService
@@ -172,6 +173,18 @@ def messages_for(
     elif isinstance(event, TurnRewound):
         messages.append(
             RewoundMessage(recorded.position, turn=event.turn, by=event.by, reason=event.reason)
+        )
+    elif (
+        isinstance(event, PlayerNotified)
+        and event.kind == "your_turn"
+        and event.player_id in viewer.players
+    ):
+        # The game as it stands: live, right after the step; on a catch-up, now.
+        deadline = state.next_resolution_at() if state.turn == event.turn else None
+        messages.append(
+            YourTurnMessage(
+                recorded.position, player_id=event.player_id, turn=event.turn, deadline=deadline
+            )
         )
     return messages
 
