@@ -1,7 +1,10 @@
 """Games that fall due in the same minute: `python -m benchmarks scheduler`.
 
-How long the scheduler takes to resolve `--games` games of 20 players on generated maps,
-every army ordered, whose first resolutions fall due within one minute of fake time: with
+How long the scheduler takes to resolve `--games` Skirmish Society games of 20 players on
+generated maps, every army ordered, whose first resolutions fall due within one minute of fake
+time, and to time out `--art-of-war-games` Art of War games of 20 players on generated maps
+whose first turns' deadlines (15 minutes) fall in one minute, every player but one having
+sent orders (benchmarks/_art_of_war_games.py): with
 one `skirmish serve --fake-clock` process, then with three on the same schema (a run for
 each count of `--servers`), and the CPU time per resolution meanwhile of the servers and
 of this machine's PostgreSQL (all of its processes, whatever else they serve), which the
@@ -19,7 +22,7 @@ Meanwhile the read models' lag is sampled every 0.1 s (benchmarks/_lag.py): its 
 sample saw: what a read arriving then waits, docs/api.md "Consistency").
 
 The groups fall due in consecutive minutes, so that each run has games nobody has loaded
-yet. Runs in a scratch
+yet; the Art of War's after Skirmish Society's. Runs in a scratch
 schema of DATABASE_URL, or of an embedded PostgreSQL when it is unset (benchmarks._database),
 dropped at the end.
 """
@@ -39,7 +42,9 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+import msgspec
 
+from benchmarks._art_of_war_games import art_of_war_due
 from benchmarks._database import migrated_pool, scratch_database
 from benchmarks._games import ORDERS_AFTER, BuiltGame, append_games
 from benchmarks._lag import LagSamples, percentile
@@ -64,31 +69,54 @@ TOKEN = "operator-token-for-the-benchmark"
 # on the PostgreSQL whose CPU per resolution is measured meanwhile.
 POLL_SECONDS = 0.25
 CALL_TIMEOUT_SECONDS = 1800.0
+SKIRMISH_SOCIETY, ART_OF_WAR = "skirmish-society", "art-of-war"
+# The Art of War's deadline in these games: as long as Skirmish Society's fast turn.
+DEADLINE = FAST_PERIOD
+# What each game's due step appends, once: a resolution, or a timed-out wait's step.
+RESOLUTION_TYPE = {SKIRMISH_SOCIETY: "turn_resolved.v1", ART_OF_WAR: "play_recorded.v1"}
+
+
+class Group(msgspec.Struct, frozen=True):
+    """The games of one run: which game they play, by id with their starts."""
+
+    game: str
+    starts: dict[str, datetime]
 
 
 def _starts(prefix: str, games: int, first_due: datetime) -> dict[str, datetime]:
-    """Game id -> start, so that the first resolutions fall on the 60 seconds from
-    `first_due`, evenly."""
+    """Game id -> start, so that the first resolutions (or deadlines: as long after the
+    start) fall on the 60 seconds from `first_due`, evenly."""
     return {
         f"{prefix}{n:05}": first_due - FAST_PERIOD + timedelta(seconds=n % 60) for n in range(games)
     }
 
 
-async def _build(store: PostgresEventStore, starts: dict[str, datetime]) -> tuple[int, int]:
-    """Build and append the games, a chunk at a time; (events, version of each game)."""
+def _built(game: str, n: int, game_id: str, start: datetime, rng: random.Random) -> BuiltGame:
+    if game == ART_OF_WAR:
+        seconds = int(DEADLINE.total_seconds())
+        return art_of_war_due(game_id, seed=n % MAPS, at=start, deadline=seconds)
+    built = BuiltGame(game_id)
     settings = Settings(name="Benchmark", fast_mode=True)
-    cache: dict[tuple[int, int], GameStarted] = {}
+    built.set_up(settings, players=PLAYERS, seed=n % MAPS, at=start, starts=_STARTS)
+    built.order_every_army(start + ORDERS_AFTER, rng)
+    built.remind(start + FAST_PERIOD - FAST_REMINDER_LEAD)
+    return built
+
+
+# Skirmish Society's starts by (seed, players): a map is generated once.
+_STARTS: dict[tuple[int, int], GameStarted] = {}
+
+
+async def _build(store: PostgresEventStore, group: Group) -> tuple[int, int]:
+    """Build and append the games, a chunk at a time; (events, version of each game)."""
     rng = random.Random(7)
     events = 0
     versions: set[int] = set()
-    items = list(starts.items())
+    items = list(group.starts.items())
     for first in range(0, len(items), BUILD_CHUNK):
         chunk: list[BuiltGame] = []
         for n, (game_id, start) in enumerate(items[first : first + BUILD_CHUNK], start=first):
-            game = BuiltGame(game_id)
-            game.set_up(settings, players=PLAYERS, seed=n % MAPS, at=start, starts=cache)
-            game.order_every_army(start + ORDERS_AFTER, rng)
-            game.remind(start + FAST_PERIOD - FAST_REMINDER_LEAD)
+            game = _built(group.game, n, game_id, start, rng)
             versions.add(game.state.version)
             chunk.append(game)
         events += await append_games(store, chunk)
@@ -180,13 +208,14 @@ async def _run_group(
     schema_url: str,
     logs: Path,
     servers: int,
-    starts: dict[str, datetime],
+    group: Group,
     prefix: str,
     version: int,
 ) -> tuple[float, float, float, float | None, int, LagSamples]:
     """Seconds until every game resolved, and until every clock call answered; the servers'
     CPU seconds meanwhile, and this machine's PostgreSQL's (None if it has none); the
     servers' resident memory at the end, in bytes; the read models' lag meanwhile."""
+    starts = group.starts
     first_due = min(starts.values()) + FAST_PERIOD
     last_due = max(starts.values()) + FAST_PERIOD
     async with (
@@ -215,21 +244,22 @@ async def _run_group(
             database_cpu = database_after - database_cpu
     twice = await pool.fetchval(
         "SELECT count(*) - count(DISTINCT stream_id) FROM events "
-        "WHERE type = 'turn_resolved.v1' AND stream_id LIKE $1",
+        "WHERE type = $2 AND stream_id LIKE $1",
         f"{stream_of(prefix)}%",
+        RESOLUTION_TYPE[group.game],
     )
     assert twice == 0, f"{twice} turns resolved twice"
     return resolved, answered, cpu, database_cpu, memory, lag
 
 
-async def _run(games: int, server_counts: list[int]) -> None:
+async def _run(counts: dict[str, int], server_counts: list[int]) -> None:
     base = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(hours=1)
+    runs = [(game, servers) for game, n in counts.items() if n for servers in server_counts]
     # Each run's group falls due in a minute of its own: "a" in the first, "b" in the next...
+    prefixes = [chr(ord("a") + minute) for minute in range(len(runs))]
     groups = {
-        chr(ord("a") + minute): _starts(
-            chr(ord("a") + minute), games, base + timedelta(minutes=minute)
-        )
-        for minute in range(len(server_counts))
+        prefix: Group(game, _starts(prefix, counts[game], base + timedelta(minutes=minute)))
+        for minute, (prefix, (game, _)) in enumerate(zip(prefixes, runs, strict=True))
     }
     async with (
         scratch_database() as schema_url,
@@ -238,39 +268,43 @@ async def _run(games: int, server_counts: list[int]) -> None:
     ):
         started = time.perf_counter()
         events = 0
-        versions = set()
-        for starts in groups.values():
-            written, version = await _build(store, starts)
+        versions: dict[str, int] = {}
+        for prefix, group in groups.items():
+            written, versions[prefix] = await _build(store, group)
             events += written
-            versions.add(version)
         built = time.perf_counter() - started
         await ReadModelRunner(store, pool).catch_up()
         caught_up = time.perf_counter() - started - built
-        [version] = versions
         print(
-            f"{games:,} games per run x {PLAYERS} players, fast mode, generated maps "
-            f"({MAPS} seeds), every army ordered; first resolutions due over one minute.\n"
-            f"Built {len(groups)} x {games:,} games, {events:,} events, in {built:.0f} s; "
+            f"{counts[SKIRMISH_SOCIETY]:,} Skirmish Society games per run x {PLAYERS} players, "
+            f"fast mode, generated maps ({MAPS} seeds), every army ordered; first resolutions "
+            f"due over one minute.\n{counts[ART_OF_WAR]:,} Art of War games per run x "
+            f"{PLAYERS} players, generated maps, every player but one's orders in; first "
+            f"turns' deadlines ({DEADLINE.total_seconds() / 60:g} min) over one minute.\n"
+            f"Built {len(groups)} groups, {events:,} events, in {built:.0f} s; "
             f"read models caught up in {caught_up:.0f} s.\n"
         )
         rows: list[tuple[object, ...]] = []
         with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as logs:
-            single = 0.0
-            for servers, prefix in zip(server_counts, groups, strict=True):
+            single: dict[str, float] = {}
+            for (game, servers), prefix in zip(runs, groups, strict=True):
+                group = groups[prefix]
                 resolved, answered, cpu, database_cpu, memory, lag = await _run_group(
-                    pool, schema_url, Path(logs), servers, groups[prefix], prefix, version
+                    pool, schema_url, Path(logs), servers, group, prefix, versions[prefix]
                 )
-                single = single or resolved
+                first = single.setdefault(game, resolved)
+                due = len(group.starts)
                 rows.append(
                     (
+                        game,
                         servers,
-                        games,
+                        due,
                         resolved,
-                        games / resolved,
-                        f"{single / resolved:.2f}x",
+                        due / resolved,
+                        f"{first / resolved:.2f}x",
                         answered,
-                        cpu * 1000 / games,
-                        "-" if database_cpu is None else f"{database_cpu * 1000 / games:.2f}",
+                        cpu * 1000 / due,
+                        "-" if database_cpu is None else f"{database_cpu * 1000 / due:.2f}",
                         memory / 2**20,
                         max(lag.events, default=0),
                         int(percentile(lag.events, 0.99)),
@@ -280,6 +314,7 @@ async def _run(games: int, server_counts: list[int]) -> None:
                 )
         print_table(
             (
+                "game",
                 "server processes",
                 "games due in the minute",
                 "all resolved (s)",
@@ -299,14 +334,20 @@ async def _run(games: int, server_counts: list[int]) -> None:
 
 
 OPTIONS = {
-    "games": Option(10_000, "games of 20 players due in the same minute, in each run"),
-    "servers": Option("1,3", "server processes on the schema, a run for each count"),
+    "games": Option(10_000, "Skirmish Society games of 20 players due in the same minute, per run"),
+    "art-of-war-games": Option(
+        2_000, "Art of War games of 20 players whose deadlines fall in the same minute (0: none)"
+    ),
+    "servers": Option("1,3", "server processes on the schema, a run for each count (and game)"),
 }
 
 
 def main(options: Mapping[str, Value]) -> None:
-    games = int(options["games"])
+    counts = {
+        SKIRMISH_SOCIETY: int(options["games"]),
+        ART_OF_WAR: int(options["art-of-war-games"]),
+    }
     server_counts = [int(n) for n in str(options["servers"]).split(",")]
     started = time.perf_counter()
-    asyncio.run(_run(games, server_counts))
+    asyncio.run(_run(counts, server_counts))
     print(f"\n(whole run: {time.perf_counter() - started:.0f} s, on {os.cpu_count()} cores)")

@@ -1,0 +1,49 @@
+"""Art of War games built fast for `python -m benchmarks scheduler`: 20 players on a generated
+map, started and played by the pure decider up to a turn that every player but one has sent
+orders for, so that it runs at its deadline (P30), as the scheduler times it out."""
+
+import random
+from datetime import datetime
+
+from benchmarks._games import ADMIN, SECRET, BuiltGame
+from rules.artofwar.play import Play, play_board
+from schema.commands import Actor, CreateGame, JoinGame, MakeMove, StartGame
+from schema.game_events import Settings
+
+PLAYERS = 20
+
+
+def art_of_war_due(game_id: str, *, seed: int, at: datetime, deadline: int) -> BuiltGame:
+    """A game started at `at`, on the generated map of `seed`, each territory of every player
+    but the last attacking a random neighbour with one unit, its turn due at `deadline`
+    seconds after `at`."""
+    game = BuiltGame(game_id)
+    options = {"map": "generated", "map_seed": seed, "initial": "fill", "deadline": deadline}
+    settings = Settings(name="Benchmark")
+    create = CreateGame(
+        actor=Actor(ADMIN),
+        now=at,
+        game_id=game_id,
+        settings=settings,
+        seed=seed,
+        game="art-of-war",
+        options=options,
+    )
+    game.run(create)
+    for i in range(1, PLAYERS + 1):
+        game.run(JoinGame(actor=Actor(f"acct-{i}"), now=at, name=f"Player {i}"))
+    game.run(StartGame(actor=Actor(ADMIN), now=at, secret=SECRET))
+    play = game.state.play
+    assert isinstance(play, Play)
+    board, position = play_board(play), play.position
+    rng = random.Random(seed)
+    orders: dict[str, list[str]] = {}
+    for territory, owner in sorted(position.owners.items()):
+        if position.units.get(territory, 0) > 1:
+            target = rng.choice(sorted(board.neighbours[territory]))
+            orders.setdefault(owner, []).append(f"{territory} 1 to {target}")
+    for seat in sorted(game.state.players)[:-1]:
+        account = game.state.players[seat].accounts[0]
+        move = ", ".join(orders.get(seat, []))
+        game.run(MakeMove(actor=Actor(account), now=at, move=move))
+    return game
