@@ -161,8 +161,12 @@ async def test_your_turn_reaches_the_players_socket_and_the_webhook(schema_url: 
             Live.open(server.base, game_id, token=first.token) as theirs,
         ):
             await make_move(api, game_id, first, "end")
-            messages = await mine.wait_for(lambda ms: any(m["type"] == "your_turn" for m in ms))
-            (told,) = [m for m in messages if m["type"] == "your_turn"]
+            messages = await mine.wait_for(
+                lambda ms: any(m["type"] == "your_turn" and m["turn"] == 3 for m in ms)
+            )
+            # The start's (the choices), caught up: that wait is over, so no deadline.
+            caught_up, told = [m for m in messages if m["type"] == "your_turn"]
+            assert (caught_up["turn"], caught_up["deadline"]) == (1, None)
             assert (told["player_id"], told["turn"]) == (seat_of[second.token], 3)
             deadline = START + timedelta(seconds=600)
             assert datetime.fromisoformat(told["deadline"]) == deadline
@@ -178,10 +182,14 @@ async def test_your_turn_reaches_the_players_socket_and_the_webhook(schema_url: 
             await theirs.wait_for_position(told["position"] - 1)
             assert [m for m in theirs.messages if m["type"] == "your_turn"][-1]["turn"] == 2
 
-        def delivered() -> list[Json]:
+        def after_the_choices() -> list[tuple[str, int]]:
+            """Who each your-turn delivery after the choices tells, and of which turn."""
             bodies = [json.loads(body) for _, body in receiver.received]
-            return [b for b in bodies if b["event"].get("kind") == "your_turn"]
+            return [
+                (b["recipients"][0]["account_id"], b["event"]["turn"])
+                for b in bodies
+                if b["event"].get("kind") == "your_turn" and b["event"]["turn"] > 1
+            ]
 
-        await until(lambda: len(delivered()) == 2, what="both your-turn notices delivered")
-        recipients = [d["recipients"][0]["account_id"] for d in delivered()]
-        assert recipients == [first.account_id, second.account_id]
+        await until(lambda: len(after_the_choices()) == 2, what="the your-turn notices delivered")
+        assert after_the_choices() == [(first.account_id, 2), (second.account_id, 3)]

@@ -9,7 +9,7 @@ from projections.views import my_orders
 from rules.kit.prng import derived
 from rules.skirmish.turn import OrderReport
 from schema.commands import RemindPlayers
-from schema.game_events import GameEvent, PlayerNotified, PlayRecorded, TurnResolved
+from schema.game_events import GameEvent, PlayerNotified, PlayRecorded, PlayStarted, TurnResolved
 from server.game.decide.acting import require_admin, require_phase
 from server.game.decide.errors import WrongTurn
 from server.game.words import HINTS
@@ -112,12 +112,17 @@ def results_text(
 
 
 def your_turn_notices(
-    before: GameState, step: PlayRecorded, after: GameState
+    before: GameState, step: PlayStarted | PlayRecorded, after: GameState
 ) -> list[PlayerNotified]:
-    """A notice to each player a step of a game run by its definition leaves newly to move,
-    sent with the step itself, as results are: a turn passed to them, or a new turn of a
-    sealed wait begun. It says until when their time runs, if it does."""
-    seats = newly_waited(definition_of(before), step, before.play, after.play)
+    """A notice to each player the start or a step of a game run by its definition leaves
+    newly to move, sent with it, as results are: the game's first wait, a turn passed to
+    them, or a new turn of a sealed wait begun. It says until when their time runs, if it
+    does."""
+    definition = definition_of(before)
+    if isinstance(step, PlayStarted):
+        seats = definition.to_move(after.play).seats
+    else:
+        seats = newly_waited(definition, step, before.play, after.play)
     text = f"{after.settings.name}: it is your turn"
     deadline = after.next_resolution_at()
     if deadline is not None:

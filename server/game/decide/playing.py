@@ -56,14 +56,13 @@ def start_play(state: GameState, command: StartGame, secret: bytes) -> list[Game
         setup = definition.setup(state.options, tuple(state.players), draws(state, secret))
     except OptionsRefused as error:
         raise InvalidCommand(codes.OPTIONS_REFUSED, str(error)) from error
-    return [
-        PlayStarted(
-            at=command.now,
-            setup=recorded(setup),
-            secret=secret.hex(),
-            commitment=commitment(secret),
-        )
-    ]
+    started = PlayStarted(
+        at=command.now,
+        setup=recorded(setup),
+        secret=secret.hex(),
+        commitment=commitment(secret),
+    )
+    return told(state, started)
 
 
 def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
@@ -141,8 +140,8 @@ def leave(state: GameState, seat: str, now: datetime) -> list[GameEvent]:
     return told(state, _step(state, "leave", events, seat, None, now))
 
 
-def told(state: GameState, step: PlayRecorded) -> list[GameEvent]:
-    """The step, and the notices of the seats it leaves newly to move."""
+def told(state: GameState, step: PlayStarted | PlayRecorded) -> list[GameEvent]:
+    """The start or a step, and the notices of the seats it leaves newly to move."""
     after = fold(state, [(state.version + 1, step)])
     return [step, *your_turn_notices(state, step, after)]
 

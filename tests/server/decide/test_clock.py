@@ -55,6 +55,12 @@ def _time_out(game: Game, minutes: float, turn: int | None = None) -> list[Any]:
 def test_an_art_of_war_turn_runs_at_its_deadline_with_the_orders_that_are_in() -> None:
     game = _started("art-of-war", 3, deadline=3_600)
     assert game.state.next_resolution_at() == T0 + timedelta(hours=1)
+    # The start tells every seat the first turn waits for it.
+    told = [e for e in game.events if isinstance(e, PlayerNotified)]
+    assert [(n.player_id, n.kind, n.turn) for n in told] == [
+        (f"p{i}", "your_turn", 1) for i in (1, 2, 3)
+    ]
+    assert told[0].text == "Clocked: it is your turn, until 2026-11-21 09:00 UTC."
     _move(game, 1, "", 10)
     with refused(codes.NOT_DUE, "runs until"):
         _time_out(game, 59)
