@@ -25,7 +25,7 @@ from schema.commands import (
     StartGame,
     UnpauseGame,
 )
-from schema.game_events import PlayerNotified, Settings, TurnResolved, game_codec
+from schema.game_events import PlayerNotified, PlayRecorded, Settings, TurnResolved, game_codec
 from server.clock import FakeClock
 from server.game.handlers import GameService
 from server.ops import clock_steps, scheduler
@@ -312,3 +312,42 @@ async def test_read_models_that_do_not_move_slow_the_scheduler_but_never_stop_it
         tick = await paced.run_due()
     assert tick.resolved == 1
     assert len(await world.resolutions("g1")) == 1
+
+
+async def test_two_schedulers_racing_time_out_each_deadline_once(world: World) -> None:
+    """Art of War games whose turn has a deadline (P30): each turn runs once, at it, with
+    the orders that are in; the next turn's deadline is reckoned from that run."""
+    now = world.clock.now()
+    for n in range(10):
+        game_id = f"w{n}"
+        await world.games.execute(
+            game_id,
+            CreateGame(
+                actor=Actor(ADMIN),
+                now=now,
+                game_id=game_id,
+                settings=Settings(name=game_id),
+                seed=3,
+                game="art-of-war",
+                options={"map": "aow-mini", "deadline": 600},
+            ),
+        )
+        for i in range(1, 3):
+            await world.games.execute(
+                game_id, JoinGame(actor=Actor(f"acct-{i}"), now=now, name=f"P{i}")
+            )
+        await world.games.execute(game_id, StartGame(actor=Actor(ADMIN), now=now, secret=SECRET))
+    await read_models_caught_up(world.pool, world.store)
+    world.clock.set(START + timedelta(minutes=10))
+    other = Scheduler(GameService(world.store), world.pool, world.clock, batch=3)
+    ticks = await asyncio.gather(world.scheduler.run_due(), other.run_due(), other.run_due())
+    assert sum(t.resolved for t in ticks) <= 10
+    await world.advance(seconds=0)
+    for n in range(10):
+        events = [
+            game_codec.decode_recorded(e) for e in await world.store.read_stream(f"game-w{n}")
+        ]
+        steps = [e for e in events if isinstance(e, PlayRecorded)]
+        assert [(s.kind, s.turn, s.at) for s in steps] == [("timeout", 1, world.clock.now())]
+        state = (await world.games.load(f"w{n}")).state
+        assert state.next_resolution_at() == START + timedelta(minutes=20)
