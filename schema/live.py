@@ -82,9 +82,9 @@ class RewoundMessage(LiveMessage, frozen=True, tag="rewound"):
 
 class YourTurnMessage(LiveMessage, frozen=True, tag="your_turn"):
     """To a player's own socket only, right after its `player_notified` "your_turn" event:
-    the game (run by its definition) waits for `player_id`'s move in `turn`, until
-    `deadline`, as the game stands when the message is sent (null: no clock, paused, or
-    that turn is over)."""
+    the game (run by its definition) waits for `player_id`'s move in `turn`. `deadline`:
+    when the player's time runs out, as the game stands when the message is sent (null: no
+    clock, paused, or the game no longer waits for the player)."""
 
     player_id: str
     turn: int

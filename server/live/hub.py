@@ -21,6 +21,7 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable
+from datetime import datetime
 
 import msgspec
 
@@ -179,14 +180,24 @@ def messages_for(
         and event.kind == "your_turn"
         and event.player_id in viewer.players
     ):
-        # The game as it stands: live, right after the step; on a catch-up, now.
-        deadline = state.next_resolution_at() if state.turn == event.turn else None
         messages.append(
             YourTurnMessage(
-                recorded.position, player_id=event.player_id, turn=event.turn, deadline=deadline
+                recorded.position,
+                player_id=event.player_id,
+                turn=event.turn,
+                deadline=deadline_of(state, event.player_id),
             )
         )
     return messages
+
+
+def deadline_of(state: GameState, seat: str) -> datetime | None:
+    """When the seat's time runs out, as the game stands (live, right after the notice; on
+    a catch-up, now): None unless the game waits for it on a clock."""
+    definition = state.definition
+    if definition is None or seat not in definition.to_move(state.play).seats:
+        return None
+    return state.next_resolution_at()
 
 
 class GameFeed:

@@ -164,7 +164,7 @@ async def test_your_turn_reaches_the_players_socket_and_the_webhook(schema_url: 
             messages = await mine.wait_for(
                 lambda ms: any(m["type"] == "your_turn" and m["turn"] == 3 for m in ms)
             )
-            # The start's (the choices), caught up: that wait is over, so no deadline.
+            # The start's (the choices), caught up: the game waits for another now: no deadline.
             caught_up, told = [m for m in messages if m["type"] == "your_turn"]
             assert (caught_up["turn"], caught_up["deadline"]) == (1, None)
             assert (told["player_id"], told["turn"]) == (seat_of[second.token], 3)
