@@ -24,13 +24,15 @@ own commands (docs/design/games.md says what is left to move).
 """
 
 from collections.abc import Mapping
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
+from rules.kit.picture import Look, Picture
 from rules.kit.prng import SeededRandom, derived
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
 E = TypeVar("E")
 Seat = str
 # A move as its sender gave it: a decoded JSON value, which the game checks.
@@ -137,4 +139,15 @@ class Game(Protocol[S, E]):
 
     def view(self, state: S, seats: frozenset[Seat]) -> Any:
         """The state as someone playing `seats` may see it (none: a spectator), as JSON."""
+        ...
+
+
+@runtime_checkable
+class Pictured(Protocol[S_contra]):
+    """The optional part of a definition: its board as a picture (GET /v1/games/{game}/map.png),
+    plain shapes the server paints (rules/kit/picture.py)."""
+
+    def picture(self, state: S_contra, looks: Mapping[Seat, Look]) -> Picture | None:
+        """What the state shows everyone (never a pending sealed move), each seat in its
+        player's look; None while there is no board to draw yet."""
         ...

@@ -12,6 +12,7 @@ from rules.artofwar.diplomacy import Stance, StanceRefused, change_stance
 from rules.artofwar.draws import Draws as TurnDraws
 from rules.artofwar.draws import map_seed, setup_stream, turn_seed
 from rules.artofwar.options import MAX_PLAYERS, MIN_PLAYERS
+from rules.artofwar.picture import picture
 from rules.artofwar.play import (
     Event,
     GameOptions,
@@ -30,6 +31,7 @@ from rules.artofwar.resolve import next_state, resolve
 from rules.artofwar.setup import SetupError, setup
 from rules.artofwar.state import Player
 from rules.game import Draws, Ending, Move, MoveRefused, OptionsRefused, Result, Sealed, Seat, Wait
+from rules.kit.picture import Look, Picture
 from rules.kit.prng import SeededRandom
 
 
@@ -79,7 +81,10 @@ class ArtOfWar:
                 return _with_stance(state, seat, stance)
             case TurnRun(result=result):
                 return replace(
-                    state, position=next_state(state.position, result), ending=result.ending
+                    state,
+                    position=next_state(state.position, result),
+                    ending=result.ending,
+                    last_orders=tuple(result.orders),
                 )
             case Resigned(seat):
                 surrendered = _with_stance(state, seat, Stance("surrender"))
@@ -164,6 +169,9 @@ class ArtOfWar:
                 stance["draw_max"] = player.stance.draw_max
             view["position"]["players"][name]["stance"] = stance
         return view
+
+    def picture(self, state: Play, looks: Mapping[Seat, Look]) -> Picture:
+        return picture(state, looks)
 
 
 def _waited(state: Play) -> list[Seat]:

@@ -13,7 +13,7 @@ from rules.artofwar.diplomacy import Ending, Stance, StanceKind, check_stance
 from rules.artofwar.mapgen import generate
 from rules.artofwar.maps import builtin_board
 from rules.artofwar.options import Options
-from rules.artofwar.records import TurnResult
+from rules.artofwar.records import ArtOfWarOrderReport, TurnResult
 from rules.artofwar.state import State
 from rules.game import MoveRefused
 from rules.kit.requests import RequestError
@@ -43,6 +43,8 @@ class Play(msgspec.Struct, frozen=True):
     position: State
     resigned: frozenset[str] = frozenset()
     ending: Ending | None = None
+    # The orders of the last turn that ran, as it reported them (its picture's arrows).
+    last_orders: tuple[ArtOfWarOrderReport, ...] = ()
 
 
 class Started(msgspec.Struct, frozen=True, tag="started.v1"):

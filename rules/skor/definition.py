@@ -24,10 +24,12 @@ from rules.game import (
     Seat,
     Wait,
 )
+from rules.kit.picture import Look, Picture
 from rules.skor.actions import AnyAction, Resign
 from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
 from rules.skor.moves import read
+from rules.skor.picture import picture
 from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup, start
 from rules.skor.state import Options, State
 
@@ -77,6 +79,8 @@ class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     setup: Setup
     game: State | None = None
     left: Seat | None = None
+    # The dice the last action rolled, for its picture (none before the first action).
+    dice: tuple[DieRecord, ...] = ()
 
 
 def _rolls(dice: list[DieRecord]) -> Dice:
@@ -136,7 +140,7 @@ class Skor:
                     result = act(game, event.player, action, dice)
                     assert result.refused is None, result.refused
                     game = result.state
-                return replace(state, game=game)
+                return replace(state, game=game, dice=tuple(event.dice))
             case Left():
                 kept = state.game
                 if kept is not None and kept.ending is None:
@@ -207,6 +211,9 @@ class Skor:
     def view(self, state: Play, seats: frozenset[Seat]) -> Any:
         # Nothing in play is hidden; the sealed choices are the room's, never in the state.
         return msgspec.to_builtins(state)
+
+    def picture(self, state: Play, looks: Mapping[Seat, Look]) -> Picture | None:
+        return picture(state.game, state.dice, looks)
 
 
 def _choice(options: Options, seat: Seat, move: Move) -> dict[str, Any]:
