@@ -15,7 +15,8 @@ game says the rest through this protocol, on its own state and events (msgspec v
 - chance: never its own; every draw comes from `Draws.stream(labels)`, a stream the room
   derives one way from the game's committed secret, so that a game replays bit for bit;
 - the end (`ending`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
-  a seat leaving does (`leave`).
+  a seat leaving does (`leave`);
+- optionally, its board as a picture (`Pictured.picture`): plain shapes the server paints.
 
 Each call of `move`, `resolve` or `leave` is one step of the game: the room records the move
 with the events it made, and replays it (server/ops/replay.py) by calling again with the same
