@@ -143,8 +143,7 @@ def _arrow(order: ArtOfWarOrderReport, board: Board, frame: _Frame, color: str) 
     shapes: list[Shape] = []
     for k, (p, q) in enumerate(route):
         start, end = shortened(p, q, cut if k == 0 else 0, cut if k == last else 0)
-        shapes.append(Line([start, end], INK, 7.0, opacity=opacity))
-        shapes.append(Line([start, end], color, 4.0, head=k == last, opacity=opacity))
+        shapes.append(Line([start, end], color, 4.0, k == last, opacity=opacity, outline=INK))
     start, end = route[0]
     middle = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + 5)
     return [*shapes, Text(middle, str(order.sent or 0), 14, color=INK)]

@@ -40,6 +40,8 @@ class Line(msgspec.Struct, frozen=True, tag="line"):
     width: float = 1.0
     head: bool = False
     dashed: bool = False
+    # Edged in this colour, the arrowhead too, to stand out on any ground.
+    outline: Color | None = None
     # 0 (invisible) to 1: a faded line under others, as an order that failed.
     opacity: float = 1.0
 

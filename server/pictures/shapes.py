@@ -14,6 +14,7 @@ from server.pictures.geometry import Subpath, scale
 from server.pictures.palette import rgb
 
 _DASH = [6.0, 5.0]
+_EDGE = 1.5  # an outlined line's edge, in pixels
 
 
 def _head(line: Line) -> tuple[list[Point], list[Point]]:
@@ -35,17 +36,21 @@ def _line(canvas: Canvas, line: Line) -> None:
     if len(line.points) < 2:
         return
     points, head = _head(line) if line.head else (line.points, None)
-    color = rgb(line.color)
+    color, cap, dash = (
+        rgb(line.color),
+        "butt" if line.dashed else "round",
+        _DASH if line.dashed else None,
+    )
+    outline = [Subpath(points, False)]
     with canvas.group(line.opacity):
-        canvas.stroke(
-            [Subpath(points, False)],
-            color,
-            line.width,
-            cap="butt" if line.dashed else "round",
-            dash=_DASH if line.dashed else None,
-        )
+        if line.outline is not None:
+            edge = rgb(line.outline)
+            canvas.stroke(outline, edge, line.width + 2 * _EDGE, cap=cap, dash=dash)
+        canvas.stroke(outline, color, line.width, cap=cap, dash=dash)
         if head is not None:
             canvas.fill([Subpath(head, True)], color)
+            if line.outline is not None:
+                canvas.stroke([Subpath(head, True)], rgb(line.outline), _EDGE)
 
 
 def render_picture(picture: Picture) -> bytes:

@@ -34,6 +34,7 @@ def test_shapes_are_painted_where_the_picture_says() -> None:
         Polygon(regular((50, 50), 30, 6), "#d7263d", "#000000", 2),
         Line([(100, 20), (180, 20)], "#1f5fbf", 6, head=True),
         Line([(100, 80), (180, 80)], "#1f5fbf", 6, opacity=0.5),
+        Line([(20, 92), (90, 92)], "#1f5fbf", 4, outline="#000000"),
         Text((150, 60), "7", 14),
     ]
     image = _painted(Picture(200, 100, "#a8d0dc", shapes))
@@ -46,6 +47,10 @@ def test_shapes_are_painted_where_the_picture_says() -> None:
     half = tuple((b + s) // 2 for b, s in zip(BLUE, SEA, strict=True))
     assert _close(_at(image, 120, 80), half)
     assert any(_at(image, x, y) != SEA for x in range(140, 160) for y in range(45, 62))
+    # An outlined line: its colour within, its edge beside it.
+    assert _close(_at(image, 50, 92), BLUE)
+    assert _close(_at(image, 50, 89), (0, 0, 0), 40)
+    assert _close(_at(image, 50, 86), SEA)
 
 
 @pytest.mark.parametrize("size", [(0, 10), (10, MAX_SIDE + 1)])
