@@ -3,6 +3,7 @@ Python client on its own account (bots/moving.py): every move they make is taken
 game ends (a treaty or a conquest; a City taken or the round limit)."""
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -14,8 +15,8 @@ from tests.api.support import serving
 
 
 async def _play(
-    schema_url: str, game: str, options: dict[str, object], strategies: list[str], weary: int
-) -> tuple[list[MoveBot], dict[str, str], str]:
+    schema_url: str, game: str, options: dict[str, Any], strategies: list[str], weary: int
+) -> tuple[list[MoveBot], dict[str, Any], str]:
     async with serving(schema_url) as server, SkirmishClient(server.base) as anyone:
         players = [
             anyone.using((await anyone.create_account(f"Bot {n}")).token)
@@ -39,7 +40,7 @@ async def _play(
 
 @pytest.mark.parametrize("strategies", [["greedy", "random", "greedy"], ["random", "random"]])
 async def test_bots_play_the_art_of_war_to_its_end(schema_url: str, strategies: list[str]) -> None:
-    options = {"map": "aow-mini", "initial": "fill", "placement": "free"}
+    options: dict[str, Any] = {"map": "aow-mini", "initial": "fill", "placement": "free"}
     bots, results, by = await _play(schema_url, "art-of-war", options, strategies, weary=4)
     assert by in ("conquest", "last_survivor", "mercy", "draw")
     assert sorted(results) == sorted(bot.player for bot in bots)
