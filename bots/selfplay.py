@@ -2,13 +2,14 @@
 room would run them but without one: what the strategies' tests and `python -m benchmarks
 rules` play. Pure: the game's secret and the bots' seed in, its final state out."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bots.artofwar import WEARY_TURN
 from bots.games import bot_stream, moves_now
 from rules.game import Draws, Ending, Game, Sealed
 from rules.registry import newest
+from rules.skirmish.ruleset import SkirmishSociety
 
 
 class Played:
@@ -20,8 +21,9 @@ class Played:
 
 def definition(name: str) -> Game[Any, Any]:
     found = newest(name)
-    assert not hasattr(found, "ruleset"), f"{name} is not run by a definition"
-    return found  # type: ignore[return-value]
+    if isinstance(found, SkirmishSociety):
+        raise ValueError(f"{name} is not run by a definition")
+    return found
 
 
 def play_out(
@@ -32,9 +34,11 @@ def play_out(
     seed: int,
     weary: int = WEARY_TURN,
     max_steps: int = 100_000,
+    observe: Callable[[Any, str, list[Any]], None] = lambda state, seat, moves: None,
 ) -> Played:
     """A game of `len(strategies)` bots (seats p1, p2, ...) to its end; every move the bots
-    make is one the game takes (a refused move raises MoveRefused)."""
+    make is one the game takes (a refused move raises MoveRefused). `observe` is shown the
+    state, the seat and its moves before they are made."""
     game = definition(name)
     seats = tuple(f"p{n}" for n in range(1, len(strategies) + 1))
     strategy = dict(zip(seats, strategies, strict=True))
