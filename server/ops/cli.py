@@ -208,7 +208,8 @@ def _demo(args: argparse.Namespace) -> int:
     fewest, most = DEMO_PLAYERS[args.game]
     players = args.players if args.players is not None else min(4, most)
     if not fewest <= players <= most:
-        print(f"error: {args.game} is played by {fewest} to {most} players", file=sys.stderr)
+        seated = str(most) if fewest == most else f"{fewest} to {most}"
+        print(f"error: {args.game} is played by {seated} players", file=sys.stderr)
         return 2
     demo = Demo(
         game=args.game,
