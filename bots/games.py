@@ -2,13 +2,25 @@
 now, from the game's public view, for the Art of War (bots/artofwar.py) and Skor
 (bots/skor.py). Pure, like the strategies."""
 
+from collections.abc import Callable
 from typing import Any
 
-from bots import artofwar, skor
+from bots import artofwar, skor, skor_greedy
 from rules.kit.prng import SeededRandom, derived
+from rules.skor.actions import Action
+from rules.skor.setup import Setup
+from rules.skor.state import State
 
 GAMES = ("art-of-war", "skor")
 STRATEGIES = ("random", "greedy")
+SKOR_CHOICES: dict[str, Callable[[Setup, str, SeededRandom], dict[str, Any]]] = {
+    "random": skor.random_choice,
+    "greedy": skor_greedy.greedy_choice,
+}
+SKOR_ACTIONS: dict[str, Callable[[State, str, SeededRandom], Action]] = {
+    "random": skor.random_action,
+    "greedy": skor_greedy.greedy_action,
+}
 
 
 def moves_now(
@@ -26,7 +38,10 @@ def moves_now(
         turn = artofwar.STRATEGIES[strategy]
         return turn(artofwar.read_view(view), seat, rng, weary)
     if game == "skor":
-        return [skor.next_move(skor.read_view(view), seat, strategy, rng)]
+        play = skor.read_view(view)
+        if play.game is None:
+            return [SKOR_CHOICES[strategy](play.setup, seat, rng)]
+        return [skor.as_move(SKOR_ACTIONS[strategy](play.game, seat, rng))]
     raise ValueError(f"no bots play {game!r}; they play {', '.join(GAMES)}")
 
 

@@ -40,6 +40,7 @@ PURE = (
     "eventstore/chain.py",
     "bots/artofwar.py",
     "bots/skor.py",
+    "bots/skor_greedy.py",
     "bots/games.py",
     "bots/selfplay.py",
 )

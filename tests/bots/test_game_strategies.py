@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from bots import artofwar, skor
+from bots import artofwar, skor, skor_greedy
 from bots.selfplay import play_out
 from rules.artofwar.definition import ART_OF_WAR
 from rules.artofwar.play import Play, play_board
@@ -117,7 +117,7 @@ def test_the_greedy_skor_player_attacks_a_lone_civilian_and_ends_its_turn() -> N
         Piece("X2", other, "civilian"),
     ]
     posed = msgspec.structs.replace(game, pieces=pieces)
-    assert skor.greedy_action(posed, mover, SeededRandom(0)) == Move("X1", "X2", "military")
+    assert skor_greedy.greedy_action(posed, mover, SeededRandom(0)) == Move("X1", "X2", "military")
     # With nothing left worth doing, it ends its turn; every choice is a legal one.
     assert skor.legal(posed, mover, End())
     assert all(skor.legal(posed, mover, a) for a in skor.legal_actions(posed, mover))
