@@ -11,6 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bots.moving import MoveBot
+from bots.play import seat
 from client import SkirmishClient
 from schema.api import NewGame
 from tests.api.support import serving, until
@@ -57,6 +59,43 @@ async def test_skirmish_bot_makes_an_account_joins_and_plays(schema_url: str) ->
             async with asyncio.timeout(30):
                 status = await bot.wait()
         assert status == 130
+
+
+async def test_skirmish_bot_plays_skor_to_its_end_against_a_bot_of_the_test(
+    schema_url: str,
+) -> None:
+    async with serving(schema_url) as server, SkirmishClient(server.base) as anyone:
+        ann = anyone.using((await anyone.create_account("Ann")).token)
+        setup = NewGame("Skor with a bot", game="skor", options={"round_limit": 3})
+        game = await ann.create_game(setup)
+        mine = await seat(ann, game.id)
+        bot = await asyncio.create_subprocess_exec(
+            str(SKIRMISH), "bot", "--api", server.base, "--game", game.id,
+            "--strategy", "greedy", "--seed", "3", "--name", "Robo",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            await _line(bot.stdout)  # its token
+
+            async def seated() -> bool:
+                return len((await anyone.get_game(game.id)).players) == 2
+
+            await until(seated, seconds=60, what="the bot to join")
+            await ann.start(game.id)
+            async with asyncio.timeout(60):
+                await MoveBot(ann, game.id, mine, "random", seed=1, poll=0.5).play()
+                _, log = await bot.communicate()
+            assert bot.returncode == 0
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+                await bot.wait()
+        final = await anyone.get_game(game.id)
+        assert final.phase == "finished"
+        assert final.ending is not None
+        # It played its setup choice and its actions, and saw the end.
+        assert b": turn 1: {'culture': 'technocracy'" in log
+        assert f"game {game.id}: ".encode() in log
 
 
 async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner_and_serves_on(
