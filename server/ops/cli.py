@@ -204,12 +204,16 @@ def _demo(args: argparse.Namespace) -> int:
     import asyncio
 
     from bots.run import Demo, default_demo_dir, run_demo
+    from client import ApiError
 
     fewest, most = DEMO_PLAYERS[args.game]
     players = args.players if args.players is not None else min(4, most)
     if not fewest <= players <= most:
         seated = str(most) if fewest == most else f"{fewest} to {most}"
         print(f"error: {args.game} is played by {seated} players", file=sys.stderr)
+        return 2
+    if not 1 <= args.round_limit <= 10_000:
+        print("error: the round limit is 1 to 10000", file=sys.stderr)
         return 2
     demo = Demo(
         game=args.game,
@@ -227,7 +231,7 @@ def _demo(args: argparse.Namespace) -> int:
         return asyncio.run(run_demo(demo, args.port, data_dir))
     except KeyboardInterrupt:
         return 130
-    except RuntimeError as error:
+    except (RuntimeError, ApiError) as error:  # ApiError: a game the server would not start
         print(f"error: {error}", file=sys.stderr)
         return 1
 
