@@ -16,7 +16,7 @@ _SAY = re.compile(r"\s*say\s+(.+)", re.I | re.S)
 _TELL = re.compile(r"\s*tell\s+(\S+)\s+(.+)", re.I | re.S)
 
 
-class MessageSent(msgspec.Struct, frozen=True, tag="message_sent.v1"):
+class MessageSent(msgspec.Struct, frozen=True, omit_defaults=True, tag="message_sent.v1"):
     """A message from `seat`: to everyone, or only to the seat `to` (a private one, which the
     room shows to the two of them alone)."""
 
