@@ -7,6 +7,7 @@ generation and the value of every die rolled), so `evolve` re-applies the engine
 explicit rolls: the state is rebuilt exactly, never needing the secret. The engine's own
 events and dice ride along, public, for the feed."""
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,6 +45,7 @@ from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup
 from rules.skor.state import Options, State
 
 EngineEvent = dict[str, Any]
+_CHOOSE = re.compile(r"\s*choose\s+(\w{1,20})\s+(\d)(?:\s+(\w{1,20}))?\s*", re.I)
 
 
 class SetupRolled(msgspec.Struct, frozen=True, tag="skor_setup_rolled.v1"):
@@ -116,6 +118,7 @@ class Skor:
     state_type = Play
     event_type = Event
     text_forms: tuple[tuple[str, str], ...] = (
+        ("choose feudal 1", "your setup choice: culture, side 1 to 6 (a technocracy: a branch)"),
         ("move A0 A4", "move or attack (`A0 A4`, `move A4 X2 m`, `move X1 B16 covert`)"),
         ("spawn", "spawn a civilian (`spawn A8`)"),
         ("build farm A3", "build: farm, base, fortification, debris, turret, road"),
@@ -246,8 +249,11 @@ class Skor:
         return msgspec.to_builtins(state)
 
     def read_text(self, text: str) -> Move | None:
-        """An offer, acceptance or refusal of a draw, or actions, every line readable; `resign`
-        is the room's own command."""
+        """A setup choice, an offer, acceptance or refusal of a draw, or actions, every line
+        readable; `resign` is the room's own command."""
+        if chosen := _CHOOSE.fullmatch(text):
+            tech = chosen[3].lower() if chosen[3] else None
+            return {"culture": chosen[1].lower(), "side": int(chosen[2]), "tech": tech}
         if draw_move(text) is not None:
             return text
         try:

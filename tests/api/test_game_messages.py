@@ -105,8 +105,9 @@ async def test_private_messages_are_their_two_players_alone(server: Server) -> N
             path for path, text in answers.items() for w in (BEFORE, AFTER, REPLY) if w in text
         }
         assert leaked == set(), reader.label
-    for who in (three, None):
-        public = _messages(await feed_of(api, game_id, who))
+    readers: list[Account | None] = [three, None]
+    for reader_account in readers:
+        public = _messages(await feed_of(api, game_id, reader_account))
         assert public == [{"type": "message_sent.v1", "seat": "p3", "text": "peace to all"}]
     archive = await api.call("GET", f"/v1/games/{game_id}/archive", puppet)
     assert AFTER not in _text(archive)

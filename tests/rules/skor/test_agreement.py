@@ -114,6 +114,11 @@ def test_no_draw_before_both_chose() -> None:
 @pytest.mark.parametrize(
     ("text", "move"),
     [
+        ("choose Feudal 2", {"culture": "feudal", "side": 2, "tech": None}),
+        (
+            "choose technocracy 4 Military",
+            {"culture": "technocracy", "side": 4, "tech": "military"},
+        ),
         ("offer draw", "offer draw"),
         ("Accept Draw", "Accept Draw"),
         ("move A0 A4\nend", "move A0 A4\nend"),
