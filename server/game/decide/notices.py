@@ -70,8 +70,8 @@ def message_notices(
             text=f"{state.settings.name}: {name} sent you a private message. "
             "It is in the game's events, for its sender and you only.",
         )
-        for player in (state.players[seat] for seat in sorted(recipients))
-        if player.wants_notices
+        for player in (state.players.get(seat) for seat in sorted(recipients))
+        if player is not None and player.wants_notices
     ]
 
 
