@@ -219,7 +219,8 @@ class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
     move in its turn (`kind` "move"), a move played at once in a sealed wait ("act": a public
     message, a change of stance), the sealed moves of a wait resolved together
     ("resolution"), or a seat leaving ("leave"). A move or a resolution ends turn `turn`:
-    rewinds and forks land between them."""
+    rewinds and forks land between them. A step with an `audience` (a private message, the
+    game's `Private`) is those seats' alone, for ever."""
 
     turn: int
     kind: Literal["move", "act", "resolution", "leave"]
@@ -228,6 +229,8 @@ class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
     move: Any = None
     # The rewinds of the game before this step: its draws' generation (rules/game.py Draws).
     generation: int = 0
+    # The only seats that may ever see this step (sorted); None: everyone, once it is played.
+    audience: list[str] | None = None
 
 
 class PlayerResigned(Event, frozen=True, tag="player_resigned.v1"):
@@ -273,11 +276,11 @@ class NotificationsChanged(Event, frozen=True, tag="notifications_changed.v1"):
 
 
 class PlayerNotified(Event, frozen=True, tag="player_notified.v1"):
-    """What the bot would DM a player: a reminder before a resolution, or their results
-    after it. Private to that player."""
+    """What the bot would DM a player: a reminder before a resolution, their results after
+    it, or that another player sent them a private message. Private to that player."""
 
     player_id: str
-    kind: Literal["reminder", "results"]
+    kind: Literal["reminder", "results", "message"]
     turn: int
     text: str
 

@@ -38,6 +38,11 @@ PURE = (
     "server/ops/replay_steps.py",
     "eventstore/records.py",
     "eventstore/chain.py",
+    "bots/artofwar.py",
+    "bots/skor.py",
+    "bots/skor_greedy.py",
+    "bots/games.py",
+    "bots/selfplay.py",
 )
 
 

@@ -12,6 +12,7 @@ from rules.artofwar.contract import JsonOrder, order_text
 from rules.artofwar.diplomacy import Ending, Stance, StanceKind, check_stance
 from rules.artofwar.mapgen import generate
 from rules.artofwar.maps import builtin_board
+from rules.artofwar.messages import MessageSent
 from rules.artofwar.options import Options
 from rules.artofwar.records import ArtOfWarOrderReport, TurnResult
 from rules.artofwar.state import State
@@ -78,7 +79,7 @@ class Resigned(msgspec.Struct, frozen=True, tag="resigned.v1"):
     seat: str
 
 
-Event = Started | StanceChanged | TurnRun | Resigned
+Event = Started | StanceChanged | TurnRun | Resigned | MessageSent
 
 
 def check_game_options(options: dict[str, Any]) -> GameOptions:
@@ -108,7 +109,7 @@ def play_board(play: Play) -> Board:
     return board_of(play.options.map, len(play.seats), play.map_seed)
 
 
-_STANCE = re.compile(
+STANCE = re.compile(
     r"\s*stance\s+(no[ _]mercy|offer[ _]mercy|surrender|draw)(?:\s+(\d{1,6}))?\s*", re.I
 )
 _KINDS: dict[str, StanceKind] = {
@@ -131,7 +132,7 @@ def stance_of(move: Any) -> Stance | None:
             )
         except msgspec.ValidationError as error:
             raise MoveRefused(f"stance: {error}") from error
-    elif isinstance(move, str) and (found := _STANCE.fullmatch(move)):
+    elif isinstance(move, str) and (found := STANCE.fullmatch(move)):
         kind = _KINDS[found[1].lower().replace("_", " ")]
         stance = Stance(kind, int(found[2]) if found[2] else None)
     else:

@@ -1,11 +1,13 @@
 """Skor as a game the server's room runs (rules/game.py; docs/skor.md, "Playing Skor on the
-server"): the engine's setup, then both sealed choices, then the players' actions in turn.
+server"): the engine's setup, then both sealed choices, then the players' actions in turn,
+and the draws they agree on (rules/skor/agreement.py).
 
 Each event records what the engine needs to do it again (the choices or actions, with the
 generation and the value of every die rolled), so `evolve` re-applies the engine with those
 explicit rolls: the state is rebuilt exactly, never needing the secret. The engine's own
 events and dice ride along, public, for the feed."""
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,6 +28,17 @@ from rules.game import (
 )
 from rules.kit.picture import Look, Picture
 from rules.skor.actions import AnyAction, Resign
+from rules.skor.agreement import (
+    DrawAccepted,
+    DrawDeclined,
+    DrawEvent,
+    DrawOffer,
+    DrawOffered,
+    answered,
+    draw_move,
+    drawn,
+    standing,
+)
 from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
 from rules.skor.moves import read
@@ -34,6 +47,7 @@ from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup
 from rules.skor.state import Options, State
 
 EngineEvent = dict[str, Any]
+_CHOOSE = re.compile(r"\s*choose\s+(\w{1,20})\s+(\d)(?:\s+(\w{1,20}))?\s*", re.I)
 
 
 class SetupRolled(msgspec.Struct, frozen=True, tag="skor_setup_rolled.v1"):
@@ -69,16 +83,17 @@ class Left(msgspec.Struct, frozen=True, tag="skor_left.v1"):
     events: list[EngineEvent]
 
 
-Event = SetupRolled | Chosen | Acted | Left
+Event = SetupRolled | Chosen | Acted | Left | DrawEvent
 
 
 class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The setup's rolls (with sides once chosen), the engine's state once both chose, and
-    who left, if anyone did."""
+    """The setup's rolls (with sides once chosen), the engine's state once both chose, who
+    left, if anyone did, and the offer of a draw that stands, if one does."""
 
     setup: Setup
     game: State | None = None
     left: Seat | None = None
+    offer: DrawOffer | None = None
     # The dice the last action rolled, for its picture (none before the first action).
     dice: tuple[DieRecord, ...] = ()
 
@@ -106,6 +121,20 @@ class Skor:
     version = 1
     state_type = Play
     event_type = Event
+    text_forms: tuple[tuple[str, str], ...] = (
+        ("choose feudal 1", "your setup choice: culture, side 1 to 6 (a technocracy: a branch)"),
+        ("move A0 A4", "move or attack (`A0 A4`, `move A4 X2 m`, `move X1 B16 covert`)"),
+        ("spawn", "spawn a civilian (`spawn A8`)"),
+        ("build farm A3", "build: farm, base, fortification, debris, turret, road"),
+        ("research military", "research a branch"),
+        ("fire A10 B5", "fire a turret"),
+        ("send 6 A1 A5", "send Resource"),
+        ("city A11 / debris X1 / promote A10 / spy A4 A4 B6 / sabotage B10", "the others"),
+        ("remove A1", "remove a piece of yours"),
+        ("end", "end your turn; several actions: one a line, or separated by `;`"),
+        ("offer draw", "offer a draw, in your turn"),
+        ("accept draw / decline draw", "answer your opponent's offer, in your turn"),
+    )
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         kept: dict[str, Any] = msgspec.to_builtins(_options(options))
@@ -140,7 +169,17 @@ class Skor:
                     result = act(game, event.player, action, dice)
                     assert result.refused is None, result.refused
                     game = result.state
-                return replace(state, game=game, dice=tuple(event.dice))
+                return replace(
+                    state, game=game, offer=standing(state.offer, game), dice=tuple(event.dice)
+                )
+            case DrawOffered(player):
+                assert state.game is not None
+                return replace(state, offer=DrawOffer(player, state.game.turn.number))
+            case DrawAccepted():
+                assert state.game is not None
+                return replace(state, game=drawn(state.game), offer=None)
+            case DrawDeclined():
+                return replace(state, offer=None)
             case Left():
                 kept = state.game
                 if kept is not None and kept.ending is None:
@@ -162,6 +201,9 @@ class Skor:
             raise MoveRefused("the game is over")
         if seat != state.game.turn.player:
             raise NotYourMove("not your turn")
+        answer = draw_move(move)
+        if answer is not None:
+            return [answered(state.offer, seat, answer)]
         game = replace(state.game, generation=draws.generation)
         dice = Dice(secret=draws.key)
         actions: list[AnyAction] = []
@@ -211,6 +253,22 @@ class Skor:
     def view(self, state: Play, seats: frozenset[Seat]) -> Any:
         # Nothing in play is hidden; the sealed choices are the room's, never in the state.
         return msgspec.to_builtins(state)
+
+    def read_text(self, text: str) -> Move | None:
+        """A setup choice, an offer, acceptance or refusal of a draw, or actions, every line
+        readable; `resign` is the room's own command."""
+        if chosen := _CHOOSE.fullmatch(text):
+            tech = chosen[3].lower() if chosen[3] else None
+            return {"culture": chosen[1].lower(), "side": int(chosen[2]), "tech": tech}
+        if draw_move(text) is not None:
+            return text
+        try:
+            entries = read(text)
+        except MoveRefused:
+            # Too long or too many: the move's own refusal says so.
+            return text
+        readable = all(not isinstance(a, str | Resign) for _, a in entries)
+        return text if readable else None
 
     def picture(self, state: Play, looks: Mapping[Seat, Look]) -> Picture | None:
         return picture(state.game, state.dice, looks)

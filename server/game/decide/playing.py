@@ -2,19 +2,21 @@
 seat leaving. The room checks who may act and when; the definition decides what a move does.
 
 A sealed move is kept secret (`move_sealed`) until every seat the wait waits for has moved,
-then the wait is resolved in the same command: nobody waits for a clock."""
+then the wait is resolved in the same command: nobody waits for a clock. A private move (a
+private message) is an act its audience alone sees, and its other seats are notified."""
 
 from typing import Any, Literal
 
 from projections.game import GameState
 from projections.playing import by_seat, definition_of, recorded
-from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Sealed
+from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Private, Sealed
 from rules.kit.prng import commitment
 from schema import errors as codes
 from schema.commands import MakeMove, StartGame
 from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
 from server.game.decide.acting import active_player, require_phase
 from server.game.decide.errors import Conflict, InvalidCommand, WrongTurn
+from server.game.decide.notices import message_notices
 
 StepKind = Literal["move", "act", "resolution", "leave"]
 
@@ -77,6 +79,11 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
         raise Conflict(codes.NOT_YOUR_MOVE, str(error)) from error
     except MoveRefused as error:
         raise InvalidCommand(codes.MOVE_REFUSED, str(error)) from error
+    if isinstance(decision, Private):
+        # No turn of its own, even in a game of turns: the turn is public, the move is not.
+        audience = decision.seats | {seat}
+        step = _step(state, "act", decision.events, seat, command.move, audience)
+        return [step, *message_notices(state, seat, audience - {seat})]
     if not isinstance(decision, Sealed):
         # In a sealed wait a move played at once is an act, not a turn of its own.
         kind: StepKind = "act" if wait.sealed else "move"
@@ -115,7 +122,12 @@ def _resolution(state: GameState, moves: dict[str, Any]) -> PlayRecorded:
 
 
 def _step(
-    state: GameState, kind: StepKind, events: list[Any], seat: str | None, move: Any
+    state: GameState,
+    kind: StepKind,
+    events: list[Any],
+    seat: str | None,
+    move: Any,
+    audience: frozenset[str] | None = None,
 ) -> PlayRecorded:
     return PlayRecorded(
         turn=state.turn,
@@ -124,6 +136,7 @@ def _step(
         player_id=seat,
         move=move,
         generation=state.rewinds,
+        audience=None if audience is None else sorted(audience),
     )
 
 
