@@ -14,6 +14,8 @@
    Targets on identical positions: ours at least 10 times faster than diplomacy and at
    least twice as fast as pydip. For scale, a row also times our resolver alone on the
    same positions, orders already parsed and checked (what pydip's resolve_turn gets).
+3. Whole games of bots per second (benchmarks/_bot_games.py): the Art of War on generated
+   maps of 2, 5 and 20 players and Skor, played to their end through the definitions.
 """
 
 import gc
@@ -32,6 +34,7 @@ from pydip.player.unit import UnitTypes
 from pydip.turn.resolve import resolve_turn
 
 from benchmarks._art_of_war import art_of_war_requests
+from benchmarks._bot_games import bot_game_rows
 from benchmarks._options import Option, Value
 from benchmarks._table import print_table
 from rules.artofwar.contract import adjudicate_json as art_of_war
@@ -232,6 +235,7 @@ def neighbours_of(edges: Sequence[Sequence[str]], ids: Sequence[str]) -> dict[st
 OPTIONS = {
     "positions": Option(500, "random positions timed on each map"),
     "seed": Option(1, "the seed of the generated map and of the positions"),
+    "bot_games": Option(20, "whole games of bots played to their end, per kind of game"),
 }
 
 
@@ -291,6 +295,8 @@ def main(options: Mapping[str, Value]) -> None:
         rows.append([land_label, engine, land_size, *_stats(samples), ratio, f">= {target:g}", met])
     headers = ["map", "engine", "armies", "turns", "median µs", "p99 µs"]
     print_table([*headers, "their/our median", "target", "met"], rows)
+    print()
+    print_table(*bot_game_rows(int(options["bot_games"]), seed))
 
 
 def _resolution_input(game_map: GameMap, request: dict[str, Any]) -> tuple[Any, ...]:

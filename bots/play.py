@@ -9,7 +9,7 @@ it had to look or retry.
 import asyncio
 import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bots.strategies import STRATEGIES, armies_of
@@ -43,38 +43,7 @@ class Bot:
 
     async def play(self) -> PublicGame:
         """Play until the game is over or the bot is out of it; the last view of it."""
-        news = asyncio.Event()
-        game = await self.client.get_game(self.game)
-
-        async def follow() -> None:
-            async with self.client.live(self.game, after=game.position) as live:
-                async for _ in live:
-                    news.set()
-
-        follower = asyncio.create_task(follow())
-        try:
-            while True:
-                if game.phase in OVER:
-                    self.say(f"{self.player}: game over, {outcome(game)}")
-                    return game
-                if not self._in(game):
-                    self.say(f"{self.player}: out of the game")
-                    return game
-                wait = await self.act(game)
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(wait):
-                        await news.wait()
-                if follower.done():
-                    follower.result()  # the subscription gave up: its failure is ours
-                news.clear()
-                game = await self.client.get_game(self.game)
-        finally:
-            follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await follower
-
-    def _in(self, game: PublicGame) -> bool:
-        return any(p.id == self.player and p.status == "active" for p in game.players)
+        return await follow(self.client, self.game, self.player, self.act, self.say)
 
     async def act(self, game: PublicGame) -> float:
         """Send this turn's orders and ballot if not sent yet and the window is open; how
@@ -127,8 +96,54 @@ class Bot:
         self.say(f"{self.player}: voted {effect} in turn {game.turn}")
 
 
+async def follow(
+    client: SkirmishClient,
+    game_id: str,
+    player: str,
+    act: Callable[[PublicGame], Awaitable[float]],
+    say: Callable[[str], None],
+) -> PublicGame:
+    """Look at the game on every message of its live feed, or after the wait `act` asks
+    for, and `act` on each look, until the game is over or the player is out of it (the
+    last view of it)."""
+    news = asyncio.Event()
+    game = await client.get_game(game_id)
+
+    async def listen() -> None:
+        async with client.live(game_id, after=game.position) as live:
+            async for _ in live:
+                news.set()
+
+    follower = asyncio.create_task(listen())
+    try:
+        while True:
+            if game.phase in OVER:
+                say(f"{player}: game over, {outcome(game)}")
+                return game
+            if not any(p.id == player and p.status == "active" for p in game.players):
+                say(f"{player}: out of the game")
+                return game
+            wait = await act(game)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await news.wait()
+            if follower.done():
+                follower.result()  # the subscription gave up: its failure is ours
+            news.clear()
+            game = await client.get_game(game_id)
+    finally:
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower
+
+
 def outcome(game: PublicGame) -> str:
     """How a game that is over ended, its winner named as the page names it."""
+    if game.ending is not None:
+        names = {p.id: p.name for p in game.players}
+        won = [names.get(seat, seat) for seat in game.ending.winners]
+        by = game.ending.by.replace("_", " ")
+        return f"{' and '.join(won)} won by {by}" if won else f"the game ended by {by}"
     winner = next((p.name for p in game.players if p.id == game.winner), None)
     return f"the game was {game.phase}" if winner is None else f"{winner} wins"
 

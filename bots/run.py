@@ -13,12 +13,16 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
+from bots.games import STRATEGIES as STRATEGY_NAMES
+from bots.moving import MoveBot
 from bots.play import OVER, Bot, outcome, seat
 from bots.strategies import STRATEGIES
 from client import ApiError, SkirmishClient
+from rules.registry import DEFAULT_GAME
 from schema.api import NewGame
 
 # After a resolution, fast-mode orders stay locked for a minute: the demo steps past it.
@@ -48,7 +52,11 @@ async def play_bot(
             client = anyone.using(token)
             player = await seat(client, game)
             _say(f"playing game {game} as {player} ({strategy}, seed {seed})")
-            final = await Bot(client, game, player, strategy, seed, say=_say).play()
+            kind = (await client.get_game(game)).game
+            if kind == DEFAULT_GAME:
+                final = await Bot(client, game, player, strategy, seed, say=_say).play()
+            else:
+                final = await MoveBot(client, game, player, strategy, seed, say=_say).play()
         except ApiError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
@@ -56,11 +64,31 @@ async def play_bot(
     return 0
 
 
-async def run_demo(
-    players: int, port: int, data_dir: Path, turn_seconds: float, seed: int, vp_target: int
-) -> int:
-    """A server with a game of `players` bots (random and greedy by turns), a turn every
-    `turn_seconds` until the game is won; then the server serves on, for the game's page,
+@dataclass(frozen=True)
+class Demo:
+    """What `skirmish demo` plays: the game, its players, and its own options."""
+
+    game: str = DEFAULT_GAME
+    players: int = 4
+    turn_seconds: float = 10.0
+    seed: int = 0
+    vp_target: int = 10  # Skirmish Society's
+    map: str = "generated"  # the Art of War's
+    round_limit: int = 20  # Skor's
+
+    def options(self) -> dict[str, Any]:
+        if self.game == "art-of-war":
+            generated = {"map_seed": self.seed} if self.map == "generated" else {}
+            return {"map": self.map, **generated}
+        if self.game == "skor":
+            return {"round_limit": self.round_limit}
+        return {}
+
+
+async def run_demo(demo: Demo, port: int, data_dir: Path) -> int:
+    """A server with a game of `demo.players` bots (random and greedy by turns): Skirmish
+    Society's a turn every `turn_seconds` until the game is won, another game's bots each
+    waiting `turn_seconds` before each step; then the server serves on, for the game,
     until Ctrl-C (or until it stops: an error)."""
     operator_token = secrets.token_urlsafe(24)
     async with (
@@ -70,9 +98,14 @@ async def run_demo(
         base = server.base
         accounts = [
             anyone.using((await anyone.create_account(f"Bot {n + 1}")).token)
-            for n in range(players)
+            for n in range(demo.players)
         ]
-        setup = NewGame("Bot demo", fast_mode=True, vp_target=vp_target, seed=seed)
+        if demo.game != DEFAULT_GAME:
+            await _play_moves(demo, base, anyone, accounts)
+            await server.process.wait()
+            raise RuntimeError("the demo's server stopped; its log says why")
+        turn_seconds, seed = demo.turn_seconds, demo.seed
+        setup = NewGame("Bot demo", fast_mode=True, vp_target=demo.vp_target, seed=seed)
         game = await accounts[0].create_game(setup)
         names = list(STRATEGIES)
         bots = [
@@ -114,6 +147,26 @@ async def _step_turns(operator: SkirmishClient, game: str, turn_seconds: float) 
                 break
             await asyncio.sleep(0.2)
         await operator.move_clock(advance_seconds=PAST_THE_LOCK)
+
+
+async def _play_moves(
+    demo: Demo, base: str, anyone: SkirmishClient, accounts: list[SkirmishClient]
+) -> None:
+    """A game run by its definition, played by bots to its end (no clock to move: each
+    step comes when its bots have moved)."""
+    setup = NewGame(f"Bot demo: {demo.game}", game=demo.game, options=demo.options())
+    game = await accounts[0].create_game(setup)
+    bots = [
+        MoveBot(client, game.id, await seat(client, game.id), STRATEGY_NAMES[n % 2],
+                demo.seed + n, poll=1.0, pace=demo.turn_seconds, say=_say)
+        for n, client in enumerate(accounts)
+    ]  # fmt: skip
+    await accounts[0].start(game.id)
+    print(f"watch: {base}/v1/games/{game.id}", flush=True)
+    await asyncio.gather(*(bot.play() for bot in bots))
+    final = await anyone.get_game(game.id)
+    print(f"game over after turn {final.turn - 1}: {outcome(final)}", flush=True)
+    _say(f"the game stays at {base}/v1/games/{game.id}; Ctrl-C stops the server")
 
 
 @dataclass(frozen=True)

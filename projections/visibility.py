@@ -9,6 +9,9 @@
   (rules.md, "Receipts"). Not in the archive: what a rewind removed never resolved; nor on
   sockets, which send each event as it was when it happened (`Viewer.own_seats_only`).
   Notifications and same-day ballots stay their owner's.
+- A step of a game run by its definition that the game made private (a private message, the
+  game's `Private`: `play_recorded`'s `audience`) is its audience's alone, for ever: never
+  revealed, to no admin and not to the operator.
 - In a sandbox, its admin plays every seat and so sees everything.
 - The game's secret, from which every draw after the map comes, is shown to nobody while it
   is in use and the game goes on; its commitment is public. A sandbox hides nothing.
@@ -30,6 +33,7 @@ from schema.game_events import (
     MoveSealed,
     OrdersSubmitted,
     PlayerNotified,
+    PlayRecorded,
     PlayStarted,
     TurnRewound,
     VoteCast,
@@ -66,7 +70,10 @@ class Viewer(msgspec.Struct, frozen=True):
 
 def owners_of(event: GameEvent, state: GameState) -> frozenset[str] | None:
     """The players who may see a private event before its turn resolves, or None for a
-    public one: its sender, and for a join-forces request, the player asked too."""
+    public one: its sender, and for a join-forces request, the player asked too; for a
+    private step, its audience (never revealed after)."""
+    if isinstance(event, PlayRecorded):
+        return None if event.audience is None else frozenset(event.audience)
     if isinstance(event, OrdersSubmitted | PlayerNotified | MoveSealed):
         return frozenset({event.player_id})
     if isinstance(event, JoinForcesRequested):

@@ -11,14 +11,18 @@ game says the rest through this protocol, on its own state and events (msgspec v
 - what a move does (`move`): kept secret by the room (`Sealed`) until every seat of a sealed
   wait has moved, then `resolve` takes them all at once; or played at once, its events public
   (a turn's move, or in a sealed wait an act that is no turn of its own: a public message, a
-  change of stance);
+  change of stance); or played at once and seen only by some seats, ever (`Private`: a private
+  message), an act too;
 - chance: never its own; every draw comes from `Draws.stream(labels)`, a stream the room
   derives one way from the game's committed secret, so that a game replays bit for bit;
 - the end (`ending`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
   a seat leaving does (`leave`);
 - the clock: how long a wait may last (`Wait.seconds`, from the game's options), and what a
   seat of a wait of turns does when its time runs out (`time_out`). A sealed wait whose time
-  runs out is resolved with the sealed moves that are in.
+  runs out is resolved with the sealed moves that are in;
+- how a line of text becomes a move (`read_text`), for the room's text commands, and the
+  forms it reads (`text_forms`), for their help;
+- optionally, its board as a picture (`Pictured.picture`): plain shapes the server paints.
 
 Each call of `move`, `resolve`, `time_out` or `leave` is one step of the game: the room
 records the move with the events it made, and replays it (server/ops/replay.py) by calling
@@ -27,13 +31,15 @@ still run by the room's own commands (docs/design/games.md says what is left to 
 """
 
 from collections.abc import Mapping
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
+from rules.kit.picture import Look, Picture
 from rules.kit.prng import SeededRandom, derived
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
 E = TypeVar("E")
 Seat = str
 # A move as its sender gave it: a decoded JSON value, which the game checks.
@@ -59,6 +65,16 @@ class Sealed(msgspec.Struct, frozen=True):
     """A move kept secret until its wait is resolved, as the game keeps it."""
 
     move: Any
+
+
+class Private(msgspec.Struct, frozen=True):
+    """A move played at once whose events only `seats` may see, ever (a private message):
+    not revealed when a wait resolves, as a sealed move is. The room adds the mover to them,
+    notifies the others, and records it as an act, no turn of its own. What it changes in the
+    state, `view` shows to those seats alone."""
+
+    events: list[Any]
+    seats: frozenset[Seat]
 
 
 class Wait(msgspec.Struct, frozen=True):
@@ -127,9 +143,10 @@ class Game(Protocol[S, E]):
 
     def to_move(self, state: S) -> Wait: ...
 
-    def move(self, state: S, seat: Seat, move: Move, draws: Draws) -> Sealed | list[E]:
+    def move(self, state: S, seat: Seat, move: Move, draws: Draws) -> Sealed | Private | list[E]:
         """A move of a seat the game waits for: Sealed in a sealed wait (or, there too, events
-        played at once), else its events; MoveRefused (or NotYourMove) if not allowed."""
+        played at once), else its events, Private if only some seats may see them;
+        MoveRefused (or NotYourMove) if not allowed."""
         ...
 
     def resolve(self, state: S, moves: Mapping[Seat, Move], draws: Draws) -> list[E]:
@@ -149,4 +166,24 @@ class Game(Protocol[S, E]):
 
     def view(self, state: S, seats: frozenset[Seat]) -> Any:
         """The state as someone playing `seats` may see it (none: a spectator), as JSON."""
+        ...
+
+    # Each form a text command may take (`US 3 to AK`, ...), with what it does: its help.
+    text_forms: tuple[tuple[str, str], ...]
+
+    def read_text(self, text: str) -> Move | None:
+        """The move a text command's text is (one line or several), or None when it is none
+        of the game's forms: the room then answers it as an unknown command. Whether the
+        move is allowed is `move`'s to say."""
+        ...
+
+
+@runtime_checkable
+class Pictured(Protocol[S_contra]):
+    """The optional part of a definition: its board as a picture (GET /v1/games/{game}/map.png),
+    plain shapes the server paints (rules/kit/picture.py)."""
+
+    def picture(self, state: S_contra, looks: Mapping[Seat, Look]) -> Picture | None:
+        """What the state shows everyone (never a pending sealed move), each seat in its
+        player's look; None while there is no board to draw yet."""
         ...

@@ -221,7 +221,8 @@ class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
     ("resolution"), a wait whose time ran out ("timeout": the sealed moves that were in
     resolved together, or, with `player_id`, the game's move for the seat it waited for), or
     a seat leaving ("leave"). A move, a resolution or a timeout ends turn `turn`: rewinds and
-    forks land between them."""
+    forks land between them. A step with an `audience` (a private message, the game's
+    `Private`) is those seats' alone, for ever."""
 
     turn: int
     kind: Literal["move", "act", "resolution", "leave", "timeout"]
@@ -230,6 +231,8 @@ class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
     move: Any = None
     # The rewinds of the game before this step: its draws' generation (rules/game.py Draws).
     generation: int = 0
+    # The only seats that may ever see this step (sorted); None: everyone, once it is played.
+    audience: list[str] | None = None
     # When the step was taken: a wait it begins is timed from then (None before clocks).
     at: datetime | None = None
 
@@ -278,11 +281,12 @@ class NotificationsChanged(Event, frozen=True, tag="notifications_changed.v1"):
 
 class PlayerNotified(Event, frozen=True, tag="player_notified.v1"):
     """What the bot would DM a player: a reminder before a resolution, their results after
-    it, or, in a game run by its definition, that the game now waits for their move
-    ("your_turn"; the text says until when). Private to that player."""
+    it, that another player sent them a private message, or, in a game run by its
+    definition, that the game now waits for their move ("your_turn"; the text says until
+    when). Private to that player."""
 
     player_id: str
-    kind: Literal["reminder", "results", "your_turn"]
+    kind: Literal["reminder", "results", "message", "your_turn"]
     turn: int
     text: str
 

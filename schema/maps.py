@@ -5,6 +5,7 @@ from typing import Annotated
 
 import msgspec
 
+from rules.registry import DEFAULT_GAME
 from rules.skirmish.effects import EffectName
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType
 from schema.api import Seed
@@ -19,10 +20,15 @@ class MapSummary(msgspec.Struct, frozen=True):
     name: str
     description: str
     territories: int
-    # Starting homes for players: a game on the map seats one player per home.
+    # Starting homes for players: a Skirmish Society game on the map seats one player per
+    # home (0 on another game's map).
     homes: int
-    # How many players a game on the map can start with; null if it cannot host a game.
+    # How many players a Skirmish Society game on the map can start with; null if it cannot
+    # host one (as another game's map cannot).
     players: PlayerCounts | None
+    # The game the map is for (rules/registry.py): added after the list first had Skirmish
+    # Society's maps only, so its clients read it as they did.
+    game: str = DEFAULT_GAME
 
 
 class MapList(msgspec.Struct, frozen=True):

@@ -41,6 +41,7 @@ class Board(msgspec.Struct, frozen=True):
     neighbours: dict[str, frozenset[str]]
     # Lower-cased id or name -> id: how order text names a territory.
     names: dict[str, str]
+    description: str = ""
 
     @property
     def ids(self) -> list[str]:
@@ -81,6 +82,7 @@ def board_from_file(map_file: MapFile) -> Board:
         territories=by_id,
         neighbours={t: frozenset(n) for t, n in neighbours.items()},
         names=names,
+        description=map_file.description,
     )
 
 

@@ -1,6 +1,7 @@
 """The Art of War through the game room (rules/game.py, docs/art-of-war.md "Playing on the
 server"): every player not eliminated gives its orders at once, in secret; the last
-submission runs the turn. A change of stance is an act, public at once."""
+submission runs the turn. A change of stance and a public message are acts, public at once;
+a private message (intrigue games) is an act its sender and recipient alone see."""
 
 from collections.abc import Mapping
 from typing import Any
@@ -11,8 +12,12 @@ from msgspec.structs import replace
 from rules.artofwar.diplomacy import Stance, StanceRefused, change_stance
 from rules.artofwar.draws import Draws as TurnDraws
 from rules.artofwar.draws import map_seed, setup_stream, turn_seed
+from rules.artofwar.messages import MessageSent, message_of, message_text, send
 from rules.artofwar.options import MAX_PLAYERS, MIN_PLAYERS
+from rules.artofwar.orders import shaped, split_lines
+from rules.artofwar.picture import picture
 from rules.artofwar.play import (
+    STANCE,
     Event,
     GameOptions,
     Play,
@@ -29,7 +34,19 @@ from rules.artofwar.play import (
 from rules.artofwar.resolve import next_state, resolve
 from rules.artofwar.setup import SetupError, setup
 from rules.artofwar.state import Player
-from rules.game import Draws, Ending, Move, MoveRefused, OptionsRefused, Result, Sealed, Seat, Wait
+from rules.game import (
+    Draws,
+    Ending,
+    Move,
+    MoveRefused,
+    OptionsRefused,
+    Private,
+    Result,
+    Sealed,
+    Seat,
+    Wait,
+)
+from rules.kit.picture import Look, Picture
 from rules.kit.prng import SeededRandom
 
 
@@ -38,6 +55,13 @@ class ArtOfWar:
     version = 1
     state_type = Play
     event_type = Event
+    text_forms: tuple[tuple[str, str], ...] = (
+        ("US 3 to AK, MX hold", "orders (§3.6): they replace your earlier ones of the turn"),
+        ("place 2 AK", "place units (free placement)"),
+        ("stance draw 3", "change your stance: no mercy, offer mercy, draw [N], surrender"),
+        ("say <text>", "a public message"),
+        ("tell <seat> <text>", "a private message to a seat (p2): intrigue games only"),
+    )
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         try:
@@ -79,11 +103,16 @@ class ArtOfWar:
                 return _with_stance(state, seat, stance)
             case TurnRun(result=result):
                 return replace(
-                    state, position=next_state(state.position, result), ending=result.ending
+                    state,
+                    position=next_state(state.position, result),
+                    ending=result.ending,
+                    last_orders=tuple(result.orders),
                 )
             case Resigned(seat):
                 surrendered = _with_stance(state, seat, Stance("surrender"))
                 return replace(surrendered, resigned=state.resigned | {seat})
+            case MessageSent():
+                return state
         raise AssertionError(f"not an Art of War event: {event!r}")
 
     def to_move(self, state: Play) -> Wait:
@@ -94,7 +123,13 @@ class ArtOfWar:
         seats = frozenset(_waited(state))
         return Wait(seats, sealed=True, announced=True, seconds=state.options.deadline)
 
-    def move(self, state: Play, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
+    def move(
+        self, state: Play, seat: Seat, move: Move, draws: Draws
+    ) -> Sealed | Private | list[Event]:
+        message = message_of(move)
+        if message is not None:
+            sent = send(seat, message, state.seats, state.options.intrigue)
+            return [sent] if sent.to is None else Private([sent], frozenset({sent.to}))
         stance = stance_of(move)
         if stance is None:
             # A submission replaces the seat's earlier ones of the turn (the room keeps the
@@ -169,6 +204,20 @@ class ArtOfWar:
                 stance["draw_max"] = player.stance.draw_max
             view["position"]["players"][name]["stance"] = stance
         return view
+
+    def read_text(self, text: str) -> Move | None:
+        """A message, a stance, or orders: a text whose every line has an order's shape
+        (anything else is no move, rather than orders that would replace the turn's)."""
+        message = message_text(text)
+        if message is not None:
+            return message
+        if STANCE.fullmatch(text):
+            return text
+        lines = split_lines(text)
+        return text if lines and all(shaped(line) for line in lines) else None
+
+    def picture(self, state: Play, looks: Mapping[Seat, Look]) -> Picture:
+        return picture(state, looks)
 
 
 def _waited(state: Play) -> list[Seat]:

@@ -45,6 +45,20 @@ def split_lines(text: str) -> list[str]:
     return [line.strip() for line in _SEPARATOR.split(text) if line.strip()]
 
 
+def shaped(line: str) -> bool:
+    """Whether a line has an order's shape (`… N to …`, `… hold`, `place N …`), whatever
+    it names: for a text command, which is the game's only when it looks like orders."""
+    words = _ARROW.sub(" to ", line).lower().split()
+    if len(words) >= 3 and words[0] == "place":
+        return True
+    if len(words) >= 2 and words[-1] in ("hold", "h"):
+        return True
+    if "to" not in words:
+        return False
+    at = words.index("to")
+    return 2 <= at < len(words) - 1 and bool(_COUNT.fullmatch(words[at - 1]))
+
+
 def parse(line: str, board: Board) -> Order:
     """One order line; never raises."""
     if len(line) > MAX_LINE:

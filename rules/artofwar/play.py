@@ -12,8 +12,9 @@ from rules.artofwar.contract import JsonOrder, order_text
 from rules.artofwar.diplomacy import Ending, Stance, StanceKind, check_stance
 from rules.artofwar.mapgen import generate
 from rules.artofwar.maps import builtin_board
+from rules.artofwar.messages import MessageSent
 from rules.artofwar.options import Options
-from rules.artofwar.records import TurnResult
+from rules.artofwar.records import ArtOfWarOrderReport, TurnResult
 from rules.artofwar.state import State
 from rules.game import MoveRefused
 from rules.kit.clock import BOUNDS, Seconds, with_clock
@@ -46,6 +47,8 @@ class Play(msgspec.Struct, frozen=True):
     position: State
     resigned: frozenset[str] = frozenset()
     ending: Ending | None = None
+    # The orders of the last turn that ran, as it reported them (its picture's arrows).
+    last_orders: tuple[ArtOfWarOrderReport, ...] = ()
 
 
 class Started(msgspec.Struct, frozen=True, tag="started.v1"):
@@ -79,7 +82,7 @@ class Resigned(msgspec.Struct, frozen=True, tag="resigned.v1"):
     seat: str
 
 
-Event = Started | StanceChanged | TurnRun | Resigned
+Event = Started | StanceChanged | TurnRun | Resigned | MessageSent
 
 
 def check_game_options(options: dict[str, Any]) -> GameOptions:
@@ -109,7 +112,7 @@ def play_board(play: Play) -> Board:
     return board_of(play.options.map, len(play.seats), play.map_seed)
 
 
-_STANCE = re.compile(
+STANCE = re.compile(
     r"\s*stance\s+(no[ _]mercy|offer[ _]mercy|surrender|draw)(?:\s+(\d{1,6}))?\s*", re.I
 )
 _KINDS: dict[str, StanceKind] = {
@@ -132,7 +135,7 @@ def stance_of(move: Any) -> Stance | None:
             )
         except msgspec.ValidationError as error:
             raise MoveRefused(f"stance: {error}") from error
-    elif isinstance(move, str) and (found := _STANCE.fullmatch(move)):
+    elif isinstance(move, str) and (found := STANCE.fullmatch(move)):
         kind = _KINDS[found[1].lower().replace("_", " ")]
         stance = Stance(kind, int(found[2]) if found[2] else None)
     else:

@@ -7,7 +7,7 @@ import msgspec
 
 from rules.kit.requests import RequestError, decoded
 from rules.skor.actions import KINDS, Action
-from rules.skor.dice import Dice, RollsError
+from rules.skor.dice import Dice, DieRecord, RollsError
 from rules.skor.engine import Result, act, check_player, submit_text
 from rules.skor.game import Refused
 from rules.skor.setup import Choice, SetupError, roll_setup, start
@@ -26,7 +26,7 @@ class SetupRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     choices: dict[Name, Choice] | None = None
 
 
-class Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SkorRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ruleset: Literal["skor"]
     setup: SetupRequest | None = None
     state: State | None = None
@@ -42,11 +42,29 @@ class Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ) = None
 
 
-_decoder = msgspec.json.Decoder(Request)
+class SkorResponse(msgspec.Struct, frozen=True):
+    """The answer, as documented for POST /v1/adjudicate: a setup's rolls (`order_roll`,
+    `players`, `territories`; with the choices, the `state` and its `events` too), or the
+    `state` after the actions with each one's `results`; and every die rolled."""
+
+    dice: list[DieRecord]
+    rolls: list[int]
+    order_roll: int | None = None
+    players: list[str] | None = None
+    # Each territory's rolled terrain (rules/skor/setup.py's Territory, by its own name:
+    # there are other games' territories in the document).
+    territories: dict[str, dict[str, Any]] | None = None
+    state: State | None = None
+    events: list[dict[str, Any]] | None = None
+    results: list[dict[str, Any]] | None = None
+    rolls_unused: int | None = None
+
+
+_decoder = msgspec.json.Decoder(SkorRequest)
 _encoder = msgspec.json.Encoder()
 
 
-def _dice(request: Request) -> Dice:
+def _dice(request: SkorRequest) -> Dice:
     if (request.seed is None) == (request.rolls is None):
         raise RequestError("malformed request: give exactly one of `seed` and `rolls`")
     if request.seed is not None:
@@ -119,7 +137,7 @@ def _entry(state: State, entry: dict[str, Any], dice: Dice) -> tuple[State, list
     return result.state, [_reported(player, None, action, result)]
 
 
-def _actions(request: Request, state: State, dice: Dice) -> dict[str, Any]:
+def _actions(request: SkorRequest, state: State, dice: Dice) -> dict[str, Any]:
     try:
         validate(state)
     except StateError as error:

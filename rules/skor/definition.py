@@ -1,11 +1,13 @@
 """Skor as a game the server's room runs (rules/game.py; docs/skor.md, "Playing Skor on the
-server"): the engine's setup, then both sealed choices, then the players' actions in turn.
+server"): the engine's setup, then both sealed choices, then the players' actions in turn,
+and the draws they agree on (rules/skor/agreement.py).
 
 Each event records what the engine needs to do it again (the choices or actions, with the
 generation and the value of every die rolled), so `evolve` re-applies the engine with those
 explicit rolls: the state is rebuilt exactly, never needing the secret. The engine's own
 events and dice ride along, public, for the feed."""
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,16 +26,30 @@ from rules.game import (
     Seat,
     Wait,
 )
+from rules.kit.picture import Look, Picture
 from rules.skor.actions import AnyAction, Resign
+from rules.skor.agreement import (
+    DrawAccepted,
+    DrawDeclined,
+    DrawEvent,
+    DrawOffer,
+    DrawOffered,
+    answered,
+    draw_move,
+    drawn,
+    standing,
+)
 from rules.skor.clock import action_for, forfeits, turn_time, without_clock
 from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
 from rules.skor.moves import read
+from rules.skor.picture import picture
 from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup, start
 from rules.skor.state import Ending as EngineEnding
 from rules.skor.state import Options, State
 
 EngineEvent = dict[str, Any]
+_CHOOSE = re.compile(r"\s*choose\s+(\w{1,20})\s+(\d)(?:\s+(\w{1,20}))?\s*", re.I)
 
 
 class SetupRolled(msgspec.Struct, frozen=True, tag="skor_setup_rolled.v1"):
@@ -83,16 +99,19 @@ class Left(msgspec.Struct, frozen=True, tag="skor_left.v1"):
     events: list[EngineEvent]
 
 
-Event = SetupRolled | Chosen | Acted | TimedOut | Left
+Event = SetupRolled | Chosen | Acted | TimedOut | Left | DrawEvent
 
 
 class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The setup's rolls (with sides once chosen), the engine's state once both chose, and
-    who left, if anyone did."""
+    """The setup's rolls (with sides once chosen), the engine's state once both chose, who
+    left, if anyone did, and the offer of a draw that stands, if one does."""
 
     setup: Setup
     game: State | None = None
     left: Seat | None = None
+    offer: DrawOffer | None = None
+    # The dice the last action rolled, for its picture (none before the first action).
+    dice: tuple[DieRecord, ...] = ()
     turn_time: int | None = None
     # Each player's timeouts in a row (P43): a move of its own starts again from none.
     timeouts: dict[Seat, int] = {}
@@ -122,6 +141,20 @@ class Skor:
     version = 1
     state_type = Play
     event_type = Event
+    text_forms: tuple[tuple[str, str], ...] = (
+        ("choose feudal 1", "your setup choice: culture, side 1 to 6 (a technocracy: a branch)"),
+        ("move A0 A4", "move or attack (`A0 A4`, `move A4 X2 m`, `move X1 B16 covert`)"),
+        ("spawn", "spawn a civilian (`spawn A8`)"),
+        ("build farm A3", "build: farm, base, fortification, debris, turret, road"),
+        ("research military", "research a branch"),
+        ("fire A10 B5", "fire a turret"),
+        ("send 6 A1 A5", "send Resource"),
+        ("city A11 / debris X1 / promote A10 / spy A4 A4 B6 / sabotage B10", "the others"),
+        ("remove A1", "remove a piece of yours"),
+        ("end", "end your turn; several actions: one a line, or separated by `;`"),
+        ("offer draw", "offer a draw, in your turn"),
+        ("accept draw / decline draw", "answer your opponent's offer, in your turn"),
+    )
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         kept: dict[str, Any] = msgspec.to_builtins(_options(options))
@@ -150,7 +183,13 @@ class Skor:
                 return replace(state, setup=setup, game=game)
             case Acted():
                 game = _acted(state, event.player, event.generation, event.actions, event.dice)
-                return replace(state, game=game, timeouts={**state.timeouts, event.player: 0})
+                return replace(
+                    state,
+                    game=game,
+                    offer=standing(state.offer, game),
+                    dice=tuple(event.dice),
+                    timeouts={**state.timeouts, event.player: 0},
+                )
             case TimedOut():
                 assert state.game is not None
                 timeouts = {**state.timeouts, event.player: state.timeouts.get(event.player, 0) + 1}
@@ -160,7 +199,21 @@ class Skor:
                         state, game=replace(state.game, ending=ending), timeouts=timeouts
                     )
                 game = _acted(state, event.player, event.generation, event.actions, event.dice)
-                return replace(state, game=game, timeouts=timeouts)
+                return replace(
+                    state,
+                    game=game,
+                    offer=standing(state.offer, game),
+                    dice=tuple(event.dice),
+                    timeouts=timeouts,
+                )
+            case DrawOffered(player):
+                assert state.game is not None
+                return replace(state, offer=DrawOffer(player, state.game.turn.number))
+            case DrawAccepted():
+                assert state.game is not None
+                return replace(state, game=drawn(state.game), offer=None)
+            case DrawDeclined():
+                return replace(state, offer=None)
             case Left():
                 kept = state.game
                 if kept is not None and kept.ending is None:
@@ -183,6 +236,9 @@ class Skor:
             raise MoveRefused("the game is over")
         if seat != state.game.turn.player:
             raise NotYourMove("not your turn")
+        answer = draw_move(move)
+        if answer is not None:
+            return [answered(state.offer, seat, answer)]
         game = replace(state.game, generation=draws.generation)
         dice = Dice(secret=draws.key)
         actions: list[AnyAction] = []
@@ -245,6 +301,25 @@ class Skor:
     def view(self, state: Play, seats: frozenset[Seat]) -> Any:
         # Nothing in play is hidden; the sealed choices are the room's, never in the state.
         return msgspec.to_builtins(state)
+
+    def read_text(self, text: str) -> Move | None:
+        """A setup choice, an offer, acceptance or refusal of a draw, or actions, every line
+        readable; `resign` is the room's own command."""
+        if chosen := _CHOOSE.fullmatch(text):
+            tech = chosen[3].lower() if chosen[3] else None
+            return {"culture": chosen[1].lower(), "side": int(chosen[2]), "tech": tech}
+        if draw_move(text) is not None:
+            return text
+        try:
+            entries = read(text)
+        except MoveRefused:
+            # Too long or too many: the move's own refusal says so.
+            return text
+        readable = all(not isinstance(a, str | Resign) for _, a in entries)
+        return text if readable else None
+
+    def picture(self, state: Play, looks: Mapping[Seat, Look]) -> Picture | None:
+        return picture(state.game, state.dice, looks)
 
 
 def _acted(

@@ -29,7 +29,7 @@ from schema.game_events import (
     SeatDeclined,
     VoteCast,
 )
-from server.commands import replies, status
+from server.commands import moves, replies, status
 from server.commands.context import Context, answer, the
 from server.commands.parse import Request
 from server.game import words
@@ -193,6 +193,10 @@ async def help_(ctx: Context, request: Request) -> CommandReply:
     account = ctx.who.account_id
     # Eliminated players still see their standing.
     me = next((p for p in state.players.values() if account in p.accounts), None)
+    if state.definition is not None:
+        seat = None if me is None else me.id
+        admin = state.is_admin(ctx.who.actor)
+        return answer(moves.summary(game, state.definition, seat, admin), game)
     armies = [] if me is None else armies_of(state, me.id)
     admin = state.is_admin(ctx.who.actor)
     now = ctx.now()

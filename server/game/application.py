@@ -55,6 +55,17 @@ async def past_turn(found: Services, game: str, turn: int, *, position: int) -> 
     return view
 
 
+async def start_of_turn(found: Services, state: GameState, turn: int) -> GameState:
+    """The game as it stood when `turn` began, from its first turn to its current one (for a
+    game run by its definition: its own state then, as a fork at that turn would take it)."""
+    if not state.first_turn <= turn <= state.turn:
+        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    if turn == state.turn:
+        return state
+    then, _ = await _start_of(found, state, turn)
+    return then
+
+
 async def administered(found: Services, who: Identity, game: str) -> GameState:
     """A game's state, for one of its admins only (403 for anyone else)."""
     state = (await readable(found, game)).state

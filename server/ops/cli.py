@@ -194,19 +194,44 @@ def _bot(args: argparse.Namespace) -> int:
         return 130
 
 
+# The demo's players and pace by game: a Skirmish Society turn, an Art of War turn, a Skor
+# action.
+DEMO_PLAYERS = {"skirmish-society": (3, 20), "art-of-war": (2, 20), "skor": (2, 2)}
+DEMO_TURN_SECONDS = {"skirmish-society": 10.0, "art-of-war": 2.0, "skor": 0.5}
+
+
 def _demo(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bots.run import default_demo_dir, run_demo
+    from bots.run import Demo, default_demo_dir, run_demo
+    from client import ApiError
 
+    fewest, most = DEMO_PLAYERS[args.game]
+    players = args.players if args.players is not None else min(4, most)
+    if not fewest <= players <= most:
+        seated = str(most) if fewest == most else f"{fewest} to {most}"
+        print(f"error: {args.game} is played by {seated} players", file=sys.stderr)
+        return 2
+    if not 1 <= args.round_limit <= 10_000:
+        print("error: the round limit is 1 to 10000", file=sys.stderr)
+        return 2
+    demo = Demo(
+        game=args.game,
+        players=players,
+        turn_seconds=args.turn_seconds
+        if args.turn_seconds is not None
+        else DEMO_TURN_SECONDS[args.game],
+        seed=args.seed,
+        vp_target=args.vp,
+        map=args.map,
+        round_limit=args.round_limit,
+    )
     data_dir = args.data_dir or default_demo_dir()
     try:
-        return asyncio.run(
-            run_demo(args.players, args.port, data_dir, args.turn_seconds, args.seed, args.vp)
-        )
+        return asyncio.run(run_demo(demo, args.port, data_dir))
     except KeyboardInterrupt:
         return 130
-    except RuntimeError as error:
+    except (RuntimeError, ApiError) as error:  # ApiError: a game the server would not start
         print(f"error: {error}", file=sys.stderr)
         return 1
 
@@ -342,14 +367,47 @@ def build_parser() -> argparse.ArgumentParser:
         "demo",
         help="watch a game of bots on a server of its own",
         description="Start a server on a fake clock (embedded PostgreSQL in its own data "
-        "directory unless DATABASE_URL), a fast-mode game of bots on it, and print the "
-        "game's page to watch; the clock is moved a turn every --turn-seconds.",
+        "directory unless DATABASE_URL), a game of bots on it (random and greedy by turns), "
+        "and print where to watch it. Skirmish Society (the default) plays fast mode, the "
+        "clock moved a turn every --turn-seconds; the Art of War and Skor play through their "
+        "moves, each bot waiting --turn-seconds before each of its steps (docs/bots.md).",
     )
-    demo.add_argument("--players", type=int, choices=range(3, 21), default=4, metavar="3-20")
+    demo.add_argument(
+        "--game",
+        choices=list(DEMO_PLAYERS),
+        default="skirmish-society",
+        help="the game the bots play (default: skirmish-society)",
+    )
+    demo.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="bots: 3-20 for Skirmish Society, 2-20 for the Art of War (4 by default); Skor "
+        "is played by 2",
+    )
     demo.add_argument("--port", type=int, default=8000, help="port to listen on")
-    demo.add_argument("--turn-seconds", type=float, default=10.0, help="real seconds a turn")
+    demo.add_argument(
+        "--turn-seconds",
+        type=float,
+        default=None,
+        help="real seconds a Skirmish Society turn (10), before each bot's Art of War turn "
+        "(2) or Skor action (0.5)",
+    )
     demo.add_argument("--seed", type=int, default=0, help="the map's and the bots' seed")
-    demo.add_argument("--vp", type=int, default=10, help="the VP target, 1 to 50")
+    demo.add_argument("--vp", type=int, default=10, help="Skirmish Society's VP target, 1 to 50")
+    demo.add_argument(
+        "--map",
+        choices=["generated", "aow-mini", "world"],
+        default="generated",
+        help="the Art of War's map (generated: from --seed, for the players)",
+    )
+    demo.add_argument(
+        "--round-limit",
+        type=int,
+        default=20,
+        help="Skor's round limit, 1 to 10000: drawn when it ends (default 20)",
+    )
     demo.add_argument("--data-dir", type=Path, default=None, help="the demo's embedded PostgreSQL")
     demo.set_defaults(run=_demo)
 

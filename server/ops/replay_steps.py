@@ -7,7 +7,7 @@ from typing import Any
 
 from projections.game import GameState
 from projections.playing import by_seat, definition_of, recorded
-from rules.game import Draws, MoveRefused, Sealed
+from rules.game import Draws, MoveRefused, Private, Sealed
 from schema.game_events import PlayRecorded, PlayStarted
 from schema.verification import FieldChange
 
@@ -33,6 +33,8 @@ def _events_now(state: GameState, step: PlayStarted | PlayRecorded) -> list[Any]
     if step.kind in ("move", "act"):
         assert step.player_id is not None
         decision = definition.move(state.play, step.player_id, step.move, draws)
+        if isinstance(decision, Private):
+            return decision.events
         return [] if isinstance(decision, Sealed) else decision
     if step.kind == "resolution" or (step.kind == "timeout" and step.player_id is None):
         return definition.resolve(state.play, by_seat(state.sealed), draws)

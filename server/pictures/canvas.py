@@ -302,8 +302,10 @@ class Canvas:
         *,
         bold: bool = True,
         halo: float = 3.5,
+        anchor: str = "ms",
     ) -> None:
-        """Centred on `at`'s x, on the baseline at its y, as SVG's text-anchor="middle"."""
+        """On the baseline at `at`'s y, centred on its x as SVG's text-anchor="middle" (or,
+        with anchor "ls", starting there)."""
         x, y = self.transform.apply(at)
         scale = self.transform.scale
         pen = ImageDraw.Draw(self.image)
@@ -312,7 +314,7 @@ class Canvas:
             words,
             fill=(*color, 255),
             font=font(size * scale, bold),
-            anchor="ms",
+            anchor=anchor,
             stroke_width=round(halo / 2 * scale),
             stroke_fill=(255, 255, 255, 255),
         )

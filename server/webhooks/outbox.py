@@ -3,11 +3,11 @@
 Deliveries go through an outbox. One enqueuer (under an advisory lock, across processes)
 follows the event log and records a delivery for every `player_notified` and
 `turn_resolved` of a game with a webhook, in one transaction with its checkpoint, so that
-none is lost or doubled. A reminder is private before the resolution: it is recorded for a
-trusted webhook only (set through the trusted client the game was set up through, its bot,
-which DMs each player their own). Senders in every process claim, POST and record the
-deliveries (server.webhooks.sender). None of this runs inside a resolution, so a slow or dead
-endpoint never delays a game.
+none is lost or doubled. A reminder is private before the resolution, and the notice of a
+private message for ever: they are recorded for a trusted webhook only (set through the
+trusted client the game was set up through, its bot, which DMs each player their own).
+Senders in every process claim, POST and record the deliveries (server.webhooks.sender).
+None of this runs inside a resolution, so a slow or dead endpoint never delays a game.
 """
 
 import logging
@@ -127,7 +127,8 @@ class Webhooks:
             )
 
     async def _delivery(self, recorded: RecordedEvent) -> tuple[Delivery, bool]:
-        """The delivery of an event, and whether it is private (a reminder)."""
+        """The delivery of an event, and whether it is private (a reminder, a message's
+        notice)."""
         game_id = game_of(recorded.stream_id)
         assert game_id is not None
         state = (await self._games.load(game_id)).state
@@ -145,7 +146,8 @@ class Webhooks:
             )
             external = {row[0]: row[1] for row in rows}
             recipients = [Recipient(a, external.get(a)) for a in player.accounts]
-        private = isinstance(event, PlayerNotified) and event.kind == "reminder"
+        # Who wrote to whom in private is as private as a reminder.
+        private = isinstance(event, PlayerNotified) and event.kind in ("reminder", "message")
         return Delivery(game_id, recorded.position, recorded.type, data, recipients), private
 
     async def _checkpoint(self) -> Checkpoint:

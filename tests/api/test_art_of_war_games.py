@@ -175,3 +175,48 @@ async def test_a_start_the_map_cannot_seat_is_refused_and_bad_options_too(server
     body = {"name": "Bad", "game": "art-of-war", "options": {"map": "mars"}}
     bad = await api.call("POST", "/v1/games", accounts[0], body, expect=422)
     assert bad["error"]["code"] == "options_refused"
+
+
+async def _command(api: Api, game_id: str, who: Account, text: str) -> Json:
+    """A text command (POST /commands): the reply, as a bot would post it."""
+    answer: Json = await api.call("POST", f"/v1/games/{game_id}/commands", who, {"text": text})
+    return answer
+
+
+async def test_text_commands_play_the_art_of_war(server: Server) -> None:
+    api = server.api
+    game_id, (one, two) = await _started(api, 2)
+    owners = (await public_game(api, game_id))["play"]["position"]["owners"]
+    home = {seat: territory for territory, seat in owners.items()}
+
+    forms = await _command(api, game_id, two, "/help")
+    assert forms["ok"] is True
+    assert "Waiting for: general1, general2." in forms["reply"]
+    assert "- `US 3 to AK, MX hold`: orders (§3.6)" in forms["reply"]
+    assert "- `tell <seat> <text>`" in forms["reply"]
+    assert forms["result"]["game"] == "art-of-war"
+
+    stance = await _command(api, game_id, one, "stance draw 2")
+    assert (stance["ok"], stance["reply"]) == (True, "Played.")
+    said = await _command(api, game_id, two, "say well met")
+    assert said["ok"] is True
+    unknown = await _command(api, game_id, one, "strat")
+    assert (unknown["ok"], unknown["reply"].split("\n")[0]) == (False, "Unknown command: /strat.")
+    sealed = await _command(api, game_id, one, f"{home['p1']} hold")
+    assert sealed["ok"] is True
+    assert sealed["reply"].startswith("Your move for turn 1 is sealed")
+    # A room's command still is one: /start with an argument is refused, not an order.
+    assert (await _command(api, game_id, one, "/start now"))["ok"] is False
+    ran = await _command(api, game_id, two, f"{home['p2']} 1 -> {home['p1']}")
+    assert ran["reply"].endswith("Every move is in: turn 1 is played.")
+
+    (turn,) = _turns_run(await feed_of(api, game_id))
+    assert turn["orders"] == {
+        "p1": [f"{home['p1']} hold"],
+        "p2": [f"{home['p2']} 1 -> {home['p1']}"],
+    }
+    view = await public_game(api, game_id)
+    assert view["play"]["position"]["players"]["p1"]["stance"] == {"kind": "draw", "draw_max": 2}
+    resigned = await _command(api, game_id, two, "resign")
+    assert resigned["ok"] is True
+    assert (await public_game(api, game_id))["play"]["resigned"] == ["p2"]

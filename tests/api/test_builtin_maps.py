@@ -67,3 +67,26 @@ async def test_a_map_that_cannot_host_a_game_is_refused_at_creation(server: Serv
     message = refused["error"]["message"]
     assert message.startswith("map 'rulebook' cannot host a game: it has starting homes for 0")
     assert "GET /v1/maps" in message
+
+
+async def test_the_map_list_says_which_game_each_map_is_for(server: Server) -> None:
+    """The Art of War's maps are listed too; a client of Skirmish Society alone, which knows
+    no `game`, finds none of them playable."""
+    maps = await _maps(server)
+    assert {name: m["game"] for name, m in maps.items()} == {
+        "diplomacy-land": "skirmish-society",
+        "rulebook": "skirmish-society",
+        "aow-mini": "art-of-war",
+        "world": "art-of-war",
+    }
+    world = maps["world"]
+    assert (world["territories"], world["homes"], world["players"]) == (42, 0, None)
+    assert world["description"].startswith("A world-like map of 42 territories")
+    assert maps["aow-mini"]["territories"] == 9
+    listed = await server.api.anyone.maps()
+    assert [m.game for m in listed.maps] == [
+        "skirmish-society",
+        "skirmish-society",
+        "art-of-war",
+        "art-of-war",
+    ]

@@ -160,6 +160,14 @@ async def _everything_else(api: Api, games: list[str], readers: list[Account]) -
     positions = {"owners": {"CO": "red", "BR": "blue"}, "units": {"CO": 5, "BR": 1}}
     body = {**war, **positions, "orders": {"red": ["CO 5 to BR"]}, "seed": "6f264513fb5abc65"}
     await api.call("POST", "/v1/adjudicate", body=body)
+    sides = {"red": {"culture": "feudal", "side": 2}, "blue": {"culture": "alien", "side": 5}}
+    setup = {"players": ["red", "blue"], "choices": sides}
+    skor = await api.call(
+        "POST", "/v1/adjudicate", body={"ruleset": "skor", "setup": setup, "seed": "5e"}
+    )
+    end = {"player": skor["state"]["turn"]["player"], "action": "end"}
+    turn = {"ruleset": "skor", "state": skor["state"], "seed": "5e", "action": end}
+    assert (await api.call("POST", "/v1/adjudicate", body=turn))["results"][0]["result"] == "ok"
     await api.call("POST", "/v1/games", readers[0], {"name": "x", "vp_target": 51}, expect=422)
 
 

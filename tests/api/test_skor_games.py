@@ -1,7 +1,9 @@
 """Skor played through the real server, by its definition (rules/skor/definition.py) in the
 room every such game shares (docs/skor.md, "Playing Skor on the server"): created, joined by
 two, both setup choices sealed until both are in, actions in turn with their dice in the
-feed, refusals, a rewind of the last action, a fork, verify, replay, and a resignation."""
+feed, refusals, a rewind of the last action, a fork, verify, replay, and a resignation; a
+draw offered and agreed, one declined and one lapsing, a resignation in the other's turn, all
+by text commands as well as moves."""
 
 from typing import Any
 
@@ -162,3 +164,89 @@ async def test_skor_is_played_through_the_room(server: Server) -> None:
     answers = [e for e in recorder.exchanges if e.path.startswith("/v1/")]
     errors = [error for exchange in answers for error in answer_errors(rest, exchange)]
     assert not errors, "\n".join(errors[:30])
+
+
+async def _command(api: Api, game_id: str, who: Account, text: str) -> Json:
+    """A text command (POST /commands): the reply, as a bot would post it."""
+    answer: Json = await api.call("POST", f"/v1/games/{game_id}/commands", who, {"text": text})
+    return answer
+
+
+async def _chosen(api: Api) -> tuple[str, Account, Account]:
+    """A Skor game past its setup, both choices made in text: its first and second player."""
+    one, two = await api.account("one"), await api.account("two")
+    body = {"name": "Skor", "game": "skor", "options": {}}
+    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
+    for who in (one, two):
+        await api.join(game_id, who)
+    await api.start(game_id, one)
+    sealed = await _command(api, game_id, one, "choose feudal 1")
+    assert (sealed["ok"], sealed["result"]["events"]) == (True, ["move_sealed.v1"])
+    assert sealed["reply"].startswith("Your move for turn 1 is sealed")
+    both = await _command(api, game_id, two, "/choose Feudal 4")
+    assert both["reply"].endswith("Every move is in: turn 1 is played.")
+    first_seat = (await public_game(api, game_id))["play"]["game"]["turn"]["player"]
+    return game_id, *((one, two) if first_seat == "p1" else (two, one))
+
+
+async def test_a_draw_agreed_in_text_ends_the_game(server: Server) -> None:
+    api = server.api
+    game_id, first, second = await _chosen(api)
+    forms = await _command(api, game_id, second, "help")
+    assert "- `offer draw`: offer a draw, in your turn" in forms["reply"]
+    assert "- `move A0 A4`" in forms["reply"]
+
+    out_of_turn = await _command(api, game_id, second, "offer draw")
+    assert (out_of_turn["ok"], out_of_turn["reply"]) == (
+        False,
+        "skor waits for another seat's move",
+    )
+    offered = await _command(api, game_id, first, "offer draw")
+    assert (offered["ok"], offered["reply"]) == (True, "Played.")
+    view = await public_game(api, game_id)
+    first_seat = view["play"]["game"]["turn"]["player"]
+    assert view["play"]["offer"] == {"by": first_seat, "turn": 1}
+    refused = await make_move(api, game_id, first, {"draw": "accept"}, expect=422)
+    assert refused["error"]["message"] == "there is no offer of a draw to accept"
+    assert (await _command(api, game_id, first, "end"))["ok"] is True
+
+    accepted = await _command(api, game_id, second, "accept draw")
+    assert accepted["ok"] is True, accepted
+    assert accepted["reply"] == "Played.\nThe game is over (agreement): p1 drew, p2 drew."
+    view = await public_game(api, game_id)
+    assert view["phase"] == "finished"
+    assert view["ending"] == {"by": "agreement", "results": {"p1": "drew", "p2": "drew"}}
+    assert view["play"]["game"]["ending"] == {"winner": None, "by": "agreement"}
+    kinds = [e["type"] for e in await _skor_events(api, game_id)]
+    assert kinds[-2:] == ["skor_acted.v1", "skor_draw_accepted.v1"]
+    assert (await api.call("GET", f"/v1/games/{game_id}/verify"))["ok"] is True
+
+
+async def test_an_offer_lapses_and_a_player_resigns_in_the_other_turn(server: Server) -> None:
+    api = server.api
+    game_id, first, second = await _chosen(api)
+    first_seat = (await public_game(api, game_id))["play"]["game"]["turn"]["player"]
+    second_seat = "p2" if first_seat == "p1" else "p1"
+    await make_move(api, game_id, first, {"draw": "offer"})
+    await make_move(api, game_id, first, "end")
+    declined = await make_move(api, game_id, second, "decline draw")
+    assert declined["events"] == ["play_recorded.v1"]
+    assert (await public_game(api, game_id))["play"]["offer"] is None
+    await make_move(api, game_id, second, "offer draw")
+    await make_move(api, game_id, second, "end")
+    await make_move(api, game_id, first, "end")
+    # The offerer's next turn started: the offer lapsed unanswered.
+    assert (await public_game(api, game_id))["play"]["offer"] is None
+    lapsed = await make_move(api, game_id, second, "accept draw", expect=422)
+    assert lapsed["error"]["message"] == "there is no offer of a draw to accept"
+
+    # In the second player's turn, the first resigns (a text command, the room's own).
+    assert (await public_game(api, game_id))["to_move"] == [second_seat]
+    resigned = await _command(api, game_id, first, "resign")
+    assert resigned["ok"] is True, resigned
+    view = await public_game(api, game_id)
+    assert view["ending"] == {
+        "by": "resignation",
+        "results": {first_seat: "resigned", second_seat: "won"},
+    }
+    assert view["play"]["game"]["ending"] == {"winner": second_seat, "by": "resignation"}

@@ -11,6 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bots.moving import MoveBot
+from bots.play import seat
 from client import SkirmishClient
 from schema.api import NewGame
 from tests.api.support import serving, until
@@ -59,6 +61,43 @@ async def test_skirmish_bot_makes_an_account_joins_and_plays(schema_url: str) ->
         assert status == 130
 
 
+async def test_skirmish_bot_plays_skor_to_its_end_against_a_bot_of_the_test(
+    schema_url: str,
+) -> None:
+    async with serving(schema_url) as server, SkirmishClient(server.base) as anyone:
+        ann = anyone.using((await anyone.create_account("Ann")).token)
+        setup = NewGame("Skor with a bot", game="skor", options={"round_limit": 3})
+        game = await ann.create_game(setup)
+        mine = await seat(ann, game.id)
+        bot = await asyncio.create_subprocess_exec(
+            str(SKIRMISH), "bot", "--api", server.base, "--game", game.id,
+            "--strategy", "greedy", "--seed", "3", "--name", "Robo",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            await _line(bot.stdout)  # its token
+
+            async def seated() -> bool:
+                return len((await anyone.get_game(game.id)).players) == 2
+
+            await until(seated, seconds=60, what="the bot to join")
+            await ann.start(game.id)
+            async with asyncio.timeout(60):
+                await MoveBot(ann, game.id, mine, "random", seed=1, poll=0.5).play()
+                _, log = await bot.communicate()
+            assert bot.returncode == 0
+        finally:
+            if bot.returncode is None:
+                bot.kill()
+                await bot.wait()
+        final = await anyone.get_game(game.id)
+        assert final.phase == "finished"
+        assert final.ending is not None
+        # It played its setup choice and its actions, and saw the end.
+        assert b": turn 1: {'culture': 'technocracy'" in log
+        assert f"game {game.id}: ".encode() in log
+
+
 async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner_and_serves_on(
     schema_url: str, tmp_path: Path
 ) -> None:
@@ -105,3 +144,57 @@ async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner_and_serves_on(
             demo.kill()
             await demo.wait()
     assert "Uvicorn running" in (tmp_path / "demo-server.log").read_text()
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("art-of-war", ["--players", "2", "--map", "aow-mini"]),
+        ("skor", ["--round-limit", "3"]),
+    ],
+)
+async def test_skirmish_demo_plays_a_game_of_moves_to_its_end_and_serves_on(
+    schema_url: str, tmp_path: Path, game: str, options: list[str]
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    demo = await asyncio.create_subprocess_exec(
+        str(SKIRMISH), "demo", "--game", game, "--port", str(port), "--turn-seconds", "0",
+        "--seed", "3", "--data-dir", str(tmp_path / "demo"), *options,
+        env={**os.environ, "DATABASE_URL": schema_url},
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        watch = await _line(demo.stdout)
+        game_id = watch.rsplit("/", 1)[1]
+        assert watch == f"watch: {base}/v1/games/{game_id}"
+        over = await _line(demo.stdout)
+        async with SkirmishClient(base) as anyone:
+            final = await anyone.get_game(game_id)
+            assert (final.game, final.phase) == (game, "finished")
+            assert final.ending is not None
+            assert over.startswith(f"game over after turn {final.turn - 1}: ")
+            assert final.ending.by.replace("_", " ") in over
+            await asyncio.sleep(1)
+            assert demo.returncode is None
+            assert (await anyone.get_game(game_id)).phase == "finished"
+        demo.send_signal(signal.SIGINT)
+        async with asyncio.timeout(60):
+            assert await demo.wait() == 130
+    finally:
+        if demo.returncode is None:
+            demo.kill()
+            await demo.wait()
+
+
+async def test_skirmish_demo_refuses_players_the_game_does_not_seat(tmp_path: Path) -> None:
+    refused = await asyncio.create_subprocess_exec(
+        str(SKIRMISH), "demo", "--game", "skor", "--players", "3",
+        "--data-dir", str(tmp_path / "demo"),
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, errors = await refused.communicate()
+    assert refused.returncode == 2
+    assert b"skor is played by 2 players" in errors

@@ -49,6 +49,7 @@ class RockPaperScissors:
     version = 1
     state_type = State
     event_type = Event
+    text_forms: tuple[tuple[str, str], ...] = (("rock", "throw rock, paper or scissors"),)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         rounds = options.get("rounds", 3)
@@ -122,6 +123,10 @@ class RockPaperScissors:
 
     def view(self, state: State, seats: frozenset[Seat]) -> Any:
         return msgspec.to_builtins(state)
+
+    def read_text(self, text: str) -> Move | None:
+        throw = text.strip().lower()
+        return throw if throw in THROWS else None
 
 
 ROCK_PAPER_SCISSORS = RockPaperScissors()

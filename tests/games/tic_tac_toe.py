@@ -45,6 +45,7 @@ class TicTacToe:
     version = 1
     state_type = State
     event_type = Event
+    text_forms: tuple[tuple[str, str], ...] = (("4", "mark a cell, 0 to 8"),)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         if options:
@@ -107,6 +108,10 @@ class TicTacToe:
 
     def view(self, state: State, seats: frozenset[Seat]) -> Any:
         return {"x": state.x, "o": state.o, "cells": list(state.cells), "resigned": state.resigned}
+
+    def read_text(self, text: str) -> Move | None:
+        cell = text.strip()
+        return int(cell) if cell in {str(n) for n in range(9)} else None
 
 
 TIC_TAC_TOE = TicTacToe()

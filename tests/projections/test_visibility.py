@@ -16,6 +16,7 @@ from schema.game_events import (
     OrdersSubmitted,
     PlayerJoined,
     PlayerNotified,
+    PlayRecorded,
     PrivateEventsRead,
     RecordedPosition,
     Settings,
@@ -220,3 +221,16 @@ def test_everything_else_is_public(event: GameEvent) -> None:
     for state in (AT_TURN_1, SAME_DAY_GAME):
         assert owners_of(event, state) is None
         assert shown(SPECTATOR, event, state) is not None
+
+
+def test_a_private_step_is_its_audience_alone_for_ever() -> None:
+    """A game's `Private` move (a private message): its sender's and recipient's, never
+    revealed by a later turn, to no moderator and not to the operator."""
+    step = PlayRecorded(turn=1, kind="act", events=[], player_id="p1", audience=["p1", "p3"])
+    assert owners_of(step, AT_TURN_2) == frozenset({"p1", "p3"})
+    for viewer in (OWNER, Viewer(players=frozenset({"p3"}))):
+        assert can_see(viewer, step, AT_TURN_2)
+    for viewer in (OTHER, MODERATOR, OPERATOR, SPECTATOR):
+        assert not can_see(viewer, step, AT_TURN_2)
+    public = replace(step, audience=None)
+    assert all(can_see(v, public, AT_TURN_1) for v in (OTHER, MODERATOR, SPECTATOR))

@@ -10,6 +10,8 @@ import msgspec
 import pytest
 
 from eventstore.postgres import PostgresEventStore
+from projections.evolve import fold
+from projections.game import GameState
 from projections.loading import stream_of
 from schema.game_events import GameEvent, TurnResolved, game_codec
 from schema.verification import TurnDifference
@@ -18,6 +20,7 @@ from server.ops.replay import describe, replay_game
 from server.ops.replay_store import replay_store
 from tests.replay.declared import DeclaredChange, load_declared, undeclared
 from tests.replay.record import BEGAN, CORPUS, GAMES, decode, encode, play
+from tests.replay.record_moves import MOVES_GAMES, play_moves
 from tests.server.running import run_skirmish
 from tests.server.scripted import ScriptedGame
 
@@ -38,14 +41,33 @@ def replay_corpus() -> list[TurnDifference]:
     return differences
 
 
-def test_the_corpus_holds_every_game_of_the_recorder_from_3_to_20_players() -> None:
-    assert sorted(corpus()) == sorted(game.game_id for game in GAMES)
+def test_the_corpus_holds_every_game_of_the_recorders_from_2_to_20_players() -> None:
+    recorded = [game.game_id for game in GAMES] + [game.game_id for game in MOVES_GAMES]
+    assert sorted(corpus()) == sorted(recorded)
     assert {game.players for game in GAMES} >= {3, 20}
+    seated = {len(game.strategies) for game in MOVES_GAMES if game.game == "art-of-war"}
+    assert seated >= {2, 5, 20}
+    assert any(game.game == "skor" for game in MOVES_GAMES)
 
 
-def test_the_recorder_records_a_game_the_same_way_twice() -> None:
+def test_the_recorders_record_a_game_the_same_way_twice() -> None:
     game = GAMES[0]
     assert encode(play(game)) == encode(play(game))
+    for moves_game in MOVES_GAMES:
+        assert (
+            encode(play_moves(moves_game)) == (CORPUS / f"{moves_game.game_id}.json").read_bytes()
+        )
+
+
+def test_every_game_of_bots_in_the_corpus_plays_to_its_end() -> None:
+    games = corpus()
+    for moves_game in MOVES_GAMES:
+        events = games[moves_game.game_id]
+        state = fold(GameState(), enumerate(events, start=1))
+        assert state.phase == "finished", moves_game.game_id
+        turns, differences = replay_game(moves_game.game_id, events)
+        assert turns > 5
+        assert differences == []
 
 
 def test_the_corpus_replays_with_no_undeclared_difference() -> None:

@@ -11,12 +11,14 @@ import pytest
 from eventstore.migrations import load_migrations, migrate
 from eventstore.postgres import PostgresEventStore
 from projections.runner import ReadModelRunner
+from schema.commands import Actor, CreateGame, JoinGame, MakeMove, StartGame
+from schema.game_events import Settings
 from server.clock import FakeClock
 from server.game.handlers import GameService
 from server.webhooks.outbox import Webhooks
 from server.webhooks.sender import MAX_ATTEMPTS, WebhookSender, backoff, signature
 from tests.server.running import running
-from tests.server.scripted import START
+from tests.server.scripted import ADMIN, SECRET, START, ScriptedGame
 from tests.server.webhook_support import Receiver, enqueue, hooked_game, send_due
 
 
@@ -193,3 +195,41 @@ async def test_reminders_already_queued_become_private_when_the_schema_learns_tr
         await connection.close()
     assert [tuple(row) for row in private] == [(1, True), (2, False)]
     assert trusted is False
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+async def test_a_private_message_notice_goes_to_trusted_webhooks_only(
+    postgres_store: PostgresEventStore, pool: asyncpg.Pool, trusted: bool
+) -> None:
+    """Who wrote to whom in private is theirs: the notice goes only where the bot DMs it."""
+    receiver = Receiver()
+    clock = FakeClock(START)
+    service = GameService(postgres_store)
+    webhooks = Webhooks(postgres_store, pool, service, clock)
+    game = ScriptedGame(service, players=2)
+    await game.run(
+        CreateGame(
+            actor=Actor(ADMIN),
+            now=START,
+            game_id="g1",
+            settings=Settings(name="Intrigue"),
+            seed=1,
+            game="art-of-war",
+            options={"map": "aow-mini", "intrigue": True},
+        )
+    )
+    for account in game.accounts():
+        await game.run(JoinGame(actor=Actor(account), now=START, name=account))
+    await game.run(StartGame(actor=Actor(ADMIN), now=START, secret=SECRET))
+    async with running(receiver.app) as base:
+        await pool.execute(
+            "INSERT INTO webhooks (game_id, url, secret, created_at, trusted) "
+            "VALUES ('g1', $1, 's3cret', now(), $2)",
+            f"{base}/hook",
+            trusted,
+        )
+        message = {"message": "psst", "to": "p2"}
+        await game.run(MakeMove(actor=Actor("acct-1"), now=START, move=message))
+        await enqueue(webhooks, postgres_store, pool)
+        assert await send_due(_sender(pool, clock)) == (1 if trusted else 0)
+    assert _kinds(receiver) == (["message"] if trusted else [])

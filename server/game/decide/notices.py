@@ -1,6 +1,7 @@
 """What the bot tells each player: a reminder before a resolution, their results after it,
-and in a game run by its definition that it is their turn."""
+a private message sent to them, and in a game run by its definition that it is their turn."""
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from projections.game import GameState, Player
@@ -53,6 +54,26 @@ def reminder_text(state: GameState, player: Player, resolves_at: datetime) -> st
     # Drawn from the game's randomness, so that the log says which hint each player got.
     hint = derived(state.randomness, "hints", state.turn, player.id).choice(HINTS)
     return f"{text}\nHint: {hint}"
+
+
+def message_notices(
+    state: GameState, sender: str, recipients: Iterable[str]
+) -> list[PlayerNotified]:
+    """That `sender` wrote to each of `recipients` in private. Not what they wrote: the
+    message is in the game's feed, for its audience, and a notice may travel further (a
+    trusted webhook DMs it)."""
+    name = state.players[sender].name
+    return [
+        PlayerNotified(
+            player_id=player.id,
+            kind="message",
+            turn=state.turn,
+            text=f"{state.settings.name}: {name} sent you a private message. "
+            "It is in the game's events, for its sender and you only.",
+        )
+        for player in (state.players.get(seat) for seat in sorted(recipients))
+        if player is not None and player.wants_notices
+    ]
 
 
 def results_notices(state: GameState, resolved: TurnResolved) -> list[PlayerNotified]:

@@ -4,7 +4,9 @@ seat leaving. The room checks who may act and when; the definition decides what 
 A sealed move is kept secret (`move_sealed`) until every seat the wait waits for has moved,
 then the wait is resolved in the same command. A wait with a clock (`Wait.seconds`) that
 runs out is timed out by the scheduler's ResolveTurn (`time_out`). Every step that leaves
-seats newly to move tells their players (server/game/decide/notices.py, `your_turn`)."""
+seats newly to move tells their players (server/game/decide/notices.py, `your_turn`). A
+private move (a private message) is an act its audience alone sees, and its other seats are
+notified."""
 
 from datetime import datetime
 from typing import Any, Literal
@@ -12,14 +14,14 @@ from typing import Any, Literal
 from projections.evolve import fold
 from projections.game import GameState
 from projections.playing import by_seat, definition_of, recorded
-from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Sealed
+from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Private, Sealed
 from rules.kit.prng import commitment
 from schema import errors as codes
 from schema.commands import MakeMove, ResolveTurn, StartGame
 from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
 from server.game.decide.acting import active_player, require_admin, require_phase
 from server.game.decide.errors import Conflict, InvalidCommand, WrongTurn
-from server.game.decide.notices import your_turn_notices
+from server.game.decide.notices import message_notices, your_turn_notices
 
 StepKind = Literal["move", "act", "resolution", "leave", "timeout"]
 
@@ -81,6 +83,11 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
         raise Conflict(codes.NOT_YOUR_MOVE, str(error)) from error
     except MoveRefused as error:
         raise InvalidCommand(codes.MOVE_REFUSED, str(error)) from error
+    if isinstance(decision, Private):
+        # No turn of its own, even in a game of turns: the turn is public, the move is not.
+        audience = decision.seats | {seat}
+        step = _step(state, "act", decision.events, seat, command.move, command.now, audience)
+        return [step, *message_notices(state, seat, audience - {seat})]
     if not isinstance(decision, Sealed):
         # In a sealed wait a move played at once is an act, not a turn of its own.
         kind: StepKind = "act" if wait.sealed else "move"
@@ -160,6 +167,7 @@ def _step(
     seat: str | None,
     move: Any,
     now: datetime,
+    audience: frozenset[str] | None = None,
 ) -> PlayRecorded:
     return PlayRecorded(
         turn=state.turn,
@@ -169,6 +177,7 @@ def _step(
         move=move,
         generation=state.rewinds,
         at=now,
+        audience=None if audience is None else sorted(audience),
     )
 
 

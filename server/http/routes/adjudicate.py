@@ -10,6 +10,7 @@ from rules.adjudication import RequestError, adjudicate_json
 from rules.artofwar.contract import ArtOfWarRequest, ArtOfWarResponse
 from rules.skirmish.contract import Request as AdjudicationRequest
 from rules.skirmish.contract import Response as Adjudication
+from rules.skor.contract import SkorRequest, SkorResponse
 from schema import errors as codes
 from schema.errors import Refusal
 from server.http.api import MAX_BODY, documented, refuse_duplicate_keys
@@ -26,8 +27,8 @@ _answers: Lru[bytes, bytes] = Lru(256)
     "/adjudicate",
     **documented(
         # Every game's request and answer, as any of them; `ruleset` says which.
-        body=(AdjudicationRequest, ArtOfWarRequest),
-        responses={200: (Adjudication, ArtOfWarResponse)},
+        body=(AdjudicationRequest, ArtOfWarRequest, SkorRequest),
+        responses={200: (Adjudication, ArtOfWarResponse, SkorResponse)},
         errors=(429,),
         summary="Adjudicate one turn: a position and orders in, the outcome out; stores nothing",
     ),

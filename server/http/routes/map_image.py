@@ -1,31 +1,37 @@
 """A game's map as a PNG image, for chat bots and link previews: the picture of the game's
-page, drawn by the server (server/pictures/). Anyone may read it, as the game itself: it
+page, drawn by the server (server/pictures/); for a game run by its definition, the picture
+the game describes (rules/game.py, `Pictured`). Anyone may read it, as the game itself: it
 shows only the public board and the orders of a resolved turn. Drawing is a heavy read
 (server/http/heavy.py); a picture is kept by what it shows."""
 
 import hashlib
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from projections.game import GameState
+from rules.game import Pictured
+from rules.kit.picture import Look, Picture
 from rules.skirmish.maps import builtin_names
 from schema import errors as codes
 from schema.errors import Refusal
-from server.game.application import past_turn, readable
+from server.game.application import past_turn, readable, start_of_turn
 from server.http.api import documented
 from server.http.heavy import caller
 from server.http.lru import Lru
 from server.http.routes.games import GameId
 from server.pictures.draw import render_png
 from server.pictures.outlines import drawable, drawable_builtin
-from server.pictures.palette import palette
+from server.pictures.palette import Shades, palette
 from server.pictures.scene import Scene
+from server.pictures.shapes import render_picture
 from server.services import services
 
 router = APIRouter(prefix="/v1/games/{game}", tags=["history"])
+Shown = TypeVar("Shown", Scene, Picture)
 
 # Pictures by what they show (a rewind or a new turn shows something else): a picture
 # costs most of a second to draw, and a chat channel asks for the same one many times. Some
@@ -88,6 +94,8 @@ async def get_map_png(
 ) -> Response:
     loaded = await readable(services(request), game)
     state = loaded.state
+    if state.definition is not None:
+        return await _game_picture(request, state, turn)
     if state.map is None:
         raise Refusal(codes.MAP_NOT_DRAWN, "the map is drawn when the game starts")
     last = state.last_turn
@@ -103,6 +111,33 @@ async def get_map_png(
         scene = await _turn_scene(request, state, turn, scene, loaded.position)
     # The picture's name: what it shows, and the palette it is drawn with.
     digest = hashlib.sha256(_encode(scene) + _encode(palette())).hexdigest()[:32]
+    return await _png(request, digest, draw, scene)
+
+
+async def _game_picture(request: Request, state: GameState, turn: int | None) -> Response:
+    """The picture a game run by its definition describes, now or at the start of `turn`,
+    each seat in its player's colour."""
+    # Any definition may draw itself; the protocol's picture is an optional part of it.
+    definition: object = state.definition
+    if not isinstance(definition, Pictured):
+        raise Refusal(codes.MAP_NOT_DRAWN, f"{state.game} draws no picture")
+    if turn is not None:
+        state = await start_of_turn(services(request), state, turn)
+    looks = {
+        p.id: Look(p.name, "#{:02x}{:02x}{:02x}".format(*Shades(p.color).base))
+        for p in state.players.values()
+    }
+    picture = None if state.play is None else definition.picture(state.play, looks)
+    if picture is None:
+        raise Refusal(codes.MAP_NOT_DRAWN, "the board is drawn once the game has one")
+    digest = hashlib.sha256(_encode(picture)).hexdigest()[:32]
+    return await _png(request, digest, render_picture, picture)
+
+
+async def _png(
+    request: Request, digest: str, painter: Callable[[Shown], bytes], shown: Shown
+) -> Response:
+    """The picture named `digest`: not modified, kept, or painted by a worker."""
     headers = {"ETag": f'"{digest}"', "Cache-Control": "public, no-cache"}
     if request.headers.get("if-none-match") == headers["ETag"]:
         return Response(status_code=304, headers=headers)
@@ -113,6 +148,6 @@ async def get_map_png(
             # Another caller's call may have drawn it while this one waited.
             png = _pictures.get(digest)
             if png is None:
-                png = await worker.run(draw, scene)
+                png = await worker.run(painter, shown)
                 _pictures.put(digest, png)
     return Response(png, media_type="image/png", headers=headers)

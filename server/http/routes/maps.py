@@ -7,6 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
+from rules.artofwar.definition import ART_OF_WAR
+from rules.artofwar.maps import builtin_board
+from rules.artofwar.maps import builtin_names as art_of_war_maps
 from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.effects import DESCRIPTIONS
 from rules.skirmish.mapgen import MapGenerationError, generate
@@ -21,7 +24,9 @@ from server.pictures.outlines import drawable_builtin
 router = APIRouter(prefix="/v1", tags=["maps"])
 
 
-@router.get("/maps", **documented(responses={200: MapList}, summary="The built-in maps"))
+@router.get(
+    "/maps", **documented(responses={200: MapList}, summary="The built-in maps of every game")
+)
 async def list_maps() -> Response:
     summaries = []
     for name in builtin_names():
@@ -32,6 +37,11 @@ async def list_maps() -> Response:
             MapSummary(
                 name, game_map.description, len(game_map.territories), len(game_map.homes), players
             )
+        )
+    for name in art_of_war_maps():
+        board = builtin_board(name)
+        summaries.append(
+            MapSummary(name, board.description, len(board.territories), 0, None, ART_OF_WAR.name)
         )
     return json_response(MapList(summaries))
 

@@ -430,7 +430,8 @@ async function main() {
   const mapChoice = $("map-choice");
   const generated = mapChoice.querySelector('option[value="generated"]');
   for (const map of maps.maps) {
-    if (map.name === "rulebook") continue;
+    // The list holds other games' maps too (`game`); the sandbox plays Skirmish Society.
+    if (map.name === "rulebook" || (map.game ?? "skirmish-society") !== "skirmish-society") continue;
     mapChoice.insertBefore(el("option", { value: map.name }, map.name), generated);
   }
   for (const [name, example] of Object.entries(examples)) {

@@ -1,0 +1,85 @@
+"""Text for a game run by its definition (rules/game.py): a line that is none of the room's
+commands is the game's when the game reads it (`read_text`), and is played as the move the
+moves route would play; and /help tells such a game, with the forms its text takes."""
+
+from typing import Any
+
+from projections.game import GameState
+from projections.playing import definition_of
+from rules.game import Game
+from schema.api import CommandReply
+from schema.commands import MakeMove
+from schema.game_events import MoveSealed, PlayRecorded
+from schema.views import PublicGame
+from server.commands.context import Context, answer
+from server.commands.text import clip, plural
+from server.game.application import done
+from server.game.outcome import Outcome
+
+# The room's commands that every game takes, for a game run by its definition's /help.
+ROOM_COMMANDS = "/resign, /broadcast, /notifications, /color, /pattern, /fork, /help"
+ADMIN_COMMANDS = "/start, /pause, /unpause, /rewind, /ban, /unban, /kill_room"
+
+
+async def game_line(ctx: Context, text: str) -> CommandReply | None:
+    """The game's answer to `text`, or None when the game is no definition's or does not
+    read it (then it is the room's unknown command)."""
+    # No game, or a killed one: no definition's; the room's reply says what is wrong.
+    state = (await ctx.found.games.load(ctx.game_id)).state
+    if state.definition is None or state.phase in ("new", "joining", "killed"):
+        return None
+    move = state.definition.read_text(text.strip().removeprefix("/"))
+    if move is None:
+        return None
+    executed = await ctx.execute(MakeMove(actor=ctx.who.actor, now=ctx.now(), move=move))
+    return answer(played(executed), done(executed))
+
+
+def played(executed: Outcome[GameState]) -> str:
+    """What a move did, as the room sees it: sealed, resolving a wait, played, or private."""
+    sealed = next((e for e in executed.events if isinstance(e, MoveSealed)), None)
+    steps = [e for e in executed.events if isinstance(e, PlayRecorded)]
+    lines = []
+    if sealed is not None:
+        lines.append(
+            f"Your move for turn {sealed.turn} is sealed: nobody sees it before every player "
+            "waited for has moved. A newer one replaces it."
+        )
+    for step in steps:
+        if step.kind == "resolution":
+            lines.append(f"Every move is in: turn {step.turn} is played.")
+        elif step.audience is not None:
+            others = [seat for seat in step.audience if seat != step.player_id]
+            lines.append(f"Sent, seen by you and {', '.join(others)} only.")
+        else:
+            lines.append("Played.")
+    ending = definition_of(executed.state).ending(executed.state.play)
+    if ending is not None:
+        results = ", ".join(f"{seat} {result}" for seat, result in sorted(ending.results.items()))
+        lines.append(f"The game is over ({ending.by}): {results}.")
+    return "\n".join(lines)
+
+
+def summary(game: PublicGame, definition: Game[Any, Any], me: str | None, admin: bool) -> str:
+    """/help for a game run by its definition: where it stands, who it waits for, the
+    players, and every form of the game's text."""
+    where = {"joining": "join phase", "running": f"turn {game.turn}"}.get(game.phase, game.phase)
+    lines = [f"**{clip(game.name, 80)}** (game {game.id}, {game.game}): {where}."]
+    names = {p.id: p.name for p in game.players}
+    if game.ending is not None:
+        results = ", ".join(
+            f"{names.get(s, s)} {r}" for s, r in sorted(game.ending.results.items())
+        )
+        lines.append(f"Over ({game.ending.by}): {results}.")
+    elif game.to_move:
+        lines.append(f"Waiting for: {', '.join(names.get(s, s) for s in game.to_move)}.")
+    lines.append(
+        f"{plural(len(game.players), 'player')}: "
+        + ", ".join(f"{p.name} ({p.id})" for p in game.players)
+    )
+    lines.append("You are not playing in this game." if me is None else f"You play {me}.")
+    lines.append("Moves, sent as they are (several orders or actions: one a line):")
+    lines += [f"- `{form}`: {what}" for form, what in definition.text_forms]
+    commands = f"Commands: {ROOM_COMMANDS}."
+    lines.append(f"{commands} Admin: {ADMIN_COMMANDS}." if admin else commands)
+    return "\n".join(lines)
