@@ -17,9 +17,9 @@ from rules.artofwar.options import MAX_PLAYERS, MIN_PLAYERS
 from rules.artofwar.orders import shaped, split_lines
 from rules.artofwar.picture import picture
 from rules.artofwar.play import (
+    DEADLINE,
     STANCE,
     Event,
-    GameOptions,
     Play,
     Resigned,
     StanceChanged,
@@ -27,6 +27,7 @@ from rules.artofwar.play import (
     TurnRun,
     board_of,
     check_game_options,
+    game_options,
     play_board,
     stance_of,
     submission,
@@ -46,6 +47,7 @@ from rules.game import (
     Seat,
     Wait,
 )
+from rules.kit.clock import clock_option
 from rules.kit.picture import Look, Picture
 from rules.kit.prng import SeededRandom
 
@@ -69,12 +71,12 @@ class ArtOfWar:
         except ValueError as error:
             raise OptionsRefused(str(error)) from error
         result: dict[str, Any] = msgspec.to_builtins(checked)
-        return result
+        return {**result, DEADLINE: clock_option(options, DEADLINE)}
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         """2 to 20 (P3), and no more than the map has territories: whether a `one` game can
         seat its players apart depends on the setup's draw, and is told at the start."""
-        checked = msgspec.convert(dict(options), GameOptions)
+        checked = game_options(options)
         if checked.map == "generated":
             return MIN_PLAYERS, MAX_PLAYERS
         territories = len(board_of(checked.map, MIN_PLAYERS, None).territories)
@@ -83,7 +85,7 @@ class ArtOfWar:
     def setup(
         self, options: Mapping[str, Any], seats: tuple[Seat, ...], draws: Draws
     ) -> list[Event]:
-        checked = msgspec.convert(dict(options), GameOptions)
+        checked = game_options(options)
         seed = None
         if checked.map == "generated":
             seed = checked.map_seed if checked.map_seed is not None else map_seed(draws.key)
@@ -92,11 +94,18 @@ class ArtOfWar:
             position = setup(board, list(seats), checked, setup_stream(draws.key))
         except SetupError as error:
             raise OptionsRefused(str(error)) from error
-        return [Started(checked, tuple(seats), seed, position)]
+        # The deadline as kept: none in a game created before the option existed.
+        return [Started(checked, tuple(seats), seed, position, options.get(DEADLINE))]
 
     def evolve(self, state: Play | None, event: Event) -> Play:
         if isinstance(event, Started):
-            return Play(event.options, event.seats, event.map_seed, event.position)
+            return Play(
+                event.options,
+                event.seats,
+                event.map_seed,
+                event.position,
+                deadline=event.deadline,
+            )
         assert state is not None, "a game starts with started.v1"
         match event:
             case StanceChanged(seat, stance):
@@ -121,7 +130,7 @@ class ArtOfWar:
         # §7: who has submitted is public, so that everyone sees whom the turn waits for.
         # P30: at the deadline the room runs the turn with the orders that are in.
         seats = frozenset(_waited(state))
-        return Wait(seats, sealed=True, announced=True, seconds=state.options.deadline)
+        return Wait(seats, sealed=True, announced=True, seconds=state.deadline)
 
     def move(
         self, state: Play, seat: Seat, move: Move, draws: Draws

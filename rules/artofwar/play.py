@@ -2,6 +2,7 @@
 state between turns and the events that move it, each rebuilt exactly from its JSON."""
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -17,9 +18,11 @@ from rules.artofwar.options import Options
 from rules.artofwar.records import ArtOfWarOrderReport, TurnResult
 from rules.artofwar.state import State
 from rules.game import MoveRefused
-from rules.kit.clock import BOUNDS, Seconds, with_clock
+from rules.kit.clock import without
 from rules.kit.requests import RequestError
 
+# The option of P30's deadline (rules/kit/clock.py).
+DEADLINE = "deadline"
 MapName = Literal["aow-mini", "world", "generated"]
 MAX_SEED = (1 << 64) - 1
 # One submission: enough for every territory of the largest map, bounded all the same.
@@ -29,12 +32,10 @@ MAX_LINES = 2_000
 
 class GameOptions(Options, frozen=True, forbid_unknown_fields=True):
     """§2.3's options and the map: a built-in one, or one generated from `map_seed` (drawn
-    from the game's secret when not given); and P30's deadline: how long a turn waits for
-    orders before it runs without the missing ones (a day when not given; None: for ever)."""
+    from the game's secret when not given)."""
 
     map: MapName = "world"
     map_seed: int | None = None
-    deadline: Seconds | None = None
 
 
 class Play(msgspec.Struct, frozen=True):
@@ -49,13 +50,18 @@ class Play(msgspec.Struct, frozen=True):
     ending: Ending | None = None
     # The orders of the last turn that ran, as it reported them (its picture's arrows).
     last_orders: tuple[ArtOfWarOrderReport, ...] = ()
+    # P30: how long a turn waits for orders, in seconds; None: for ever.
+    deadline: int | None = None
 
 
-class Started(msgspec.Struct, frozen=True, tag="started.v1"):
+class Started(msgspec.Struct, frozen=True, tag="started.v1", omit_defaults=True):
     options: GameOptions
     seats: tuple[str, ...]
     map_seed: int | None
     position: State
+    # P30's deadline (the option `deadline`, kept beside the rules' options): none in a game
+    # created before it existed.
+    deadline: int | None = None
 
 
 class StanceChanged(msgspec.Struct, frozen=True, tag="stance_changed.v1"):
@@ -85,11 +91,16 @@ class Resigned(msgspec.Struct, frozen=True, tag="resigned.v1"):
 Event = Started | StanceChanged | TurnRun | Resigned | MessageSent
 
 
+def game_options(options: Mapping[str, Any]) -> GameOptions:
+    """The rules' options of a game's options, the deadline kept apart."""
+    return msgspec.convert(without(options, DEADLINE), GameOptions)
+
+
 def check_game_options(options: dict[str, Any]) -> GameOptions:
     try:
-        checked = msgspec.convert(with_clock(options, "deadline"), GameOptions)
+        checked = game_options(options)
     except msgspec.ValidationError as error:
-        raise ValueError(f"options: {error} (a deadline is {BOUNDS})") from error
+        raise ValueError(f"options: {error}") from error
     if checked.map_seed is not None:
         if checked.map != "generated":
             raise ValueError("map_seed goes with map 'generated'")

@@ -26,6 +26,7 @@ from rules.game import (
     Seat,
     Wait,
 )
+from rules.kit.clock import clock_option, without
 from rules.kit.picture import Look, Picture
 from rules.skor.actions import AnyAction, Resign
 from rules.skor.agreement import (
@@ -39,7 +40,7 @@ from rules.skor.agreement import (
     drawn,
     standing,
 )
-from rules.skor.clock import action_for, forfeits, turn_time, without_clock
+from rules.skor.clock import OPTION, action_for, forfeits
 from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
 from rules.skor.moves import read
@@ -52,7 +53,7 @@ EngineEvent = dict[str, Any]
 _CHOOSE = re.compile(r"\s*choose\s+(\w{1,20})\s+(\d)(?:\s+(\w{1,20}))?\s*", re.I)
 
 
-class SetupRolled(msgspec.Struct, frozen=True, tag="skor_setup_rolled.v1"):
+class SetupRolled(msgspec.Struct, frozen=True, tag="skor_setup_rolled.v1", omit_defaults=True):
     """The public rolls: who plays first and both territories' terrain, before any choice."""
 
     setup: Setup
@@ -123,7 +124,7 @@ def _rolls(dice: list[DieRecord]) -> Dice:
 
 def _options(options: Mapping[str, Any]) -> Options:
     try:
-        return msgspec.convert(without_clock(options), Options)
+        return msgspec.convert(without(options, OPTION), Options)
     except msgspec.ValidationError as error:
         raise OptionsRefused(
             "Skor's options are round_limit (1 to 10000), alternative_culture and "
@@ -158,7 +159,7 @@ class Skor:
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         kept: dict[str, Any] = msgspec.to_builtins(_options(options))
-        return {**kept, "turn_time": turn_time(options)}
+        return {**kept, OPTION: clock_option(options, OPTION)}
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         return 2, 2
@@ -169,7 +170,8 @@ class Skor:
         # Dice(secret=draws.key) draws exactly draws.stream(*labels), one stream per die.
         dice = Dice(secret=draws.key)
         rolled = roll_setup(list(seats), _options(options), dice)
-        return [SetupRolled(rolled, dice.records, turn_time(options))]
+        # As kept: none in a game created before the option existed.
+        return [SetupRolled(rolled, dice.records, options.get(OPTION))]
 
     def evolve(self, state: Play | None, event: Event) -> Play:
         if isinstance(event, SetupRolled):

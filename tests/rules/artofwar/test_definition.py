@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.artofwar.definition import ART_OF_WAR
-from rules.artofwar.play import GameOptions, Play, play_board
+from rules.artofwar.play import Play, play_board
 from rules.game import Draws, MoveRefused, OptionsRefused, Sealed
 from rules.kit.prng import SeededRandom
 from rules.registry import newest
@@ -51,15 +51,21 @@ def test_it_is_the_registered_art_of_war() -> None:
 
 
 def test_a_turn_waits_a_day_by_default_a_deadline_or_for_ever() -> None:
-    assert _start().options.deadline == 86_400
+    assert _start().deadline == 86_400
     assert ART_OF_WAR.to_move(_start()).seconds == 86_400
     assert ART_OF_WAR.to_move(_start(deadline=60)).seconds == 60
     assert ART_OF_WAR.to_move(_start(deadline=None)).seconds is None
     for wrong in (59, 30 * 86_400 + 1, 3.5, "1h"):
-        with pytest.raises(OptionsRefused, match="a deadline is 60 to 2592000 seconds"):
+        with pytest.raises(OptionsRefused, match="deadline is 60 to 2592000 seconds"):
             ART_OF_WAR.check_options({"deadline": wrong})
-    # A game recorded before deadlines existed keeps waiting for ever.
-    assert msgspec.convert({}, GameOptions).deadline is None
+
+
+def test_a_game_created_before_deadlines_sets_up_as_it_was_recorded_and_waits_for_ever() -> None:
+    kept = {k: v for k, v in ART_OF_WAR.check_options({}).items() if k != "deadline"}
+    (started,) = ART_OF_WAR.setup(kept, ("p1", "p2", "p3"), Draws(SECRET))
+    # Its start replays to the very events recorded then: no deadline in them.
+    assert "deadline" not in msgspec.json.decode(msgspec.json.encode(started))
+    assert ART_OF_WAR.to_move(ART_OF_WAR.evolve(None, started)).seconds is None
 
 
 @pytest.mark.parametrize(
@@ -67,7 +73,7 @@ def test_a_turn_waits_a_day_by_default_a_deadline_or_for_ever() -> None:
     [
         ({"map": "mars"}, "options"),
         ({"placement": "later"}, "options"),
-        ({"deadline": 24}, "options"),
+        ({"deadline": 24}, "deadline is 60 to 2592000 seconds"),
         ({"map_seed": 5}, "map_seed goes with map 'generated'"),
         ({"map": "generated", "map_seed": -1}, "map_seed is 0 to"),
     ],

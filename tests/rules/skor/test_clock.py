@@ -39,6 +39,17 @@ def test_turn_time_is_a_day_by_default_minutes_for_a_live_game_or_none() -> None
             SKOR.check_options({"turn_time": wrong})
 
 
+def test_a_game_created_before_the_clock_sets_up_as_recorded_and_waits_for_ever() -> None:
+    kept = {k: v for k, v in SKOR.check_options({}).items() if k != "turn_time"}
+    (rolled,) = recorded(SKOR.setup(kept, SEATS, DRAWS))
+    # Its start replays to the very events recorded then: no turn_time in them.
+    assert "turn_time" not in rolled
+    play = _folded(
+        _folded(None, [rolled]), recorded(SKOR.resolve(_folded(None, [rolled]), CHOICES, DRAWS))
+    )
+    assert SKOR.to_move(play).seconds is None
+
+
 def test_each_turn_has_the_clock_but_the_setup_choices_wait_for_ever() -> None:
     setup = _folded(None, recorded(SKOR.setup(SKOR.check_options({}), SEATS, DRAWS)))
     assert SKOR.to_move(setup) == Wait(frozenset(SEATS), sealed=True)
