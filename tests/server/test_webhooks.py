@@ -231,5 +231,7 @@ async def test_a_private_message_notice_goes_to_trusted_webhooks_only(
         message = {"message": "psst", "to": "p2"}
         await game.run(MakeMove(actor=Actor("acct-1"), now=START, move=message))
         await enqueue(webhooks, postgres_store, pool)
-        assert await send_due(_sender(pool, clock)) == (1 if trusted else 0)
-    assert _kinds(receiver) == (["message"] if trusted else [])
+        # Beside the start's your-turn notices, public, for any webhook.
+        assert await send_due(_sender(pool, clock)) == (3 if trusted else 2)
+    told = ["your_turn", "your_turn"]
+    assert _kinds(receiver) == (["message", *told] if trusted else told)
