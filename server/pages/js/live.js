@@ -3,7 +3,10 @@
 
 // `after()` is the position to catch up from, asked at each (re)connection; `onStatus` gets
 // what the connection is doing, in words (`live` once it is open).
-export function follow(base, { after, onMessage, onStatus, onGone, live = "Live: the page follows the game." }) {
+export function follow(
+  base,
+  { after, onMessage, onStatus, onGone, live = "Live: the page follows the game." },
+) {
   const link = { socket: null, retry: 0, stopped: false };
 
   function connect() {

@@ -45,7 +45,11 @@ const plainRenderer = {
     root.replaceChildren(
       el("pre", { class: "play-json", "data-view": "play" }, JSON.stringify(game.play, null, 2)),
       context.events.length
-        ? el("pre", { class: "play-json", "data-view": "events" }, JSON.stringify(context.events, null, 2))
+        ? el(
+            "pre",
+            { class: "play-json", "data-view": "events" },
+            JSON.stringify(context.events, null, 2),
+          )
         : "",
     );
   },
@@ -236,10 +240,12 @@ function renderMoveBox(game, live) {
   $("move-seat-field").hidden = seats.length < 2;
   if (seats.length >= 2 && select.options.length !== seats.length) {
     const chosen = select.value;
-    select.replaceChildren(...seats.map((s) => el("option", { value: s }, game.players.find((p) => p.id === s)?.name ?? s)));
+    const named = (s) => game.players.find((p) => p.id === s)?.name ?? s;
+    select.replaceChildren(...seats.map((s) => el("option", { value: s }, named(s))));
     if (seats.includes(chosen)) select.value = chosen;
   }
   const sealed = Object.entries(live ? game.sealed || {} : {});
+  const nameOf = (seat) => game.players.find((p) => p.id === seat)?.name ?? seat;
   const box = $("sealed");
   box.hidden = sealed.length === 0;
   box.replaceChildren(
@@ -247,8 +253,12 @@ function renderMoveBox(game, live) {
       el(
         "div",
         { "data-seat": seat },
-        el("p", {}, `Your sealed move as ${game.players.find((p) => p.id === seat)?.name ?? seat}, secret until the turn runs:`),
-        el("pre", { class: "play-json" }, typeof move === "string" ? move : JSON.stringify(move, null, 2)),
+        el("p", {}, `Your sealed move as ${nameOf(seat)}, secret until the turn runs:`),
+        el(
+          "pre",
+          { class: "play-json" },
+          typeof move === "string" ? move : JSON.stringify(move, null, 2),
+        ),
       ),
     ),
   );

@@ -110,15 +110,33 @@ function arrowShape(from, to, look, order, pending) {
       fill: "none",
     }),
     svgEl("polygon", {
-      points: pts(q, [base[0] - uy * half, base[1] + ux * half], [base[0] + uy * half, base[1] - ux * half]),
+      points: pts(
+        q,
+        [base[0] - uy * half, base[1] + ux * half],
+        [base[0] + uy * half, base[1] - ux * half],
+      ),
       fill: look.ink,
       stroke: DARK,
       "stroke-width": 1,
     }),
-    svgEl("circle", { cx: middle[0], cy: middle[1], r: 9, fill: "#fff", stroke: look.ink, "stroke-width": 1.5 }),
+    svgEl("circle", {
+      cx: middle[0],
+      cy: middle[1],
+      r: 9,
+      fill: "#fff",
+      stroke: look.ink,
+      "stroke-width": 1.5,
+    }),
     svgEl(
       "text",
-      { class: "arrow-count", x: middle[0], y: middle[1] + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700 },
+      {
+        class: "arrow-count",
+        x: middle[0],
+        y: middle[1] + 4,
+        "text-anchor": "middle",
+        "font-size": 11,
+        "font-weight": 700,
+      },
       String(order.sent),
     ),
   );
@@ -128,7 +146,12 @@ function arrowShape(from, to, look, order, pending) {
 // `looks(player)` a player's {fill, ink}; `nameOf(player)` its name; `orders` reports of the
 // contract (kind, from, to, sent, result): `last` for the orders of the turn that ran,
 // `pending` for orders not yet run; `events` the last turn's events by territory.
-export function drawBoard(svg, board, position, { looks, nameOf, last = [], pending = [], events = {}, info = null }) {
+export function drawBoard(
+  svg,
+  board,
+  position,
+  { looks, nameOf, last = [], pending = [], events = {}, info = null },
+) {
   const byId = new Map(board.territories.map((t) => [t.id, t]));
   const [left, top, width, height] = frame(board);
   svg.setAttribute("viewBox", `${left} ${top} ${width} ${height}`);
@@ -138,7 +161,9 @@ export function drawBoard(svg, board, position, { looks, nameOf, last = [], pend
     const [x1, y1] = centre(byId.get(a));
     const [x2, y2] = centre(byId.get(b));
     const line = { class: "border", stroke: "#8a8a8a", "stroke-width": 2 };
-    if (outlined || Math.abs(x2 - x1) <= width / 2) return svgEl("line", { ...line, x1, y1, x2, y2 });
+    if (outlined || Math.abs(x2 - x1) <= width / 2) {
+      return svgEl("line", { ...line, x1, y1, x2, y2 });
+    }
     // On a map of discs (the built-in ones), a border across more than half the map goes
     // round the world (Alaska to Kamchatka): a dashed stub from each end off its own side.
     const [west, east] = x1 < x2 ? [[x1, y1], [x2, y2]] : [[x2, y2], [x1, y1]];
@@ -185,11 +210,30 @@ export function drawBoard(svg, board, position, { looks, nameOf, last = [], pend
         "data-events": happened.length,
       },
       svgEl("title", {}, [about, ...happened].join("\n")),
-      svgEl("circle", { cx: x, cy: y, r: RADIUS, fill: look.fill, stroke: look.ink, "stroke-width": 3.5 }),
-      svgEl("text", { class: "territory-id", x, y: y - RADIUS - 5, "text-anchor": "middle", "font-size": 12 }, t.id),
+      svgEl("circle", {
+        cx: x,
+        cy: y,
+        r: RADIUS,
+        fill: look.fill,
+        stroke: look.ink,
+        "stroke-width": 3.5,
+      }),
       svgEl(
         "text",
-        { class: "units", x, y: y + 6, "text-anchor": "middle", "font-size": 17, "font-weight": 700, fill: DARK },
+        { class: "territory-id", x, y: y - RADIUS - 5, "text-anchor": "middle", "font-size": 12 },
+        t.id,
+      ),
+      svgEl(
+        "text",
+        {
+          class: "units",
+          x,
+          y: y + 6,
+          "text-anchor": "middle",
+          "font-size": 17,
+          "font-weight": 700,
+          fill: DARK,
+        },
         String(units),
       ),
     );
@@ -214,8 +258,10 @@ export function drawBoard(svg, board, position, { looks, nameOf, last = [], pend
     [pending, true],
   ]) {
     for (const order of orders) {
-      if (!["attack", "transfer"].includes(order.kind) || !byId.has(order.from) || !byId.has(order.to)) continue;
-      arrows.push(arrowShape(centre(byId.get(order.from)), centre(byId.get(order.to)), lookOfOwner(order.player), order, isPending));
+      const drawn = ["attack", "transfer"].includes(order.kind);
+      if (!drawn || !byId.has(order.from) || !byId.has(order.to)) continue;
+      const [from, to] = [centre(byId.get(order.from)), centre(byId.get(order.to))];
+      arrows.push(arrowShape(from, to, lookOfOwner(order.player), order, isPending));
     }
   }
   svg.replaceChildren(

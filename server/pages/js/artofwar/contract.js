@@ -12,7 +12,13 @@ export const CHECK_SEED = "0000000000000000";
 export function contractMap(board, name) {
   if (name && name !== "generated") return name;
   return {
-    territories: board.territories.map(({ id, name: called, population, x, y }) => ({ id, name: called, population, x, y })),
+    territories: board.territories.map(({ id, name: called, population, x, y }) => ({
+      id,
+      name: called,
+      population,
+      x,
+      y,
+    })),
     edges: board.edges,
   };
 }
@@ -25,7 +31,8 @@ export function requestOf(play, orders, { seed = CHECK_SEED, draws = null } = {}
   for (const [name, player] of Object.entries(position.players)) {
     const entry = { status: player.status };
     if (player.status !== "eliminated") entry.stance = player.stance.kind;
-    if (player.stance.draw_max !== null && player.stance.draw_max !== undefined) entry.draw_max = player.stance.draw_max;
+    const most = player.stance.draw_max;
+    if (most !== null && most !== undefined) entry.draw_max = most;
     players[name] = entry;
   }
   const request = {
@@ -59,7 +66,10 @@ export async function readOrders(play, orders) {
     checked.set(
       key,
       adjudicate(request).then((answer) =>
-        answer.orders.map((report) => ({ ...report, result: report.result === "invalid" ? "invalid" : null })),
+        answer.orders.map((report) => ({
+          ...report,
+          result: report.result === "invalid" ? "invalid" : null,
+        })),
       ),
     );
     if (checked.size > 20) checked.delete(checked.keys().next().value);

@@ -51,7 +51,9 @@ function newPosition(mapName, count, placement) {
     board: file,
     position: {
       turn: 1,
-      players: Object.fromEntries(players.map((p) => [p, { status: "active", stance: { kind: "no_mercy" } }])),
+      players: Object.fromEntries(
+        players.map((p) => [p, { status: "active", stance: { kind: "no_mercy" } }]),
+      ),
       owners,
       units,
       pending_builds: {},
@@ -87,21 +89,34 @@ function show(play, result = null) {
     $("result-summary").textContent = `The orders of turn ${play.position.turn}`;
     $("result-orders").replaceChildren(
       ...result.orders.map((o) =>
-        el("li", { "data-player": o.player }, `${box.names.get(o.player) ?? o.player}: ${o.text}, ${o.result}`, o.reason ? ` (${o.reason})` : ""),
+        el(
+          "li",
+          { "data-player": o.player },
+          `${box.names.get(o.player) ?? o.player}: ${o.text}, ${o.result}`,
+          o.reason ? ` (${o.reason})` : "",
+        ),
       ),
     );
   }
   const banner = $("view-banner");
   banner.hidden = !result;
   banner.textContent = result
-    ? `After turn ${play.position.turn}` + (result.ending ? `: the game ends (${result.ending.by}).` : ". Play on from here, or change the orders and run it again.")
+    ? `After turn ${play.position.turn}` +
+      (result.ending
+        ? `: the game ends (${result.ending.by}).`
+        : ". Play on from here, or change the orders and run it again.")
     : "";
+}
+
+// The position a turn's outcome leaves (its turn and players aside).
+function after(result) {
+  return { owners: result.owners, units: result.units, pending_builds: result.pending_builds };
 }
 
 function shownPosition() {
   const result = box.result;
   if (!result) return box.play.position;
-  return { ...box.play.position, owners: result.owners, units: result.units, pending_builds: result.pending_builds };
+  return { ...box.play.position, ...after(result) };
 }
 
 function draw() {
@@ -114,9 +129,15 @@ function draw() {
     events: result ? result.events : {},
     info: $("territory-info"),
   });
-  $("territory-info").replaceChildren(el("p", { class: "hint" }, "Point at a territory to see it; click one to edit it."));
+  $("territory-info").replaceChildren(
+    el("p", { class: "hint" }, "Point at a territory to see it; click one to edit it."),
+  );
   svg.dataset.view = result ? "resolved" : "position";
   svg.dataset.turn = String(box.play.position.turn);
+}
+
+function field(id, label, control) {
+  return el("div", { class: "field" }, el("label", { for: id }, label), control);
 }
 
 function renderPlayers() {
@@ -139,18 +160,23 @@ function renderPlayers() {
         inputmode: "numeric",
         value: state.stance.draw_max ?? "",
       });
-      const orders = el("textarea", { id: `orders-${player}`, "data-player": player, rows: 2, spellcheck: "false" });
+      const orders = el("textarea", {
+        id: `orders-${player}`,
+        "data-player": player,
+        rows: 2,
+        spellcheck: "false",
+      });
       orders.value = kept.get(player) ?? "";
       return el(
         "fieldset",
         { class: "sandbox-player", "data-player": player },
         el("legend", {}, name),
-        el("div", { class: "field" }, el("label", { for: `orders-${player}` }, `Orders of ${name}`), orders),
+        field(`orders-${player}`, `Orders of ${name}`, orders),
         el(
           "div",
           { class: "row" },
-          el("div", { class: "field" }, el("label", { for: `stance-${player}` }, "Stance"), stance),
-          el("div", { class: "field" }, el("label", { for: `draw-max-${player}` }, "Draw: at most"), drawMax),
+          field(`stance-${player}`, "Stance", stance),
+          field(`draw-max-${player}`, "Draw: at most", drawMax),
         ),
       );
     }),
@@ -171,7 +197,10 @@ function stancesFromForm() {
     players[player] =
       kind === "eliminated"
         ? { status: "eliminated", stance: { kind: "no_mercy" } }
-        : { status: "active", stance: kind === "draw" && drawMax >= 2 ? { kind, draw_max: drawMax } : { kind } };
+        : {
+            status: "active",
+            stance: kind === "draw" && drawMax >= 2 ? { kind, draw_max: drawMax } : { kind },
+          };
   }
   return players;
 }
@@ -212,7 +241,7 @@ function playOn() {
   for (const area of $("player-fields").querySelectorAll("textarea")) area.value = "";
   show({
     ...box.play,
-    position: { turn: box.play.position.turn + 1, players, owners: result.owners, units: result.units, pending_builds: result.pending_builds },
+    position: { turn: box.play.position.turn + 1, players, ...after(result) },
   });
 }
 
@@ -263,7 +292,9 @@ async function main() {
   try {
     const answer = await api("/v1/art-of-war/maps");
     for (const file of answer.maps) box.maps.set(file.name, file);
-    $("map-choice").replaceChildren(...[...box.maps.keys()].map((name) => el("option", { value: name }, name)));
+    $("map-choice").replaceChildren(
+      ...[...box.maps.keys()].map((name) => el("option", { value: name }, name)),
+    );
     $("setup").addEventListener("submit", (event) => {
       event.preventDefault();
       setError("");
@@ -277,7 +308,8 @@ async function main() {
       event.preventDefault();
       setError("");
       try {
-        const play = await loadGame($("load-game").value.trim(), Number.parseInt($("load-turn").value, 10) || null);
+        const turn = Number.parseInt($("load-turn").value, 10) || null;
+        const play = await loadGame($("load-game").value.trim(), turn);
         box.selected = null;
         show(play);
       } catch (error) {

@@ -18,7 +18,7 @@ function built(root) {
     info: el("div", { class: "territory-info", id: "territory-info", "aria-live": "polite" }),
     pending: el("div", { class: "pending-orders", id: "pending-orders" }),
     orders: el("details", { class: "board-text", id: "turn-orders" }),
-    sandbox: el("a", { class: "turn-link", id: "sandbox-link", href: "" }, "This position in the sandbox"),
+    sandbox: el("a", { class: "turn-link", href: "" }, "This position in the sandbox"),
     ticket: 0,
   };
   root.replaceChildren(
@@ -57,7 +57,9 @@ export function render(root, game, context) {
     `Map of ${game.name} at the start of turn ${play.position.turn}` +
       (run ? `, with the orders of turn ${run.turn}` : ""),
   );
-  drawn.info.replaceChildren(el("p", { class: "hint" }, "Point at a territory to see what happened there last turn."));
+  drawn.info.replaceChildren(
+    el("p", { class: "hint" }, "Point at a territory to see what happened there last turn."),
+  );
   describeOrders(drawn.orders, run, context);
   drawn.sandbox.href = `/sandbox/art-of-war?game=${encodeURIComponent(game.id)}&turn=${context.turn}`;
 
@@ -73,12 +75,17 @@ export function render(root, game, context) {
       drawn.pending.replaceChildren(
         el("p", {}, `Your orders for turn ${play.position.turn} (dashed), secret until the turn runs.`),
         invalid.length
-          ? el("ul", { class: "invalid-orders" }, ...invalid.map((r) => el("li", {}, `${r.text}: ${r.reason}`)))
+          ? el(
+              "ul",
+              { class: "invalid-orders" },
+              ...invalid.map((r) => el("li", {}, `${r.text}: ${r.reason}`)),
+            )
           : "",
       );
     })
     .catch((error) => {
-      if (ticket === drawn.ticket) drawn.pending.replaceChildren(el("p", {}, `Your orders cannot be drawn: ${error.message}`));
+      if (ticket !== drawn.ticket) return;
+      drawn.pending.replaceChildren(el("p", {}, `Your orders cannot be drawn: ${error.message}`));
     });
 }
 
@@ -95,7 +102,12 @@ function describeOrders(box, run, context) {
       "ul",
       { class: "board-list" },
       ...run.result.orders.map((order) =>
-        el("li", { "data-player": order.player }, `${context.name(order.player)}: ${order.text}, ${order.result}`, order.reason ? ` (${order.reason})` : ""),
+        el(
+          "li",
+          { "data-player": order.player },
+          `${context.name(order.player)}: ${order.text}, ${order.result}`,
+          order.reason ? ` (${order.reason})` : "",
+        ),
       ),
     ),
   );
@@ -112,5 +124,6 @@ export function describePlayer(seat, game) {
   const resigned = (game.play.resigned || []).includes(seat) ? "resigned, " : "";
   const territories = `${held.length} territor${held.length === 1 ? "y" : "ies"}`;
   const pool = position.pending_builds?.[seat] ? `, ${position.pending_builds[seat]} to place` : "";
-  return `${resigned}${stanceText(player.stance)}; ${territories}, ${units} unit${units === 1 ? "" : "s"}${pool}`;
+  const army = `${units} unit${units === 1 ? "" : "s"}`;
+  return `${resigned}${stanceText(player.stance)}; ${territories}, ${army}${pool}`;
 }
