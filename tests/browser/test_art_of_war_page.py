@@ -92,6 +92,13 @@ async def test_an_art_of_war_turn_played_through_the_page(server: Server, page: 
     await page.locator("#move-token").fill(ann.token)
     await page.locator("#move-token").dispatch_event("change")
     await expect(page.locator(f'#players li[data-player="{ann.id}"] .you')).to_have_count(1)
+    # An order by pointing: her territory, then its neighbour, writes it with every unit.
+    await page.locator(f'g.territory[data-territory="{source}"]').click()
+    await expect(page.locator(f'g.territory[data-territory="{source}"]')).to_have_class(
+        "territory chosen"
+    )
+    await page.locator(f'g.territory[data-territory="{target}"]').click()
+    await expect(page.locator("#move-text")).to_have_value(f"{source} {sent + 1} to {target}")
     await page.locator("#move-text").fill(f"{source} {sent} to {target}")
     await page.get_by_role("button", name="Send the move").click()
     await expect(page.locator("#move-status")).to_have_text("Move sent.")

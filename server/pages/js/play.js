@@ -190,8 +190,9 @@ function contextOf(game, { turn, live, events }) {
     color: (seat) => colorOf(players.get(seat)?.color).hex,
     name: (seat) => players.get(seat)?.name ?? seat,
     move: (move, options = {}) => sendMove(move, options),
-    draft: (text) => {
-      $("move-text").value = text;
+    draft: (line) => {
+      const box = $("move-text");
+      box.value = box.value.trim() ? `${box.value.trimEnd()}\n${line}` : line;
       $("move-json").checked = false;
     },
   };

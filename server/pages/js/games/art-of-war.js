@@ -29,7 +29,38 @@ function built(root) {
     el("p", {}, found.sandbox),
   );
   parts.set(root, found);
+  svg.addEventListener("click", (event) => pick(found, event));
+  svg.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") pick(found, event);
+  });
   return found;
+}
+
+// A player's orders by pointing: one of the reader's territories, then a neighbour, writes
+// "FROM units TO" (every unit of FROM: edit the count) in the move box.
+function pick(drawn, event) {
+  const group = event.target.closest?.("g.territory");
+  const now = drawn.current;
+  if (!group || !now || !now.context.live || now.game.phase !== "running") return;
+  const { play, context } = now;
+  const id = group.dataset.territory;
+  const from = drawn.chosen;
+  const borders = (a, b) =>
+    play.board.edges.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
+  if (from && from !== id && borders(from, id)) {
+    context.draft(`${from} ${play.position.units[from] ?? 0} to ${id}`);
+    drawn.chosen = null;
+  } else {
+    const mine = context.seats.includes(play.position.owners[id]);
+    drawn.chosen = mine && from !== id ? id : null;
+  }
+  mark(drawn);
+}
+
+function mark(drawn) {
+  for (const group of drawn.svg.querySelectorAll("g.territory")) {
+    group.classList.toggle("chosen", group.dataset.territory === drawn.chosen);
+  }
 }
 
 function lastTurn(context) {
@@ -40,6 +71,7 @@ export function render(root, game, context) {
   const play = game.play;
   const drawn = built(root);
   const ticket = ++drawn.ticket;
+  drawn.current = { game, context, play };
   const run = lastTurn(context);
   const looks = (player) => lookOf(context.players.get(player)?.color ?? 17);
   const draw = (pending) =>
@@ -52,13 +84,22 @@ export function render(root, game, context) {
       info: drawn.info,
     });
   draw([]);
+  if (drawn.chosen && !context.seats.includes(play.position.owners[drawn.chosen])) drawn.chosen = null;
+  mark(drawn);
   drawn.svg.setAttribute(
     "aria-label",
     `Map of ${game.name} at the start of turn ${play.position.turn}` +
       (run ? `, with the orders of turn ${run.turn}` : ""),
   );
   drawn.info.replaceChildren(
-    el("p", { class: "hint" }, "Point at a territory to see what happened there last turn."),
+    el(
+      "p",
+      { class: "hint" },
+      "Point at a territory to see what happened there last turn." +
+        (context.seats.length && context.live
+          ? " Click one of yours, then a neighbour, to write an order in the move box."
+          : ""),
+    ),
   );
   describeOrders(drawn.orders, run, context);
   drawn.sandbox.href = `/sandbox/art-of-war?game=${encodeURIComponent(game.id)}&turn=${context.turn}`;
@@ -71,6 +112,7 @@ export function render(root, game, context) {
     .then((reports) => {
       if (ticket !== drawn.ticket) return; // drawn again meanwhile
       draw(reports);
+      mark(drawn);
       const invalid = reports.filter((r) => r.result === "invalid");
       drawn.pending.replaceChildren(
         el("p", {}, `Your orders for turn ${play.position.turn} (dashed), secret until the turn runs.`),
