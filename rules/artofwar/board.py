@@ -41,6 +41,7 @@ class Board(msgspec.Struct, frozen=True):
     neighbours: dict[str, frozenset[str]]
     # Lower-cased id or name -> id: how order text names a territory.
     names: dict[str, str]
+    description: str = ""
 
     @property
     def ids(self) -> list[str]:
@@ -81,6 +82,7 @@ def board_from_file(map_file: MapFile) -> Board:
         territories=by_id,
         neighbours={t: frozenset(n) for t, n in neighbours.items()},
         names=names,
+        description=map_file.description,
     )
 
 
@@ -88,7 +90,8 @@ def map_file_of(board: Board) -> MapFile:
     """The board as a map file, drawing hints and all, territories and borders in code-point
     order: what a page draws it from."""
     edges = sorted({(a, b) for a, near in board.neighbours.items() for b in near if a < b})
-    return MapFile([board.territories[t] for t in board.ids], edges, name=board.name)
+    territories = [board.territories[t] for t in board.ids]
+    return MapFile(territories, edges, name=board.name, description=board.description)
 
 
 def board_from_object(data: dict[str, Any]) -> Board:
