@@ -56,32 +56,6 @@ async def past_turn(found: Services, game: str, turn: int, *, position: int) -> 
     return view
 
 
-async def past_play(
-    found: Services, state: GameState, turn: int, seats: frozenset[str]
-) -> PlayTurn:
-    """Turn `turn` of a game run by its definition, as a reader playing `seats` sees it: the
-    game's view at the start of the turn, and the game's events of the step that began it
-    (the setup's for a game's first turn, none for a fork's). 404 for a turn it has not
-    reached, and for Skirmish Society (its turns are GET /turns/{turn})."""
-    definition = state.definition
-    if definition is None or state.play is None:
-        raise NotFound(codes.TURN_NOT_FOUND, "this game's turns are read at /turns/{turn}")
-    if not state.first_turn <= turn <= state.turn:
-        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
-    then, last = await start_of(found, state, turn)
-    began = game_codec.decode_recorded(last)
-    events = (
-        began.events
-        if isinstance(began, PlayRecorded)
-        else began.setup
-        if isinstance(began, PlayStarted)
-        else []
-    )
-    return PlayTurn(
-        turn=turn, play=definition.view(then.play, seats), events=events, position=last.position
-    )
-
-
 async def administered(found: Services, who: Identity, game: str) -> GameState:
     """A game's state, for one of its admins only (403 for anyone else)."""
     state = (await readable(found, game)).state
@@ -135,7 +109,7 @@ async def fork(
     "Forks"); `who`, calling from `address`, becomes its admin."""
     source = (await readable(found, source_id)).state
     check_fork(source, who.actor, body.turn, sandbox=body.sandbox)
-    then, last = await start_of(found, source, body.turn)
+    then, last = await _start_of(found, source, body.turn)
     found.throttle.game_created(who, address)
     name = body.name or fork_name(source.settings.name, body.turn)
     game_id = secrets.token_hex(6)
@@ -162,7 +136,7 @@ async def fork(
     return await found.games.execute(game_id, command)
 
 
-async def start_of(
+async def _start_of(
     found: Services, source: GameState, turn: int
 ) -> tuple[GameState, RecordedEvent]:
     """The source game as it stood when `turn` began (just after the resolution before it,
@@ -187,3 +161,29 @@ def _begins(event: GameEvent) -> bool:
     if isinstance(event, GameForked):
         return not event.invites
     return isinstance(event, GameStarted | PlayStarted | ForkStarted)
+
+
+async def past_play(
+    found: Services, state: GameState, turn: int, seats: frozenset[str]
+) -> PlayTurn:
+    """Turn `turn` of a game run by its definition, as a reader playing `seats` sees it: the
+    game's view at the start of the turn, and the game's events of the step that began it
+    (the setup's for a game's first turn, none for a fork's). 404 for a turn it has not
+    reached, and for Skirmish Society (its turns are GET /turns/{turn})."""
+    definition = state.definition
+    if definition is None or state.play is None:
+        raise NotFound(codes.TURN_NOT_FOUND, "this game's turns are read at /turns/{turn}")
+    if not state.first_turn <= turn <= state.turn:
+        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    then, last = await _start_of(found, state, turn)
+    began = game_codec.decode_recorded(last)
+    events = (
+        began.events
+        if isinstance(began, PlayRecorded)
+        else began.setup
+        if isinstance(began, PlayStarted)
+        else []
+    )
+    return PlayTurn(
+        turn=turn, play=definition.view(then.play, seats), events=events, position=last.position
+    )
