@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from rules.artofwar.board import map_file_of
 from rules.artofwar.maps import builtin_board
-from rules.artofwar.maps import builtin_names as artofwar_maps
+from rules.artofwar.maps import builtin_names as art_of_war_maps
 from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.effects import DESCRIPTIONS
 from rules.skirmish.mapgen import MapGenerationError, generate
@@ -88,9 +88,9 @@ async def generate_map(request: Request) -> Response:
     "/art-of-war/maps",
     **documented(responses={200: ArtOfWarMaps}, summary="The Art of War's built-in maps, whole"),
 )
-async def art_of_war_maps() -> Response:
+async def list_art_of_war_maps() -> Response:
     return json_response(
-        ArtOfWarMaps([map_file_of(builtin_board(name)) for name in artofwar_maps()])
+        ArtOfWarMaps([map_file_of(builtin_board(name)) for name in art_of_war_maps()])
     )
 
 
