@@ -198,19 +198,22 @@ function contextOf(game, { turn, live, events }) {
   };
 }
 
-function seatState(game, id) {
-  if (game.ending) return game.ending.results[id] || "";
-  if (game.phase !== "running") return "";
-  if (!(game.to_move || []).includes(id)) return "";
+// Where a seat stands: its result once the game is over; else, in the game as it is, whether
+// it left, or is waited for and has moved (where the game says so: `moved`).
+function seatState(game, player, live) {
+  if (game.ending) return game.ending.results[player.id] || "";
+  if (!live) return "";
+  if (player.status !== "active") return player.status;
+  if (game.phase !== "running" || !(game.to_move || []).includes(player.id)) return "";
   if (game.moved === null || game.moved === undefined) return "to move";
-  return game.moved.includes(id) ? "has moved" : "to move";
+  return game.moved.includes(player.id) ? "has moved" : "to move";
 }
 
 function renderPlayers(game, context) {
   const note = page.renderer.describePlayer;
   $("players").replaceChildren(
     ...game.players.map((p) => {
-      const state = seatState(game, p.id);
+      const state = seatState(game, p, context.live);
       const extra = note ? note(p.id, game, context) : null;
       return el(
         "li",
@@ -219,7 +222,7 @@ function renderPlayers(game, context) {
           "data-state": state.replace(" ", "-") || null,
           class: context.seats.includes(p.id) ? "mine" : null,
         },
-        el("span", { class: "swatch", style: null, "data-color": p.color, "aria-hidden": "true" }),
+        el("span", { class: "swatch", "data-color": p.color, "aria-hidden": "true" }),
         el("span", { class: "name" }, p.name),
         context.seats.includes(p.id) ? el("span", { class: "you" }, " (you)") : "",
         state ? el("span", { class: "seat-state" }, ` ${state}`) : "",
