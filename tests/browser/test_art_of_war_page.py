@@ -225,3 +225,26 @@ async def test_the_sandbox_runs_a_turn_of_a_games_position(server: Server, page:
     await expect(svg).to_have_attribute("data-view", "position")
     assert await units_on_map(page) == after
     assert await page.evaluate(UNLABELLED_CONTROLS) == []
+
+
+async def test_the_sandbox_places_units_on_a_position_of_its_own(
+    server: Server, page: "Page"
+) -> None:
+    from playwright.async_api import expect
+
+    await page.goto(f"{server.base}/sandbox/art-of-war")
+    await page.locator("#map-choice").select_option("aow-mini")
+    await page.get_by_label("Free placement").check()
+    await page.get_by_role("button", name="New position").click()
+    # Each player holds one territory: red the map's first (AK, population 2: 10 units).
+    red = page.locator('g.territory[data-territory="AK"]')
+    await expect(red).to_have_attribute("data-owner", "red")
+    await expect(red).to_have_attribute("data-units", "10")
+    await page.locator("#pool-red").fill("3")
+    await page.locator("#orders-red").fill("place 3 AK")
+    await page.locator("#seed").fill("0000000000000001")
+    await page.get_by_role("button", name="Run the turn").click()
+    await expect(page.locator("#map")).to_have_attribute("data-view", "resolved")
+    await expect(page.locator("#result-orders")).to_contain_text("red: place 3 AK, placed")
+    await page.locator('g.territory[data-territory="AK"]').hover()
+    await expect(page.locator("#territory-info")).to_contain_text("3 units placed")

@@ -160,6 +160,15 @@ function renderPlayers() {
         inputmode: "numeric",
         value: state.stance.draw_max ?? "",
       });
+      const free = box.play.options.placement === "free";
+      const pool = el("input", {
+        id: `pool-${player}`,
+        type: "number",
+        min: 0,
+        max: 100000,
+        inputmode: "numeric",
+        value: box.play.position.pending_builds?.[player] ?? 0,
+      });
       const orders = el("textarea", {
         id: `orders-${player}`,
         "data-player": player,
@@ -177,6 +186,7 @@ function renderPlayers() {
           { class: "row" },
           field(`stance-${player}`, "Stance", stance),
           field(`draw-max-${player}`, "Draw: at most", drawMax),
+          free ? field(`pool-${player}`, "Units to place", pool) : "",
         ),
       );
     }),
@@ -186,6 +196,17 @@ function renderPlayers() {
     el("option", { value: "" }, "independent"),
     ...Object.keys(box.play.position.players).map((p) => el("option", { value: p }, box.names.get(p) ?? p)),
   );
+}
+
+// The units each player has to place (free placement only), as the form sets them.
+function poolsFromForm() {
+  if (box.play.options.placement !== "free") return {};
+  const pools = {};
+  for (const player of Object.keys(box.play.position.players)) {
+    const units = Number.parseInt($(`pool-${player}`).value, 10) || 0;
+    if (units > 0) pools[player] = units;
+  }
+  return pools;
 }
 
 // The players' stances as the form sets them, into the position.
@@ -214,7 +235,12 @@ async function resolve(event) {
     return;
   }
   // Run from the position as it stood before any turn ran on it.
-  const play = { ...box.play, position: { ...box.play.position, players: stancesFromForm() } };
+  const position = {
+    ...box.play.position,
+    players: stancesFromForm(),
+    pending_builds: poolsFromForm(),
+  };
+  const play = { ...box.play, position };
   const orders = {};
   for (const area of $("player-fields").querySelectorAll("textarea")) {
     if (area.value.trim()) orders[area.dataset.player] = [area.value];
@@ -271,7 +297,8 @@ function applyTerritory(event) {
   if (owner) owners[id] = owner;
   else delete owners[id];
   units[id] = Math.max(0, Number.parseInt($("territory-units").value, 10) || 0);
-  show({ ...box.play, position: { ...position, players: stancesFromForm(), owners, units } });
+  const players = stancesFromForm();
+  show({ ...box.play, position: { ...position, players, pending_builds: poolsFromForm(), owners, units } });
 }
 
 function randomSeed() {
