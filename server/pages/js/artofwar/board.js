@@ -204,6 +204,8 @@ export function drawBoard(
       {
         class: "territory",
         tabindex: 0,
+        role: "button",
+        "aria-label": [about, ...happened].join(". "),
         "data-territory": t.id,
         "data-owner": owner ?? "",
         "data-units": units,

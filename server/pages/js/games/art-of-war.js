@@ -12,7 +12,9 @@ const parts = new WeakMap(); // root -> the elements drawn into it, kept between
 function built(root) {
   let found = parts.get(root);
   if (found) return found;
-  const svg = svgEl("svg", { class: "map aow-map", role: "img", "aria-label": "The map" });
+  // A group, not an image: its territories are buttons (what happened there; the reader's
+  // orders by pointing).
+  const svg = svgEl("svg", { class: "map aow-map", role: "group", "aria-label": "The map" });
   found = {
     svg,
     info: el("div", { class: "territory-info", id: "territory-info", "aria-live": "polite" }),
