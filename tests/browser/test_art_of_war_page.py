@@ -248,3 +248,26 @@ async def test_the_sandbox_places_units_on_a_position_of_its_own(
     await expect(page.locator("#result-orders")).to_contain_text("red: place 3 AK, placed")
     await page.locator('g.territory[data-territory="AK"]').hover()
     await expect(page.locator("#territory-info")).to_contain_text("3 units placed")
+
+
+async def test_an_order_round_the_world_is_drawn_round_it(server: Server, page: "Page") -> None:
+    from playwright.async_api import expect
+
+    await page.goto(f"{server.base}/sandbox/art-of-war")
+    await page.locator("#map-choice").select_option("world")
+    await page.get_by_role("button", name="New position").click()
+    # Alaska's border with Kamchatka crosses the map: dashed out at both sides.
+    await expect(page.locator('g.border.wraps[data-between="AK KM"] line')).to_have_count(2)
+    await page.locator('g.territory[data-territory="AK"]').click()
+    await page.locator("#territory-owner").select_option("red")
+    await page.locator("#territory-units").fill("4")
+    await page.get_by_role("button", name="Set").click()
+    await expect(page.locator('g.territory[data-territory="AK"]')).to_have_attribute(
+        "data-owner", "red"
+    )
+    await page.locator("#orders-red").fill("AK 3 to KM")
+    await page.get_by_role("button", name="Run the turn").click()
+    await expect(page.locator("#map")).to_have_attribute("data-view", "resolved")
+    # Its arrow too: out over the west side, in from the east.
+    arrows = page.locator('g.arrow.last[data-from="AK"][data-to="KM"]')
+    await expect(arrows).to_have_count(2)

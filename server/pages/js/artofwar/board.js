@@ -263,7 +263,17 @@ export function drawBoard(
       const drawn = ["attack", "transfer"].includes(order.kind);
       if (!drawn || !byId.has(order.from) || !byId.has(order.to)) continue;
       const [from, to] = [centre(byId.get(order.from)), centre(byId.get(order.to))];
-      arrows.push(arrowShape(from, to, lookOfOwner(order.player), order, isPending));
+      const look = lookOfOwner(order.player);
+      if (outlined || Math.abs(to[0] - from[0]) <= width / 2) {
+        arrows.push(arrowShape(from, to, look, order, isPending));
+        continue;
+      }
+      // Round the world, as its border is drawn: out over one side, in from the other.
+      const shift = to[0] > from[0] ? -width : width;
+      arrows.push(
+        arrowShape(from, [to[0] + shift, to[1]], look, order, isPending),
+        arrowShape([from[0] - shift, from[1]], to, look, order, isPending),
+      );
     }
   }
   svg.replaceChildren(
