@@ -2,11 +2,16 @@
 the rules read them (the sandbox draws a position from them)."""
 
 from rules.artofwar.maps import builtin_board, builtin_names
+from tests.api.contracts import Recorder, answer_errors, openapi
 from tests.api.support import Server
 
 
 async def test_the_built_in_maps_come_whole_with_their_drawing_hints(server: Server) -> None:
+    recorder = Recorder()
+    recorder.follow(server.api.client)
     answer = await server.api.call("GET", "/v1/art-of-war/maps")
+    (exchange,) = recorder.exchanges
+    assert answer_errors(openapi(await server.api.call("GET", "/openapi.json")), exchange) == []
     assert [m["name"] for m in answer["maps"]] == list(builtin_names())
     for drawn in answer["maps"]:
         board = builtin_board(drawn["name"])

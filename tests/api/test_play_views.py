@@ -2,11 +2,22 @@
 in GET /v1/games/{game} (never another seat's), and its past turns (GET /turns/{turn}/play):
 the view at each turn's start and the events of the step that began it."""
 
-from tests.api.support import Server, make_move, public_game
+from tests.api.contracts import Recorder, answer_errors, openapi
+from tests.api.support import Api, Server, make_move, public_game
+
+
+async def _fits_the_contract(api: Api, recorder: Recorder) -> None:
+    """Every answer the test got fits /openapi.json."""
+    rest = openapi(await api.call("GET", "/openapi.json"))
+    answers = [e for e in recorder.exchanges if e.path.startswith("/v1/")]
+    errors = [error for exchange in answers for error in answer_errors(rest, exchange)]
+    assert not errors, "\n".join(errors)
 
 
 async def test_a_player_sees_their_own_sealed_move_and_nobody_elses(server: Server) -> None:
     api = server.api
+    recorder = Recorder()
+    recorder.follow(api.client)
     one, two, three = [await api.account(name) for name in ("ann", "bob", "cy")]
     body = {"name": "Sealed", "game": "art-of-war", "options": {"map": "aow-mini"}}
     game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
@@ -25,10 +36,13 @@ async def test_a_player_sees_their_own_sealed_move_and_nobody_elses(server: Serv
     # A spectator with an account plays no seat: nothing sealed is theirs.
     outsider = await api.account("dee")
     assert (await public_game(api, game_id, outsider))["sealed"] == {}
+    await _fits_the_contract(api, recorder)
 
 
 async def test_past_turns_show_each_start_and_the_step_before_it(server: Server) -> None:
     api = server.api
+    recorder = Recorder()
+    recorder.follow(api.client)
     one, two = await api.account("ann"), await api.account("bob")
     body = {"name": "History", "game": "art-of-war", "options": {"map": "aow-mini"}}
     game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
@@ -51,6 +65,7 @@ async def test_past_turns_show_each_start_and_the_step_before_it(server: Server)
 
     missing = await api.call("GET", f"/v1/games/{game_id}/turns/3/play", expect=404)
     assert missing["error"]["code"] == "turn_not_found"
+    await _fits_the_contract(api, recorder)
 
 
 async def test_skirmish_society_turns_are_not_read_there(server: Server) -> None:
