@@ -190,9 +190,9 @@ function contextOf(game, { turn, live, events }) {
     color: (seat) => colorOf(players.get(seat)?.color).hex,
     name: (seat) => players.get(seat)?.name ?? seat,
     move: (move, options = {}) => sendMove(move, options),
-    draft: (line) => {
+    draft: (text, { append = false } = {}) => {
       const box = $("move-text");
-      box.value = box.value.trim() ? `${box.value.trimEnd()}\n${line}` : line;
+      box.value = append && box.value.trim() ? `${box.value.trimEnd()}\n${text}` : text;
       $("move-json").checked = false;
     },
   };

@@ -50,7 +50,7 @@ function pick(drawn, event) {
   const borders = (a, b) =>
     play.board.edges.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
   if (from && from !== id && borders(from, id)) {
-    context.draft(`${from} ${play.position.units[from] ?? 0} to ${id}`);
+    context.draft(`${from} ${play.position.units[from] ?? 0} to ${id}`, { append: true });
     drawn.chosen = null;
   } else {
     const mine = context.seats.includes(play.position.owners[id]);
