@@ -1,0 +1,100 @@
+// Skor's renderer for the page of a game run by its definition (docs/games.md, "A game's
+// page"; docs/skor.md, "The page"): the board and the players' cards from `play` (the
+// definition's view: `{setup, game, left}`), the step that began the turn shown as the last
+// action with its dice, moves built by clicking into the move box, and during the choices a
+// form that seals each of the reader's seats' choice.
+
+import { el } from "../util.js";
+import { choiceFields } from "../skor/choice.js";
+import { actionText, drawPosition, looksOf } from "../skor/view.js";
+
+// The step that began the turn shown: what it was, its engine events and its dice.
+function lastOf(events, name) {
+  for (const e of events) {
+    switch (e.type) {
+      case "skor_setup_rolled.v1":
+        return { title: "The setup's rolls", events: [], dice: e.dice };
+      case "skor_chosen.v1": {
+        const chosen = Object.entries(e.choices).map(
+          ([seat, c]) => `${name(seat)} ${c.culture}${c.tech ? ` (${c.tech})` : ""}, side ${c.side}`,
+        );
+        return { title: `Chosen: ${chosen.join("; ")}`, events: e.events, dice: e.dice };
+      }
+      case "skor_acted.v1":
+        return {
+          title: `${name(e.player)} played: ${e.actions.map(actionText).join("; ")}`,
+          events: e.events,
+          dice: e.dice,
+        };
+      case "skor_left.v1":
+        return { title: `${name(e.player)} left the game`, events: e.events, dice: [] };
+      default:
+    }
+  }
+  return null;
+}
+
+// The forms that seal a choice, one per seat the reader plays.
+function choiceForms(game, context) {
+  const setup = game.play.setup;
+  return context.seats.map((seat) => {
+    const { fieldset, read } = choiceFields(`skor-choice-${seat}`, {
+      alternative: setup.options.alternative_culture,
+      legend: `${context.name(seat)}'s choice (territory ${setup.territories.A.player === seat ? "A" : "B"})`,
+    });
+    const error = el("p", { class: "fork-error", role: "alert" });
+    const sealed = context.sealed[seat] !== undefined;
+    const form = el(
+      "form",
+      { class: "skor-choose", "data-seat": seat, novalidate: true },
+      fieldset,
+      el("button", { type: "submit" }, sealed ? "Seal this choice instead" : "Seal the choice"),
+      error,
+    );
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      error.textContent = "";
+      try {
+        await context.move(read(), { player: seat });
+      } catch (failed) {
+        error.textContent = failed.message;
+      }
+    });
+    return form;
+  });
+}
+
+export function render(root, game, context) {
+  const play = game.play;
+  const state = play.game;
+  const looks = looksOf(
+    play.setup.players,
+    (seat) => context.players.get(seat)?.color,
+    context.name,
+  );
+  // Clicks make moves only live, for a seat of the reader's whose turn it is.
+  const running = context.live && game.phase === "running";
+  const seat =
+    running && state && !state.ending && context.seats.includes(state.turn.player)
+      ? state.turn.player
+      : null;
+  const drawn = drawPosition(root, {
+    game: state,
+    setup: play.setup,
+    last: lastOf(context.events, context.name),
+    looks,
+    seat,
+    propose: (text) => context.draft(text),
+    key: `${game.position}|${context.turn}`,
+  });
+  if (!state && running) drawn.append(...choiceForms(game, context));
+}
+
+// Beside a name: its territory and culture (once chosen).
+export function describePlayer(seat, game) {
+  const play = game.play;
+  if (!play) return null;
+  const territory = play.setup.territories.A.player === seat ? "A" : "B";
+  const culture = play.game?.cultures[seat];
+  return culture ? `territory ${territory}, ${culture}` : `territory ${territory}`;
+}
