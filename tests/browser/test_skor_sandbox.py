@@ -74,8 +74,14 @@ async def test_the_skor_sandbox_plays_both_sides(server: Server, page: "Page") -
     before = await page.eval_on_selector_all("#skor-board g.piece", PIECES)
     assert ["B1", "blue", "civilian"] in before or ["B0", "blue", "civilian"] in before
 
-    # A refusal: the engine's reason, and nothing changes.
-    await page.get_by_label("Actions for red").fill("build farm A1")
+    # A refusal: the engine's reason, and nothing changes. The hex's buttons write it.
+    await page.locator('#skor-board g.hex[data-hex="A1"]').click()
+    await expect(page.locator(".skor-picked")).to_have_text(
+        "A1 selected: click a hex to move there."
+    )
+    await page.get_by_role("button", name="Build farm").click()
+    await expect(page.get_by_label("Actions for red")).to_have_value("build farm A1")
+    await expect(page.locator("#skor-board g.hex.selected")).to_have_count(0)
     await page.get_by_role("button", name="Play", exact=True).click()
     await expect(page.locator("#act-error")).to_have_text(
         "build farm A1: no structures in the first two turns"

@@ -30,7 +30,7 @@ function offset(i) {
 const CENTRES = { A: [0, 0], B: [6, -3] };
 
 // Every hex, in the canonical order A0…A18, X1, X2, B0…B18, with its axial coordinates.
-export const HEXES = new Map([
+const HEXES = new Map([
   ...Array.from({ length: 19 }, (_, i) => [`A${i}`, add(CENTRES.A, offset(i))]),
   ["X1", [3, -2]],
   ["X2", [3, -1]],
@@ -40,7 +40,7 @@ export const HEXES = new Map([
 const SIZE = 40; // centre to corner, in SVG units
 const SQRT3 = Math.sqrt(3);
 
-export function centre(name) {
+function centre(name) {
   const [q, r] = HEXES.get(name);
   return [SIZE * 1.5 * q, SIZE * SQRT3 * (r + q / 2)];
 }
@@ -56,11 +56,15 @@ function hexPoints([x, y], scale = 1) {
   );
 }
 
-export const territoryOf = (name) => (name.startsWith("X") ? null : name[0]);
+const territoryOf = (name) => (name.startsWith("X") ? null : name[0]);
 
 const NEUTRAL = "#ece6d6";
 const ROCK = "#6f6a60";
 const NATURAL = "#4a4a4a";
+const EDGE = "#8a8170";
+
+const label = (className, x, y, text) =>
+  svgEl("text", { class: className, x, y, "text-anchor": "middle" }, text);
 
 // Glyphs of the structures, drawn about (0, 0) in `ink` (the builder's colour, or grey for
 // what nobody built).
@@ -159,11 +163,11 @@ export function drawBoard(svg, { game, local = {}, owners = {}, inks, tints, mar
     const fill = blocked ? ROCK : owner ? tints[owner] : NEUTRAL;
     const mark = marks.get(name);
     const children = [
-      svgEl("polygon", { class: "hex-tile", points: hexPoints([x, y]), fill, stroke: "#8a8170", "stroke-width": 1.5 }),
-      svgEl("text", { class: "hex-name", x, y: y - 24, "text-anchor": "middle" }, game ? name : localName(name)),
+      svgEl("polygon", { class: "hex-tile", points: hexPoints([x, y]), fill, stroke: EDGE, "stroke-width": 1.5 }),
+      label("hex-name", x, y - 24, game ? name : localName(name)),
     ];
     const side = game ? null : sideOf(name);
-    if (side) children.push(svgEl("text", { class: "hex-side", x, y: y + 26, "text-anchor": "middle" }, `side ${side}`));
+    if (side) children.push(label("hex-side", x, y + 26, `side ${side}`));
     if (structure && !blocked) {
       const ink = structure.by ? inks[structure.by] : NATURAL;
       children.push(
@@ -206,10 +210,9 @@ export function drawBoard(svg, { game, local = {}, owners = {}, inks, tints, mar
   const pad = SIZE + 6;
   const minX = Math.min(...xs) - pad;
   const minY = Math.min(...ys) - pad;
-  svg.setAttribute(
-    "viewBox",
-    `${minX.toFixed(0)} ${minY.toFixed(0)} ${(Math.max(...xs) + pad - minX).toFixed(0)} ${(Math.max(...ys) + pad - minY).toFixed(0)}`,
-  );
+  const width = Math.max(...xs) + pad - minX;
+  const height = Math.max(...ys) + pad - minY;
+  svg.setAttribute("viewBox", [minX, minY, width, height].map((v) => v.toFixed(0)).join(" "));
   svg.replaceChildren(...groups);
 }
 

@@ -49,7 +49,8 @@ function playerCard(game, player, { name, inks, territory }) {
   const tech = game.tech[player] || {};
   const playing = !game.ending && turn.player === player;
   const resource = playing
-    ? `${turn.available} available (produced ${turn.production}, upkeep ${turn.upkeep}${turn.fed ? "" : ", not fed"})`
+    ? `${turn.available} available (produced ${turn.production}, upkeep ${turn.upkeep}` +
+      `${turn.fed ? "" : ", not fed"})`
     : "none available (not its turn)";
   return el(
     "li",
@@ -99,7 +100,7 @@ export function playerCards(game, looks) {
 }
 
 // The last action's dice, each a die face with its size and purpose.
-export function diceList(dice) {
+function diceList(dice) {
   if (!dice || dice.length === 0) {
     return el("p", { class: "skor-no-dice" }, "No dice rolled.");
   }
@@ -120,18 +121,22 @@ export function diceList(dice) {
 const arrow = "→";
 
 // One engine event as a short sentence (docs/skor.md, "Events").
-export function describeEvent(e, name) {
+function describeEvent(e, name) {
   const who = e.player !== undefined ? name(e.player) : "";
   switch (e.event) {
     case "turn_started":
-      return `Turn ${e.turn}: ${who} produced ${e.produced}, received ${e.received}, upkeep ${e.upkeep}: ${e.available} available${e.fed ? "" : " (starving)"}`;
+      return (
+        `Turn ${e.turn}: ${who} produced ${e.produced}, received ${e.received}, ` +
+        `upkeep ${e.upkeep}: ${e.available} available${e.fed ? "" : " (starving)"}`
+      );
     case "turn_ended":
       return `${who} ended turn ${e.turn}`;
     case "moved":
       return `${who} moved a ${e.kind} ${e.from} ${arrow} ${e.to}`;
     case "attack": {
       const removed = e.removed.map((r) => `${name(r.player)}'s ${r.kind} at ${r.at}`).join(", ");
-      return `${who} attacked ${e.to} from ${e.from}${removed ? `: removed ${removed}` : ""}${e.captured ? ", captured" : ""}`;
+      const took = e.captured ? `, and took ${e.to}` : "";
+      return `${who} attacked ${e.to} from ${e.from}${removed ? `: removed ${removed}` : ""}${took}`;
     }
     case "spawned":
       return `${who} spawned a civilian at ${e.at}`;

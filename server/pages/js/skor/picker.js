@@ -65,8 +65,9 @@ export class Picker {
       box.hidden = true;
       return box;
     }
-    const button = (label, text, extra = {}) => {
-      const b = el("button", { type: "button", class: "secondary", ...extra }, label);
+    // A button writes its action's text, or (a function) waits for the next click.
+    const button = ([label, text]) => {
+      const b = el("button", { type: "button", class: "secondary" }, label);
       b.addEventListener("click", () => {
         if (typeof text === "function") text();
         else {
@@ -77,44 +78,11 @@ export class Picker {
       });
       return b;
     };
-    const hex = this.from;
-    if (hex) {
-      const mine = own(game, hex, seat);
-      const structure = game.structures[hex];
-      const unmoved = mine.filter((p) => !p.moved);
-      const help = unmoved.length
-        ? `${hex} selected: click a hex to move${this.kind ? ` its ${this.kind}` : ""} there.`
-        : `${hex} selected.`;
-      const aiming = { fire: `Click the hex to fire at from ${hex}.`, city: "Click the hex to move the City to." };
-      const row = el("p", { class: "skor-picked", "data-hex": hex }, this.aim === "move" ? help : aiming[this.aim]);
-      const buttons = [];
-      if (mine.some((p) => p.kind === "civilian") && !structure) {
-        for (const s of BUILDABLE) buttons.push(button(`Build ${s}`, `build ${s} ${hex}`));
-      }
-      if (mine.length && structure && !["city", "debris", "obstruction"].includes(structure.kind)) {
-        buttons.push(button("Debris", `debris ${hex}`));
-      }
-      if (structure && structure.kind === "base" && mine.some((p) => p.kind === "civilian")) {
-        buttons.push(button("Promote", `promote ${hex}`));
-      }
-      if (structure && structure.kind === "turret" && mine.length === 2) {
-        buttons.push(button("Fire from here", () => (this.aim = "fire")));
-      }
-      if (structure && structure.kind === "city" && structure.by === seat) {
-        if (game.cultures[seat] === "nomadic") buttons.push(button("Move the City", () => (this.aim = "city")));
-      } else if (structure && game.cultures[seat] === "alien" && mine.length === 1) {
-        buttons.push(button("Spawn here", `spawn ${hex}`));
-      }
-      if (structure && structure.by && structure.by !== seat) {
-        buttons.push(button("Sabotage", `sabotage ${hex}`));
-      }
-      const kinds = new Set(mine.map((p) => p.kind));
-      for (const k of kinds) {
-        const suffix = kinds.size > 1 ? ` ${SHORT[k]}` : "";
-        buttons.push(button(kinds.size > 1 ? `Remove ${k}` : "Remove", `remove ${hex}${suffix}`));
-      }
-      buttons.push(button("Unselect", () => this.clear()));
-      box.append(row, el("div", { class: "row" }, buttons));
+    if (this.from) {
+      box.append(
+        el("p", { class: "skor-picked", "data-hex": this.from }, this.help(game, seat)),
+        el("div", { class: "row" }, this.hexActions(game, seat).map(button)),
+      );
     }
     const research = el(
       "select",
@@ -122,7 +90,8 @@ export class Picker {
       el("option", { value: "" }, "Research…"),
       BRANCHES.map((b) => {
         const level = game.tech[seat]?.[b] ?? 0;
-        return el("option", { value: b, disabled: level >= 3 }, level >= 3 ? `${b} (complete)` : `${b} tier ${level + 1}`);
+        const text = level >= 3 ? `${b} (complete)` : `${b} tier ${level + 1}`;
+        return el("option", { value: b, disabled: level >= 3 }, text);
       }),
     );
     research.addEventListener("change", () => {
@@ -131,8 +100,49 @@ export class Picker {
       this.propose(`research ${research.value}`);
       redraw();
     });
-    box.append(el("div", { class: "row" }, button("Spawn at the City", "spawn"), research, button("End the turn", "end")));
+    const turn = [button(["Spawn at the City", "spawn"]), research, button(["End the turn", "end"])];
+    box.append(el("div", { class: "row" }, turn));
     return box;
+  }
+
+  help(game, seat) {
+    const hex = this.from;
+    if (this.aim === "fire") return `Click the hex to fire at from ${hex}.`;
+    if (this.aim === "city") return "Click the hex to move the City to.";
+    const piece = this.kind ? ` its ${this.kind}` : "";
+    const movable = own(game, hex, seat).some((p) => !p.moved);
+    return movable ? `${hex} selected: click a hex to move${piece} there.` : `${hex} selected.`;
+  }
+
+  // [label, text or what a click does] for what the selected hex allows; the engine says
+  // whether the phase, the tech and the Resource allow it.
+  hexActions(game, seat) {
+    const hex = this.from;
+    const mine = own(game, hex, seat);
+    const structure = game.structures[hex];
+    const kind = structure?.kind;
+    const culture = game.cultures[seat];
+    const civilian = mine.some((p) => p.kind === "civilian");
+    const found = [];
+    if (civilian && !structure) found.push(...BUILDABLE.map((s) => [`Build ${s}`, `build ${s} ${hex}`]));
+    if (mine.length && structure && !["city", "debris"].includes(kind)) {
+      found.push(["Debris", `debris ${hex}`]);
+    }
+    if (kind === "base" && civilian) found.push(["Promote", `promote ${hex}`]);
+    if (kind === "turret" && mine.length === 2) found.push(["Fire from here", () => (this.aim = "fire")]);
+    if (kind === "city" && structure.by === seat && culture === "nomadic") {
+      found.push(["Move the City", () => (this.aim = "city")]);
+    }
+    if (structure && kind !== "city" && culture === "alien" && mine.length === 1) {
+      found.push(["Spawn here", `spawn ${hex}`]);
+    }
+    if (structure?.by && structure.by !== seat) found.push(["Sabotage", `sabotage ${hex}`]);
+    const kinds = [...new Set(mine.map((p) => p.kind))];
+    for (const k of kinds) {
+      found.push(kinds.length > 1 ? [`Remove ${k}`, `remove ${hex} ${SHORT[k]}`] : ["Remove", `remove ${hex}`]);
+    }
+    found.push(["Unselect", () => this.clear()]);
+    return found;
   }
 }
 

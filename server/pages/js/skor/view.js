@@ -10,7 +10,7 @@ import { lastAction, playerCards, turnLine } from "./panel.js";
 import { Picker } from "./picker.js";
 
 // The page's own styles, linked once (the pages share style.css; these are Skor's alone).
-export function linkStyles() {
+function linkStyles() {
   if (document.querySelector("link[data-skor]")) return;
   document.head.append(el("link", { rel: "stylesheet", href: "/static/css/skor.css", "data-skor": "" }));
 }
@@ -103,7 +103,8 @@ export function drawPosition(root, { game, setup, last, looks, seat, propose, ke
   });
   const status = game
     ? turnLine(game, looks.name)
-    : `${looks.name(setup.players[0])} plays first (order roll ${setup.order_roll}). Both players choose a culture and the side of their territory that faces the other.`;
+    : `${looks.name(setup.players[0])} plays first (order roll ${setup.order_roll}). ` +
+      "Both players choose a culture and the side of their territory that faces the other.";
   root.replaceChildren(
     el(
       "div",
