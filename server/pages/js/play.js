@@ -163,7 +163,10 @@ async function render() {
   }
   if (ticket !== page.rendering) return; // a newer render started meanwhile
   const context = contextOf(game, { turn: shown, live, events: step.events });
-  renderPlayers(game, context);
+  // Live, the game as the reader's seats see it now (stances changed since the turn began
+  // too); else the start of the turn shown.
+  const drawn = live ? game : { ...game, play: step.play };
+  renderPlayers(drawn, context);
   renderMoveBox(game, live);
   const board = $("play-board");
   board.dataset.turn = String(shown);
@@ -175,9 +178,7 @@ async function render() {
   }
   setMessage("");
   try {
-    // Live, the game as the reader's seats see it now (stances changed since the turn
-    // began too); else the start of the turn shown.
-    page.renderer.render(board, live ? game : { ...game, play: step.play }, context);
+    page.renderer.render(board, drawn, context);
   } catch (error) {
     setMessage(`The board cannot be drawn: ${error.message}`);
   }

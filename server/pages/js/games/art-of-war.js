@@ -1,0 +1,112 @@
+// The Art of War's renderer for the page of a game run by its definition (docs/games.md,
+// "A game's page"; the view is docs/art-of-war.md's "Playing on the server"): the board with
+// the last turn's orders as arrows and the reader's own orders not yet run as dashed ones,
+// what the last turn did in each territory on hover, and each player's stance.
+
+import { drawBoard, lookOf } from "../artofwar/board.js";
+import { readOrders, stanceText } from "../artofwar/contract.js";
+import { el, svgEl } from "../util.js";
+
+const parts = new WeakMap(); // root -> the elements drawn into it, kept between renders
+
+function built(root) {
+  let found = parts.get(root);
+  if (found) return found;
+  const svg = svgEl("svg", { class: "map aow-map", role: "img", "aria-label": "The map" });
+  found = {
+    svg,
+    info: el("div", { class: "territory-info", id: "territory-info", "aria-live": "polite" }),
+    pending: el("div", { class: "pending-orders", id: "pending-orders" }),
+    orders: el("details", { class: "board-text", id: "turn-orders" }),
+    ticket: 0,
+  };
+  root.replaceChildren(
+    el("div", { class: "map-frame" }, svg),
+    found.info,
+    found.pending,
+    found.orders,
+  );
+  parts.set(root, found);
+  return found;
+}
+
+function lastTurn(context) {
+  return context.events.find((event) => event.type === "turn_run.v1") || null;
+}
+
+export function render(root, game, context) {
+  const play = game.play;
+  const drawn = built(root);
+  const ticket = ++drawn.ticket;
+  const run = lastTurn(context);
+  const looks = (player) => lookOf(context.players.get(player)?.color ?? 17);
+  const draw = (pending) =>
+    drawBoard(drawn.svg, play.board, play.position, {
+      looks,
+      nameOf: context.name,
+      last: run ? run.result.orders : [],
+      pending,
+      events: run ? run.result.events : {},
+      info: drawn.info,
+    });
+  draw([]);
+  drawn.svg.setAttribute(
+    "aria-label",
+    `Map of ${game.name} at the start of turn ${play.position.turn}` +
+      (run ? `, with the orders of turn ${run.turn}` : ""),
+  );
+  drawn.info.replaceChildren(el("p", { class: "hint" }, "Point at a territory to see what happened there last turn."));
+  describeOrders(drawn.orders, run, context);
+
+  // The reader's own orders not yet run, as the rules read them.
+  const sealed = Object.entries(context.sealed).filter(([, move]) => Array.isArray(move));
+  drawn.pending.replaceChildren();
+  if (!sealed.length) return;
+  readOrders(play, Object.fromEntries(sealed))
+    .then((reports) => {
+      if (ticket !== drawn.ticket) return; // drawn again meanwhile
+      draw(reports);
+      const invalid = reports.filter((r) => r.result === "invalid");
+      drawn.pending.replaceChildren(
+        el("p", {}, `Your orders for turn ${play.position.turn} (dashed), secret until the turn runs.`),
+        invalid.length
+          ? el("ul", { class: "invalid-orders" }, ...invalid.map((r) => el("li", {}, `${r.text}: ${r.reason}`)))
+          : "",
+      );
+    })
+    .catch((error) => {
+      if (ticket === drawn.ticket) drawn.pending.replaceChildren(el("p", {}, `Your orders cannot be drawn: ${error.message}`));
+    });
+}
+
+// The last turn's orders with their results, as text (the arrows' words).
+function describeOrders(box, run, context) {
+  if (!run) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.replaceChildren(
+    el("summary", {}, `The orders of turn ${run.turn}`),
+    el(
+      "ul",
+      { class: "board-list" },
+      ...run.result.orders.map((order) =>
+        el("li", { "data-player": order.player }, `${context.name(order.player)}: ${order.text}, ${order.result}`, order.reason ? ` (${order.reason})` : ""),
+      ),
+    ),
+  );
+}
+
+// Beside a player's name: the stance, or that the player is out, and what it holds.
+export function describePlayer(seat, game) {
+  const position = game.play?.position;
+  const player = position?.players?.[seat];
+  if (!player) return null;
+  if (player.status === "eliminated") return "eliminated";
+  const held = Object.entries(position.owners).filter(([, owner]) => owner === seat);
+  const units = held.reduce((sum, [territory]) => sum + (position.units[territory] ?? 0), 0);
+  const resigned = (game.play.resigned || []).includes(seat) ? "resigned, " : "";
+  const count = (n, word) => `${n} ${word}${n === 1 ? "y" : "ies"}`;
+  return `${resigned}${stanceText(player.stance)}; ${count(held.length, "territor")}, ${units} unit${units === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,150 @@
+"""The Art of War's page (/games/{game}: the shell of every game run by its definition with
+the Art of War's renderer) in headless Chromium, against a real server: a game created,
+joined and started over HTTP, one player's orders sent through the page, the other's over
+HTTP; the turn runs and the page follows it over the socket without reloading."""
+
+from typing import TYPE_CHECKING, Any
+
+from tests.browser.support import UNLABELLED_CONTROLS, Player, Server
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+Json = dict[str, Any]
+UNITS_ON_MAP = """els => Object.fromEntries(
+    els.map(e => [e.dataset.territory, Number(e.dataset.units)]))"""
+OWNERS_ON_MAP = """els => Object.fromEntries(
+    els.filter(e => e.dataset.owner).map(e => [e.dataset.territory, e.dataset.owner]))"""
+
+
+async def art_of_war(server: Server, names: tuple[str, ...] = ("Ann", "Bob")) -> Json:
+    """A running game of the Art of War on aow-mini; the first player is its admin."""
+    for name in names:
+        created = await server.call("POST", "/v1/accounts", body={"name": name})
+        server.players.append(Player("", name, created["token"]))
+    admin = server.players[0]
+    body = {"name": "War game", "game": "art-of-war", "options": {"map": "aow-mini"}}
+    server.game_id = (await server.call("POST", "/v1/games", admin, body))["id"]
+    for player in server.players:
+        await server.call("POST", f"/v1/games/{server.game_id}/join", player)
+    await server.call("POST", f"/v1/games/{server.game_id}/start", admin)
+    state = await server.game()
+    by_name = {p["name"]: p["id"] for p in state["players"]}
+    for player in server.players:
+        player.id = by_name[player.name]
+    return state
+
+
+def attack(play: Json, seat: str) -> tuple[str, str, int]:
+    """A territory of `seat`, a neighbour it does not own, and all its units but one."""
+    position, board = play["position"], play["board"]
+    for territory, owner in sorted(position["owners"].items()):
+        if owner != seat:
+            continue
+        for a, b in board["edges"]:
+            if territory in (a, b):
+                other = b if a == territory else a
+                if position["owners"].get(other) != seat:
+                    return territory, other, position["units"][territory] - 1
+    raise AssertionError(f"{seat} has no neighbour to attack")
+
+
+async def units_on_map(page: "Page") -> dict[str, int]:
+    found: dict[str, int] = await page.eval_on_selector_all("svg g.territory", UNITS_ON_MAP)
+    return found
+
+
+def units_of(play: Json) -> dict[str, int]:
+    units: dict[str, int] = play["position"]["units"]
+    return {t["id"]: units.get(t["id"], 0) for t in play["board"]["territories"]}
+
+
+async def test_an_art_of_war_turn_played_through_the_page(server: Server, page: "Page") -> None:
+    from playwright.async_api import expect
+
+    state = await art_of_war(server)
+    ann, bob = server.players
+    play = state["play"]
+    await page.goto(f"{server.base}/games/{server.game_id}")
+    board = page.locator("#play-board")
+    await expect(board).to_have_attribute("data-turn", "1")
+    await expect(page.locator("h1")).to_have_text("War game")
+    territories = page.locator("svg g.territory")
+    await expect(territories).to_have_count(len(play["board"]["territories"]))
+    assert await units_on_map(page) == units_of(play)
+    owners = await page.eval_on_selector_all("svg g.territory", OWNERS_ON_MAP)
+    assert owners == play["position"]["owners"]
+    # Independents are grey; a player's land has the player's colour.
+    independent = next(t for t in units_of(play) if t not in play["position"]["owners"])
+    disc = page.locator(f'g.territory[data-territory="{independent}"] circle')
+    await expect(disc).to_have_attribute("fill", "#d4d4d4")
+    players = page.locator("#players li")
+    await expect(players.locator(".name")).to_have_text(["Ann", "Bob"])
+    await expect(players.locator(".seat-state")).to_have_text([" to move", " to move"])
+    await expect(page.locator(f'#players li[data-player="{bob.id}"] .player-note')).to_contain_text(
+        "no mercy"
+    )
+    await expect(page.locator("#connection")).to_contain_text("Live")
+    await page.evaluate("window.sameDocument = true")
+
+    # Ann's orders, through the page: secret, shown to her as dashed arrows.
+    source, target, sent = attack(play, ann.id)
+    await page.locator("#move-token").fill(ann.token)
+    await page.locator("#move-token").dispatch_event("change")
+    await expect(page.locator(f'#players li[data-player="{ann.id}"] .you')).to_have_count(1)
+    await page.locator("#move-text").fill(f"{source} {sent} to {target}")
+    await page.get_by_role("button", name="Send the move").click()
+    await expect(page.locator("#move-status")).to_have_text("Move sent.")
+    pending = page.locator(f'g.arrow.pending[data-from="{source}"][data-to="{target}"]')
+    await expect(pending).to_have_attribute("data-units", str(sent))
+    await expect(pending.locator(".arrow-count")).to_have_text(str(sent))
+    await expect(page.locator("#sealed")).to_contain_text(f"{source} {sent} to {target}")
+    await expect(page.locator(f'#players li[data-player="{ann.id}"] .seat-state')).to_have_text(
+        " has moved"
+    )
+    # Nobody else sees what she ordered: Bob's view of the game has no sealed move of hers.
+    assert (await server.call("GET", f"/v1/games/{server.game_id}", bob))["sealed"] == {}
+
+    # Bob's stance, over HTTP: beside his name at once.
+    moves = f"/v1/games/{server.game_id}/moves"
+    await server.call("POST", moves, bob, {"move": {"stance": "draw", "draw_max": 2}})
+    await expect(page.locator(f'#players li[data-player="{bob.id}"] .player-note')).to_contain_text(
+        "offers a draw (at most 2 signers)"
+    )
+
+    # Bob's orders, over HTTP, run the turn: the page follows without reloading.
+    await server.call("POST", moves, bob, {"move": ""})
+    await expect(board).to_have_attribute("data-turn", "2")
+    after = (await server.game())["play"]
+    assert after["position"]["turn"] == 2
+    assert await units_on_map(page) == units_of(after)
+    await expect(page.locator("g.arrow.pending")).to_have_count(0)
+    arrow = page.locator(f'g.arrow.last[data-from="{source}"][data-to="{target}"]')
+    await expect(arrow).to_have_attribute("data-units", str(sent))
+    await expect(arrow.locator(".arrow-count")).to_have_text(str(sent))
+    await expect(page.locator("#sealed")).to_be_hidden()
+    # What happened in a territory last turn, on hover (and in its title).
+    await page.locator(f'g.territory[data-territory="{target}"]').hover()
+    info = page.locator("#territory-info")
+    await expect(info).to_have_attribute("data-territory", target)
+    await expect(info.locator(".territory-events li").first).to_contain_text(f"from {source}")
+    title = page.locator(f'g.territory[data-territory="{target}"] > title')
+    await expect(title).to_contain_text(f"from {source}")
+    await expect(page.locator("#turn-orders")).to_contain_text(f"Ann: {source} {sent} to {target}")
+    assert await page.evaluate("window.sameDocument") is True
+
+    # The history: turn 1 as it began, without the orders that ran it; then live again.
+    slider = page.locator("#turn-slider")
+    await expect(slider).to_have_attribute("max", "2")
+    await slider.fill("1")
+    await expect(board).to_have_attribute("data-turn", "1")
+    await expect(board).to_have_attribute("data-view", "history")
+    await expect(page.locator("g.arrow")).to_have_count(0)
+    assert await units_on_map(page) == units_of(play)
+    await expect(page.locator(f'#players li[data-player="{bob.id}"] .player-note')).to_contain_text(
+        "no mercy"
+    )
+    await page.get_by_role("button", name="Back to live").click()
+    await expect(board).to_have_attribute("data-turn", "2")
+    await expect(arrow).to_have_count(1)
+    assert await page.evaluate(UNLABELLED_CONTROLS) == []
