@@ -83,6 +83,9 @@ async def test_a_skor_game_is_played_through_its_page(server: Server, page: "Pag
     await expect(page.locator(f'#sealed [data-seat="{first.id}"]')).to_contain_text(
         '"culture": "technocracy"'
     )
+    # Until both are in, the form shows the choice sealed, and may replace it.
+    await expect(form.get_by_label("Side facing the opponent")).to_have_value("3")
+    await expect(form.get_by_role("button")).to_have_text("Seal this choice instead")
     assert await page.evaluate(UNLABELLED_CONTROLS) == []
     # The other's, over HTTP: a Dictatorship, whose every `end` rolls a d2 in the open.
     await move(server, second, {"culture": "dictatorship", "side": 1})

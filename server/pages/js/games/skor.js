@@ -41,6 +41,7 @@ function choiceForms(game, context) {
     const { fieldset, read } = choiceFields(`skor-choice-${seat}`, {
       alternative: setup.options.alternative_culture,
       legend: `${context.name(seat)}'s choice (territory ${setup.territories.A.player === seat ? "A" : "B"})`,
+      initial: context.sealed[seat] ?? null,
     });
     const error = el("p", { class: "fork-error", role: "alert" });
     const sealed = context.sealed[seat] !== undefined;

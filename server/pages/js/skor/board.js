@@ -164,7 +164,7 @@ export function drawBoard(svg, { game, local = {}, owners = {}, inks, tints, mar
     const mark = marks.get(name);
     const children = [
       svgEl("polygon", { class: "hex-tile", points: hexPoints([x, y]), fill, stroke: EDGE, "stroke-width": 1.5 }),
-      label("hex-name", x, y - 24, game ? name : localName(name)),
+      label("hex-name", x, y - 22, game ? name : localName(name)),
     ];
     const side = game ? null : sideOf(name);
     if (side) children.push(label("hex-side", x, y + 26, `side ${side}`));
@@ -190,7 +190,7 @@ export function drawBoard(svg, { game, local = {}, owners = {}, inks, tints, mar
       children.push(piece(p, x + dx, y + 20, inks[p.player]));
     });
     if (mark) {
-      children.push(svgEl("polygon", { class: `hex-mark ${mark}`, points: hexPoints([x, y], 0.86) }));
+      children.push(svgEl("polygon", { class: `hex-mark ${mark}`, points: hexPoints([x, y], 0.93) }));
     }
     groups.push(
       svgEl(

@@ -7,9 +7,9 @@ import { BRANCHES } from "./panel.js";
 
 const CULTURES = ["technocracy", "feudal", "dictatorship", "theocracy", "nomadic", "alien"];
 
-// The fields of one player's choice, with ids from `prefix`, and `read()` for the move
-// ({"culture", "side", "tech"?}).
-export function choiceFields(prefix, { alternative = false, legend }) {
+// The fields of one player's choice, with ids from `prefix`, showing `initial` (a choice
+// already made) if given, and `read()` for the move ({"culture", "side", "tech"?}).
+export function choiceFields(prefix, { alternative = false, legend, initial = null }) {
   const cultures = alternative ? [...CULTURES, "alternative"] : CULTURES;
   const select = (id, label, options) =>
     el(
@@ -35,6 +35,11 @@ export function choiceFields(prefix, { alternative = false, legend }) {
     select("tech", "Technocracy's free tier 1", BRANCHES.map((b) => [b, b])),
   );
   const field = (id) => fieldset.querySelector(`#${prefix}-${id}`);
+  if (initial) {
+    field("culture").value = initial.culture;
+    field("side").value = String(initial.side);
+    if (initial.tech) field("tech").value = initial.tech;
+  }
   const techField = field("tech").parentElement;
   const sync = () => {
     techField.hidden = field("culture").value !== "technocracy";

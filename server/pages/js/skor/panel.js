@@ -104,13 +104,20 @@ function diceList(dice) {
   if (!dice || dice.length === 0) {
     return el("p", { class: "skor-no-dice" }, "No dice rolled.");
   }
+  // Many dice (the setup's two dozen) are shown as faces alone, the words kept for screen
+  // readers and tooltips.
   return el(
     "ol",
-    { class: "skor-dice" },
+    { class: dice.length > 6 ? "skor-dice compact" : "skor-dice" },
     dice.map((d) =>
       el(
         "li",
-        { class: "skor-die", "data-sides": d.sides, "data-value": d.value, title: d.labels },
+        {
+          class: "skor-die",
+          "data-sides": d.sides,
+          "data-value": d.value,
+          title: `d${d.sides} ${d.value} (${d.for}): ${d.labels}`,
+        },
         el("span", { class: "skor-die-face", "aria-hidden": "true" }, String(d.value)),
         el("span", { class: "skor-die-text" }, `d${d.sides} ${d.value} (${d.for})`),
       ),
