@@ -3,7 +3,7 @@ Chromium against a real server: a game created, joined and started over HTTP; on
 sealed through the page's form, the other over HTTP; then one player acts through the page
 (by clicking the board, and by typing) and the other over HTTP, and the page follows each
 move over the socket without reloading: pieces, whose turn it is, the last action's dice;
-the history slider steps back action by action."""
+the history slider steps back action by action; a resignation ends it on the page."""
 
 from typing import TYPE_CHECKING, Any
 
@@ -164,3 +164,16 @@ async def test_a_skor_game_is_played_through_its_page(server: Server, page: "Pag
     await page.get_by_role("button", name="Back to live").click()
     await expect(board).to_have_attribute("data-view", "live")
     assert await pieces_on_board(page) == pieces_of(game)
+
+    # A phone: nothing wider than the screen, the board fits it.
+    await page.set_viewport_size({"width": 390, "height": 844})
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 390
+    drawn = await page.locator("#play-board svg.skor-board").bounding_box()
+    assert drawn is not None
+    assert 300 <= drawn["width"] <= 390
+
+    # The other resigns over HTTP: the page says who won, and offers no more actions.
+    await server.call("POST", f"/v1/games/{server.game_id}/resign", second)
+    await expect(page.locator(".skor-turn")).to_have_text(f"{first.name} won by resignation.")
+    await expect(skor).to_have_attribute("data-phase", "over")
+    await expect(page.locator(".skor-picker")).to_be_hidden()
