@@ -148,3 +148,65 @@ async def test_an_art_of_war_turn_played_through_the_page(server: Server, page: 
     await expect(board).to_have_attribute("data-turn", "2")
     await expect(arrow).to_have_count(1)
     assert await page.evaluate(UNLABELLED_CONTROLS) == []
+
+
+async def test_the_sandbox_runs_a_turn_of_a_games_position(server: Server, page: "Page") -> None:
+    from playwright.async_api import expect
+
+    state = await art_of_war(server)
+    ann, bob = server.players
+    play = state["play"]
+    source, target, sent = attack(play, ann.id)
+    # From the game's page to its position in the sandbox.
+    await page.goto(f"{server.base}/games/{server.game_id}")
+    await page.get_by_role("link", name="This position in the sandbox").click()
+    await expect(page.locator("#position-about")).to_have_text("Game War game, turn 1.")
+    svg = page.locator("#map")
+    await expect(svg).to_have_attribute("data-view", "position")
+    assert await units_on_map(page) == units_of(play)
+
+    # A territory edited by hand: Bob's land gets 2 more units.
+    home = next(t for t, owner in play["position"]["owners"].items() if owner == bob.id)
+    await page.locator(f'g.territory[data-territory="{home}"]').click()
+    await page.locator("#territory-units").fill(str(play["position"]["units"][home] + 2))
+    await page.get_by_role("button", name="Set").click()
+    edited = {**units_of(play), home: play["position"]["units"][home] + 2}
+    await expect(page.locator(f'g.territory[data-territory="{home}"]')).to_have_attribute(
+        "data-units", str(edited[home])
+    )
+    await expect(page.locator("#territory-owner")).to_have_value(bob.id)
+
+    # Orders and a stance for each player, a seed: the turn runs as the contract says.
+    await page.locator(f"#orders-{ann.id}").fill(f"{source} {sent} to {target}")
+    await page.locator(f"#stance-{bob.id}").select_option("offer_mercy")
+    seed = "00000000000000a1"
+    await page.locator("#seed").fill(seed)
+    await page.get_by_role("button", name="Run the turn").click()
+    await expect(svg).to_have_attribute("data-view", "resolved")
+    request = {
+        "ruleset": "art-of-war",
+        "map": "aow-mini",
+        "options": {"placement": "automatic"},
+        "turn": 1,
+        "players": {ann.id: {"stance": "no_mercy"}, bob.id: {"stance": "offer_mercy"}},
+        "owners": play["position"]["owners"],
+        "units": {t: n for t, n in edited.items() if n},
+        "orders": {ann.id: [f"{source} {sent} to {target}"]},
+        "seed": seed,
+    }
+    expected = await server.call("POST", "/v1/adjudicate", body=request)
+    after = {t["id"]: expected["units"].get(t["id"], 0) for t in play["board"]["territories"]}
+    assert await units_on_map(page) == after
+    arrow = page.locator(f'g.arrow.last[data-from="{source}"][data-to="{target}"]')
+    (report,) = expected["orders"]
+    await expect(arrow).to_have_attribute("data-result", report["result"])
+    await expect(page.locator("#result-orders")).to_contain_text(
+        f"Ann: {source} {sent} to {target}, {report['result']}"
+    )
+
+    # Played on: the next turn, from the outcome.
+    await page.get_by_role("button", name="Play on from here").click()
+    await expect(svg).to_have_attribute("data-turn", "2")
+    await expect(svg).to_have_attribute("data-view", "position")
+    assert await units_on_map(page) == after
+    assert await page.evaluate(UNLABELLED_CONTROLS) == []

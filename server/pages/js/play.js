@@ -82,6 +82,8 @@ async function loadGame() {
   }
   if (page.game && game.position < page.game.position) return; // an older answer
   if (!page.renderer || page.game?.game !== game.game) page.renderer = await rendererOf(game.game);
+  // What was said of a move sent belongs to the turn it was sent in.
+  if (page.game && game.turn !== page.game.turn) $("move-status").textContent = "";
   page.game = game;
   page.position = Math.max(page.position, game.position);
   await render();

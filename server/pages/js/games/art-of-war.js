@@ -18,6 +18,7 @@ function built(root) {
     info: el("div", { class: "territory-info", id: "territory-info", "aria-live": "polite" }),
     pending: el("div", { class: "pending-orders", id: "pending-orders" }),
     orders: el("details", { class: "board-text", id: "turn-orders" }),
+    sandbox: el("a", { class: "turn-link", id: "sandbox-link", href: "" }, "This position in the sandbox"),
     ticket: 0,
   };
   root.replaceChildren(
@@ -25,6 +26,7 @@ function built(root) {
     found.info,
     found.pending,
     found.orders,
+    el("p", {}, found.sandbox),
   );
   parts.set(root, found);
   return found;
@@ -57,6 +59,7 @@ export function render(root, game, context) {
   );
   drawn.info.replaceChildren(el("p", { class: "hint" }, "Point at a territory to see what happened there last turn."));
   describeOrders(drawn.orders, run, context);
+  drawn.sandbox.href = `/sandbox/art-of-war?game=${encodeURIComponent(game.id)}&turn=${context.turn}`;
 
   // The reader's own orders not yet run, as the rules read them.
   const sealed = Object.entries(context.sealed).filter(([, move]) => Array.isArray(move));
