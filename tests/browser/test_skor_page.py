@@ -7,34 +7,14 @@ the history slider steps back action by action; a resignation ends it on the pag
 
 from typing import TYPE_CHECKING, Any
 
-from rules.skor.board import NEIGHBOURS
-from tests.browser.support import UNLABELLED_CONTROLS, Player, Server
+from tests.browser.skor_games import free_neighbour, move, skor_game
+from tests.browser.support import UNLABELLED_CONTROLS, Server
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
 Json = dict[str, Any]
 PIECES_ON_BOARD = """els => els.map(e => [e.dataset.hex, e.dataset.player, e.dataset.kind])"""
-
-
-async def skor_game(server: Server) -> tuple[Player, Player]:
-    """A Skor game created, joined by two and started over HTTP: the seats in turn order."""
-    for name in ("Ann", "Bob"):
-        created = await server.call("POST", "/v1/accounts", body={"name": name})
-        server.players.append(Player("", name, created["token"]))
-    ann, bob = server.players
-    body = {"name": "Skor in the browser", "game": "skor", "options": {"round_limit": 50}}
-    server.game_id = (await server.call("POST", "/v1/games", ann, body))["id"]
-    for player in (ann, bob):
-        await server.call("POST", f"/v1/games/{server.game_id}/join", player)
-    await server.call("POST", f"/v1/games/{server.game_id}/start", ann)
-    ann.id, bob.id = "p1", "p2"
-    first, _ = (await server.game())["play"]["setup"]["players"]
-    return (ann, bob) if first == ann.id else (bob, ann)
-
-
-async def move(server: Server, who: Player, text: Any) -> None:
-    await server.call("POST", f"/v1/games/{server.game_id}/moves", who, {"move": text})
 
 
 async def pieces_on_board(page: "Page") -> list[list[str]]:
@@ -44,16 +24,6 @@ async def pieces_on_board(page: "Page") -> list[list[str]]:
 
 def pieces_of(game: Json) -> list[list[str]]:
     return sorted([p["at"], p["player"], p["kind"]] for p in game["pieces"])
-
-
-def free_neighbour(game: Json, hex_: str) -> str:
-    """A neighbour of `hex_` with no obstruction and no piece."""
-    taken = {p["at"] for p in game["pieces"]}
-    return next(
-        n
-        for n in NEIGHBOURS[hex_]
-        if game["structures"].get(n, {}).get("kind") != "obstruction" and n not in taken
-    )
 
 
 async def test_a_skor_game_is_played_through_its_page(server: Server, page: "Page") -> None:
@@ -155,6 +125,9 @@ async def test_a_skor_game_is_played_through_its_page(server: Server, page: "Pag
     await expect(skor).to_have_attribute("data-phase", "choices")
     await page.keyboard.press("ArrowRight")
     await expect(board).to_have_attribute("data-turn", "2")
+    await expect(page.get_by_role("link", name="This position in the sandbox")).to_have_attribute(
+        "href", f"/sandbox/skor?game={server.game_id}&turn=2"
+    )
     await expect(skor).to_have_attribute("data-phase", "move")
     await expect(page.locator("#play-board g.piece")).to_have_count(4)
     await expect(page.locator('#play-board g.piece[data-hex="A0"]')).to_have_count(2)

@@ -1,10 +1,12 @@
 """The Skor sandbox (/sandbox/skor) in headless Chromium against a real server: one person
 rolls the territories, chooses for both players and plays actions for both sides, clicked
 and typed, each adjudicated by POST /v1/adjudicate ("ruleset": "skor"); a refusal says the
-engine's reason and changes nothing; Undo steps back."""
+engine's reason and changes nothing; Undo steps back. A game's turn, opened from its page,
+is played on in the sandbox."""
 
 from typing import TYPE_CHECKING
 
+from tests.browser.skor_games import free_neighbour, move, skor_game
 from tests.browser.support import UNLABELLED_CONTROLS, Server
 
 if TYPE_CHECKING:
@@ -96,3 +98,36 @@ async def test_the_skor_sandbox_plays_both_sides(server: Server, page: "Page") -
     await page.get_by_role("button", name="Undo").click()
     await expect(page.locator('#skor-board g.piece[data-hex="A7"]')).to_have_count(0)
     assert await page.eval_on_selector_all("#skor-board g.piece", PIECES) == before
+
+
+async def test_a_games_turn_is_played_on_in_the_sandbox(server: Server, page: "Page") -> None:
+    from playwright.async_api import expect
+
+    first, second = await skor_game(server)
+    await move(server, first, {"culture": "feudal", "side": 1})
+    await move(server, second, {"culture": "theocracy", "side": 2})
+    state = (await server.game())["play"]["game"]
+    one = free_neighbour(state, "A0")
+    other = free_neighbour({**state, "pieces": [*state["pieces"], {"at": one}]}, "A0")
+    await move(server, first, f"move A0 {one}; move A0 {other}")
+    game = await server.game()
+    state = game["play"]["game"]
+
+    await page.goto(f"{server.base}/sandbox/skor?game={server.game_id}&turn={game['turn']}")
+    await expect(page.locator("#view-banner")).to_have_text(
+        f"Game Skor in the browser, turn {game['turn']}: play on from here "
+        "(the dice are the sandbox's own)."
+    )
+    skor = page.locator("#skor-board .skor")
+    await expect(skor).to_have_attribute("data-player", first.id)
+    shown = await page.eval_on_selector_all("#skor-board g.piece", PIECES)
+    assert shown == sorted([p["at"], p["player"], p["kind"]] for p in state["pieces"])
+    await expect(page.locator(".skor-last h3")).to_have_text(
+        f"{first.name} played: move A0 {one}; move A0 {other}"
+    )
+    # The game's players, by name: its turn goes on here, and the game does not move.
+    await page.get_by_label(f"Actions for {first.name}").fill("end")
+    await page.get_by_role("button", name="Play", exact=True).click()
+    await expect(skor).to_have_attribute("data-player", second.id)
+    await expect(page.get_by_label(f"Actions for {second.name}")).to_be_visible()
+    assert (await server.game())["position"] == game["position"]

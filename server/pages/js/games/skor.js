@@ -6,33 +6,7 @@
 
 import { el } from "../util.js";
 import { choiceFields } from "../skor/choice.js";
-import { actionText, drawPosition, looksOf } from "../skor/view.js";
-
-// The step that began the turn shown: what it was, its engine events and its dice.
-function lastOf(events, name) {
-  for (const e of events) {
-    switch (e.type) {
-      case "skor_setup_rolled.v1":
-        return { title: "The setup's rolls", events: [], dice: e.dice };
-      case "skor_chosen.v1": {
-        const chosen = Object.entries(e.choices).map(
-          ([seat, c]) => `${name(seat)} ${c.culture}${c.tech ? ` (${c.tech})` : ""}, side ${c.side}`,
-        );
-        return { title: `Chosen: ${chosen.join("; ")}`, events: e.events, dice: e.dice };
-      }
-      case "skor_acted.v1":
-        return {
-          title: `${name(e.player)} played: ${e.actions.map(actionText).join("; ")}`,
-          events: e.events,
-          dice: e.dice,
-        };
-      case "skor_left.v1":
-        return { title: `${name(e.player)} left the game`, events: e.events, dice: [] };
-      default:
-    }
-  }
-  return null;
-}
+import { drawPosition, looksOf, stepOf } from "../skor/view.js";
 
 // The forms that seal a choice, one per seat the reader plays.
 function choiceForms(game, context) {
@@ -82,13 +56,15 @@ export function render(root, game, context) {
   const drawn = drawPosition(root, {
     game: state,
     setup: play.setup,
-    last: lastOf(context.events, context.name),
+    last: stepOf(context.events, context.name),
     looks,
     seat,
     propose: (text) => context.draft(text),
     key: `${game.position}|${context.turn}`,
   });
   if (!state && running) drawn.append(...choiceForms(game, context));
+  const sandbox = `/sandbox/skor?game=${encodeURIComponent(game.id)}&turn=${context.turn}`;
+  drawn.append(el("p", {}, el("a", { class: "turn-link skor-sandbox-link", href: sandbox }, "This position in the sandbox")));
 }
 
 // Beside a name: its territory and culture (once chosen).

@@ -1,11 +1,12 @@
 // The Skor sandbox (/sandbox/skor; docs/skor.md, "The sandbox"): one person plays both
-// sides. The setup and every action go to POST /v1/adjudicate with "ruleset": "skor" (the
-// contract of docs/skor.md), which stores nothing: the page keeps the states, so Undo is a
-// step back in its own list.
+// sides, from a new setup or from a game's turn (?game=<id>&turn=<n>, as the game's page
+// links to it). The setup and every action go to POST /v1/adjudicate with "ruleset": "skor"
+// (the contract of docs/skor.md), which stores nothing: the page keeps the states, so Undo
+// is a step back in its own list.
 
 import { announce, api, el } from "../util.js";
 import { choiceFields } from "./choice.js";
-import { actionText, drawPosition, looksOf } from "./view.js";
+import { actionText, drawPosition, looksOf, stepOf } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,6 +15,7 @@ const sandbox = {
   steps: [], // {state, last}: the position after each action, the first after the choices
   names: [], // the players, in joining order
   rolls: [], // the setup's dice
+  looks: null, // a game's players' colours and names, for a position loaded from it
   busy: false,
 };
 
@@ -59,16 +61,22 @@ async function adjudicate(body) {
   return api("/v1/adjudicate", { method: "POST", body: { ruleset: "skor", seed: seed(), ...body } });
 }
 
+// A player's name: a game's player's, or the sandbox's own names.
+function nameOf(player) {
+  return sandbox.looks?.get(player)?.name ?? player;
+}
+
 function draw() {
   const setup = sandbox.setup;
   if (!setup) return;
   const step = sandbox.steps.at(-1);
   const state = step ? step.state : null;
   const [first] = sandbox.names;
+  const given = sandbox.looks;
   const looks = looksOf(
     setup.players,
-    (p) => (p === first ? 1 : 2),
-    (p) => p,
+    (p) => (given ? given.get(p)?.color : p === first ? 1 : 2),
+    nameOf,
   );
   const seat = state && !state.ending ? state.turn.player : null;
   drawPosition($("skor-board"), {
@@ -85,14 +93,21 @@ function draw() {
   });
   $("board-message").hidden = true;
   $("act-box").hidden = !state;
-  $("act-label").textContent = seat ? `Actions for ${seat}` : "The game is over";
+  $("act-label").textContent = seat ? `Actions for ${nameOf(seat)}` : "The game is over";
   $("play").disabled = !seat || sandbox.busy;
   $("undo").disabled = sandbox.steps.length < 2 || sandbox.busy;
 }
 
-async function roll() {
+// A new setup: the names are the players', no game's.
+function fresh() {
   $("setup-error").textContent = "";
+  $("view-banner").hidden = true;
+  sandbox.looks = null;
   sandbox.names = names();
+}
+
+async function roll() {
+  fresh();
   try {
     const rolled = await adjudicate({ setup: { players: sandbox.names, options: options() } });
     sandbox.setup = rolled;
@@ -107,8 +122,7 @@ async function roll() {
 
 async function start(event) {
   event.preventDefault();
-  $("setup-error").textContent = "";
-  sandbox.names = names();
+  fresh();
   const [first, second] = sandbox.names;
   const setup = {
     players: sandbox.names,
@@ -151,7 +165,7 @@ async function play(event) {
       sandbox.steps.push({
         state: answer.state,
         last: {
-          title: `${player} played: ${done.map((r) => r.text).join("; ")}`,
+          title: `${nameOf(player)} played: ${done.map((r) => r.text).join("; ")}`,
           events: done.flatMap((r) => r.events),
           dice: answer.dice,
         },
@@ -176,6 +190,35 @@ function undo() {
   draw();
 }
 
+// A game's turn as the game's page shows it: its setup, its state (none while its players
+// choose) and the step that led to it; the sandbox plays on from there with its own seed.
+async function loadGame(gameId, turn) {
+  const base = `/v1/games/${encodeURIComponent(gameId)}`;
+  try {
+    const game = await api(base);
+    if (game.game !== "skor") throw new Error(`game ${gameId} is not a game of Skor`);
+    if (!game.play) throw new Error(`game ${gameId} has not started`);
+    const shown = Number.isFinite(turn) && turn >= 1 ? turn : game.turn;
+    const step = await api(`${base}/turns/${shown}/play`);
+    const players = new Map(game.players.map((p) => [p.id, p]));
+    sandbox.looks = players;
+    sandbox.setup = step.play.setup;
+    sandbox.names = step.play.setup.players;
+    sandbox.rolls = [];
+    const last = stepOf(step.events, nameOf);
+    sandbox.steps = step.play.game ? [{ state: step.play.game, last }] : [];
+    if (!step.play.game) sandbox.rolls = last ? last.dice : [];
+    const banner = $("view-banner");
+    banner.hidden = false;
+    banner.textContent = step.play.game
+      ? `Game ${game.name}, turn ${shown}: play on from here (the dice are the sandbox's own).`
+      : `Game ${game.name}, turn ${shown}: its players are still choosing; a start here rolls anew.`;
+    draw();
+  } catch (error) {
+    $("setup-error").textContent = `The game cannot be loaded: ${error.message}`;
+  }
+}
+
 function setUp() {
   $("seed").value = randomSeed();
   setUpChoices();
@@ -187,7 +230,13 @@ function setUp() {
   $("skor-actions").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) play(event);
   });
-  document.body.dataset.ready = "true";
+  const query = new URLSearchParams(location.search);
+  const loading = query.get("game")
+    ? loadGame(query.get("game"), Number.parseInt(query.get("turn") || "", 10))
+    : Promise.resolve();
+  loading.finally(() => {
+    document.body.dataset.ready = "true";
+  });
 }
 
 setUp();

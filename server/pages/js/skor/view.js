@@ -58,6 +58,33 @@ export function actionText(a) {
   }
 }
 
+// A step of a game (the definition's events of one move, resolution or setup, docs/skor.md
+// "Playing Skor on the server"): what it was, its engine events and its dice.
+export function stepOf(events, name) {
+  for (const e of events) {
+    switch (e.type) {
+      case "skor_setup_rolled.v1":
+        return { title: "The setup's rolls", events: [], dice: e.dice };
+      case "skor_chosen.v1": {
+        const chosen = Object.entries(e.choices).map(
+          ([seat, c]) => `${name(seat)} ${c.culture}${c.tech ? ` (${c.tech})` : ""}, side ${c.side}`,
+        );
+        return { title: `Chosen: ${chosen.join("; ")}`, events: e.events, dice: e.dice };
+      }
+      case "skor_acted.v1":
+        return {
+          title: `${name(e.player)} played: ${e.actions.map(actionText).join("; ")}`,
+          events: e.events,
+          dice: e.dice,
+        };
+      case "skor_left.v1":
+        return { title: `${name(e.player)} left the game`, events: e.events, dice: [] };
+      default:
+    }
+  }
+  return null;
+}
+
 // The state of one drawing surface that outlives a redraw: the selection being made.
 const pickers = new WeakMap();
 
