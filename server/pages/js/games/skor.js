@@ -12,9 +12,10 @@ import { drawPosition, looksOf, stepOf } from "../skor/view.js";
 function choiceForms(game, context) {
   const setup = game.play.setup;
   return context.seats.map((seat) => {
+    const territory = setup.territories.A.player === seat ? "A" : "B";
     const { fieldset, read } = choiceFields(`skor-choice-${seat}`, {
       alternative: setup.options.alternative_culture,
-      legend: `${context.name(seat)}'s choice (territory ${setup.territories.A.player === seat ? "A" : "B"})`,
+      legend: `${context.name(seat)}'s choice (territory ${territory})`,
       initial: context.sealed[seat] ?? null,
     });
     const error = el("p", { class: "fork-error", role: "alert" });
@@ -64,7 +65,8 @@ export function render(root, game, context) {
   });
   if (!state && running) drawn.append(...choiceForms(game, context));
   const sandbox = `/sandbox/skor?game=${encodeURIComponent(game.id)}&turn=${context.turn}`;
-  drawn.append(el("p", {}, el("a", { class: "turn-link skor-sandbox-link", href: sandbox }, "This position in the sandbox")));
+  const link = el("a", { class: "turn-link", href: sandbox }, "This position in the sandbox");
+  drawn.append(el("p", {}, link));
 }
 
 // Beside a name: its territory and culture (once chosen).

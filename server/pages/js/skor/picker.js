@@ -1,9 +1,9 @@
 // Moves entered by clicking Skor's board (docs/skor.md, "The page"): a click selects a hex
 // (or one piece of a stack), a second click on another hex makes `move F T` (or `fire F T`
-// from a Turret, `city T` for a Nomadic City), and the buttons beside the board make the
+// from a Turret, `city T` for a Nomadic City), and the buttons under the board make the
 // actions of the selected hex (build, promote, remove, debris, spawn, sabotage) and of the
-// turn (spawn, research, end). Each gives the text form of spec §4.11 to `propose`; the page
-// sends it as it sends what is typed.
+// turn (spawn, research, end). Each gives the text form of spec §4.11 to `propose`, which
+// puts it where typed actions go (the game page's move box, the sandbox's actions box).
 
 import { el } from "../util.js";
 import { BRANCHES } from "./panel.js";
@@ -12,8 +12,8 @@ const BUILDABLE = ["farm", "base", "fortification", "debris", "turret", "road"];
 const SHORT = { civilian: "c", military: "m" };
 
 export class Picker {
-  constructor(propose) {
-    this.propose = propose;
+  constructor() {
+    this.propose = () => {}; // set by whoever draws the board: where an action's text goes
     this.from = null; // the selected hex
     this.kind = null; // the kind of the piece clicked in it, if one was
     this.aim = "move"; // what a click on another hex makes: "move", "fire" or "city"
@@ -40,7 +40,7 @@ export class Picker {
       this.clear();
       if (aim === "fire") this.propose(`fire ${from} ${hex}`);
       else if (aim === "city") this.propose(`city ${hex}`);
-      else if (own(game, from, seat).length) this.propose(`move ${from} ${hex}${suffix}`);
+      else if (own(game, from, seat).some((p) => !p.moved)) this.propose(`move ${from} ${hex}${suffix}`);
       else return this.select(hex, kind);
       return true;
     }

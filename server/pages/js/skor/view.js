@@ -91,7 +91,7 @@ const pickers = new WeakMap();
 function pickerOf(root, key) {
   let found = pickers.get(root);
   if (!found || found.key !== key) {
-    found = { key, picker: new Picker(() => {}) };
+    found = { key, picker: new Picker() };
     pickers.set(root, found);
   }
   return found.picker;
