@@ -13,6 +13,17 @@ const fork = {
   busy: false,
 };
 
+// Under a fork's name, where it was forked from, linked to that turn of its source.
+export function showForkedFrom(game) {
+  const source = game.forked_from;
+  $("forked-from").hidden = !source;
+  if (source) {
+    const link = $("forked-from-link");
+    link.textContent = `game ${source.game}, turn ${source.turn}`;
+    link.href = `/games/${encodeURIComponent(source.game)}?turn=${source.turn}`;
+  }
+}
+
 // The last turn a fork may start from: the one being played, or a finished game's last.
 function lastForkable(game) {
   return game.phase === "finished" ? game.turn - 1 : game.turn;

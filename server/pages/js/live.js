@@ -1,8 +1,10 @@
 // A game's websocket, as a spectator: catch up from a position, then follow; reconnect when
 // it drops, waiting longer each time. Every game's page follows its game through this.
 
-export function follow(base, { after, onMessage, onStatus, onGone }) {
-  const link = { socket: null, retry: 0, stopped: false, position: after() };
+// `after()` is the position to catch up from, asked at each (re)connection; `onStatus` gets
+// what the connection is doing, in words (`live` once it is open).
+export function follow(base, { after, onMessage, onStatus, onGone, live = "Live: the page follows the game." }) {
+  const link = { socket: null, retry: 0, stopped: false };
 
   function connect() {
     if (link.stopped) return;
@@ -13,7 +15,7 @@ export function follow(base, { after, onMessage, onStatus, onGone }) {
     link.socket = socket;
     socket.addEventListener("open", () => {
       link.retry = 0;
-      onStatus("Live: the page follows the game.");
+      onStatus(live);
     });
     socket.addEventListener("message", (message) => {
       let data;

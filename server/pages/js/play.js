@@ -3,9 +3,11 @@
 // shares (the players and who has moved, the move box, the turn slider, the live socket)
 // and mounts the game's own renderer, js/games/<game>.js, to draw the board.
 
+import { showForkedFrom } from "./fork.js";
 import { follow } from "./live.js";
 import { colorOf } from "./palette.js";
 import { forgetToken, keepToken, storedToken } from "./token.js";
+import { pickTurn, requestedTurn, setUpTurns, showTurns } from "./turns.js";
 import { HttpError, announce, api, debounce, el, firstTurn } from "./util.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -126,32 +128,13 @@ async function render() {
   $("game-name").textContent = game.name;
   $("phase").textContent =
     `${game.game}: ${phaseText(game)}` + (game.settings.sandbox ? " (sandbox game)" : "");
-  const source = game.forked_from;
-  $("forked-from").hidden = !source;
-  if (source) {
-    const link = $("forked-from-link");
-    link.textContent = `game ${source.game}, turn ${source.turn}`;
-    link.href = `/games/${encodeURIComponent(source.game)}?turn=${source.turn}`;
-  }
+  showForkedFrom(game);
   const started = game.play !== null && game.play !== undefined;
   const last = game.turn;
   const shown = showing();
   const live = shown === last;
-  const slider = $("turn-slider");
   $("history").hidden = !started || last <= firstTurn(game);
-  slider.min = String(Math.min(firstTurn(game), last));
-  slider.max = String(Math.max(1, last));
-  slider.value = String(shown || 1);
-  slider.setAttribute("aria-valuetext", `Turn ${shown} of ${last}${live ? ", live" : ""}`);
-  $("turn-output").textContent = `${shown} of ${last}${live ? " (live)" : ""}`;
-  const link = new URL(location.href);
-  link.search = `?turn=${shown}`;
-  link.hash = "";
-  $("turn-link").href = link.href;
-  $("live-button").hidden = live;
-  const banner = $("view-banner");
-  banner.hidden = live;
-  banner.textContent = live ? "" : `Turn ${shown} of ${last}, from the game's history`;
+  showTurns(firstTurn(game), last, shown);
 
   let step = { play: game.play, events: [] };
   if (started) {
@@ -322,25 +305,17 @@ function handle(message) {
 }
 
 // The turn to show: set at once (so that a redraw meanwhile keeps it), drawn soon after.
-function setViewTurn(n) {
-  const last = page.game ? page.game.turn : 0;
-  page.viewTurn = n >= last ? null : n;
-  history.replaceState(null, "", page.viewTurn === null ? location.pathname : `?turn=${n}`);
-  renderSoon();
+function setViewTurn(n, { now = false } = {}) {
+  page.viewTurn = pickTurn(n, page.game ? page.game.turn : 0);
+  if (now) render();
+  else renderSoon();
 }
 
 const renderSoon = debounce(() => render(), 100);
 
 function setUp() {
-  const requested = Number.parseInt(new URLSearchParams(location.search).get("turn") || "", 10);
-  if (Number.isFinite(requested) && requested >= 1) page.viewTurn = requested;
-  const slider = $("turn-slider");
-  slider.addEventListener("input", () => setViewTurn(Number(slider.value)));
-  $("history").addEventListener("submit", (event) => event.preventDefault());
-  $("live-button").addEventListener("click", () => {
-    setViewTurn(page.game ? page.game.turn : 0);
-    slider.focus();
-  });
+  page.viewTurn = requestedTurn();
+  setUpTurns(() => (page.game ? page.game.turn : 0), setViewTurn);
   $("move-token").value = storedToken();
   // Another token: another reader, who may see other seats.
   $("move-token").addEventListener("change", () => {

@@ -133,10 +133,23 @@ export function drawBoard(svg, board, position, { looks, nameOf, last = [], pend
   const [left, top, width, height] = frame(board);
   svg.setAttribute("viewBox", `${left} ${top} ${width} ${height}`);
   const lookOfOwner = (owner) => (owner ? looks(owner) : INDEPENDENT);
+  const outlined = board.territories.some((t) => t.outline && t.outline.length >= 3);
   const borders = board.edges.map(([a, b]) => {
     const [x1, y1] = centre(byId.get(a));
     const [x2, y2] = centre(byId.get(b));
-    return svgEl("line", { class: "border", x1, y1, x2, y2, stroke: "#8a8a8a", "stroke-width": 2 });
+    const line = { class: "border", stroke: "#8a8a8a", "stroke-width": 2 };
+    if (outlined || Math.abs(x2 - x1) <= width / 2) return svgEl("line", { ...line, x1, y1, x2, y2 });
+    // On a map of discs (the built-in ones), a border across more than half the map goes
+    // round the world (Alaska to Kamchatka): a dashed stub from each end off its own side.
+    const [west, east] = x1 < x2 ? [[x1, y1], [x2, y2]] : [[x2, y2], [x1, y1]];
+    const middle = (west[1] + east[1]) / 2;
+    const stub = { ...line, "stroke-dasharray": "6 4" };
+    return svgEl(
+      "g",
+      { class: "border wraps", "data-between": `${a} ${b}` },
+      svgEl("line", { ...stub, x1: west[0], y1: west[1], x2: left, y2: middle }),
+      svgEl("line", { ...stub, x1: east[0], y1: east[1], x2: left + width, y2: middle }),
+    );
   });
   const shapes = []; // the outlines of a map that has them, under everything else
   const lands = board.territories.map((t) => {

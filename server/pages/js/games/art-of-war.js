@@ -110,6 +110,7 @@ export function describePlayer(seat, game) {
   const held = Object.entries(position.owners).filter(([, owner]) => owner === seat);
   const units = held.reduce((sum, [territory]) => sum + (position.units[territory] ?? 0), 0);
   const resigned = (game.play.resigned || []).includes(seat) ? "resigned, " : "";
-  const count = (n, word) => `${n} ${word}${n === 1 ? "y" : "ies"}`;
-  return `${resigned}${stanceText(player.stance)}; ${count(held.length, "territor")}, ${units} unit${units === 1 ? "" : "s"}`;
+  const territories = `${held.length} territor${held.length === 1 ? "y" : "ies"}`;
+  const pool = position.pending_builds?.[seat] ? `, ${position.pending_builds[seat]} to place` : "";
+  return `${resigned}${stanceText(player.stance)}; ${territories}, ${units} unit${units === 1 ? "" : "s"}${pool}`;
 }
