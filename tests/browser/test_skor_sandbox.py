@@ -91,9 +91,18 @@ async def test_the_skor_sandbox_plays_both_sides(server: Server, page: "Page") -
     await expect(page.locator("#skor-results li")).to_have_attribute("data-result", "refused")
     assert await page.eval_on_selector_all("#skor-board g.piece", PIECES) == before
 
-    # A move of red's, then Undo: back to the position before it.
-    await page.get_by_label("Actions for red").fill("move A1 A7")
-    await page.get_by_role("button", name="Play", exact=True).click()
+    # A move of red's by the keyboard (each hex a button), then Undo: back to the position
+    # before it.
+    start = page.get_by_role("button", name="A1, red's civilian")
+    await start.focus()
+    await page.keyboard.press("Enter")
+    await expect(start).to_have_attribute("aria-pressed", "true")
+    await expect(start).to_be_focused()
+    await page.locator('#skor-board g.hex[data-hex="A7"]').focus()
+    await page.keyboard.press(" ")
+    await expect(page.get_by_label("Actions for red")).to_have_value("move A1 A7")
+    await expect(page.get_by_label("Actions for red")).to_be_focused()
+    await page.keyboard.press("Control+Enter")
     await expect(page.locator('#skor-board g.piece[data-hex="A7"]')).to_have_count(1)
     await page.get_by_role("button", name="Undo").click()
     await expect(page.locator('#skor-board g.piece[data-hex="A7"]')).to_have_count(0)

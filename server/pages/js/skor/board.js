@@ -148,8 +148,12 @@ function piece(p, x, y, ink) {
 // The whole board. `game` is the engine's state (null before both players chose: then
 // `local` gives each hex's structure from the territories as rolled, unturned, named Li); `inks` maps a
 // player to its colour and `tints` to its territory's shade; `marks` maps a hex to a class
-// ("selected", "target") that the input is showing.
-export function drawBoard(svg, { game, local = {}, owners = {}, inks, tints, marks = new Map() }) {
+// ("selected", "target") that the input is showing; `interactive` makes each hex a button
+// that the keyboard reaches.
+export function drawBoard(
+  svg,
+  { game, local = {}, owners = {}, inks, tints, marks = new Map(), interactive = false },
+) {
   const structures = game ? game.structures : local;
   const pieces = game ? game.pieces : [];
   const stacks = new Map();
@@ -192,6 +196,7 @@ export function drawBoard(svg, { game, local = {}, owners = {}, inks, tints, mar
     if (mark) {
       children.push(svgEl("polygon", { class: `hex-mark ${mark}`, points: hexPoints([x, y], 0.93) }));
     }
+    const described = describeHex(game ? name : localName(name), structure, stack);
     groups.push(
       svgEl(
         "g",
@@ -199,8 +204,12 @@ export function drawBoard(svg, { game, local = {}, owners = {}, inks, tints, mar
           class: `hex${mark ? ` ${mark}` : ""}`,
           "data-hex": name,
           "data-structure": structure ? structure.kind : null,
+          tabindex: interactive ? 0 : null,
+          role: interactive ? "button" : null,
+          "aria-label": interactive ? described : null,
+          "aria-pressed": interactive ? String(mark === "selected") : null,
         },
-        svgEl("title", {}, describeHex(game ? name : localName(name), structure, stack)),
+        svgEl("title", {}, described),
         children,
       ),
     );

@@ -106,10 +106,12 @@ export function drawPosition(root, { game, setup, last, looks, seat, propose, ke
   const picker = pickerOf(root, key);
   picker.propose = propose;
   const redraw = () => drawPosition(root, { game, setup, last, looks, seat, propose, key });
+  // With a player to act, each hex is a button (Enter or Space is a click); else a picture.
+  const interactive = Boolean(game && seat);
   const svg = svgEl("svg", {
     class: "skor-board",
-    role: "img",
-    "aria-label": "Skor's board",
+    role: interactive ? "group" : "img",
+    "aria-label": interactive ? "Skor's board: select a hex, then another to move there" : "Skor's board",
     xmlns: "http://www.w3.org/2000/svg",
   });
   const owners = Object.fromEntries(Object.entries(setup.territories).map(([t, v]) => [t, v.player]));
@@ -121,12 +123,23 @@ export function drawPosition(root, { game, setup, last, looks, seat, propose, ke
       }
     }
   }
-  drawBoard(svg, { game, local, owners, inks: looks.inks, tints: looks.tints, marks: picker.marks() });
-  svg.addEventListener("click", (event) => {
-    const hex = event.target.closest("g.hex");
+  const marks = picker.marks();
+  drawBoard(svg, { game, local, owners, inks: looks.inks, tints: looks.tints, marks, interactive });
+  const choose = (target) => {
+    const hex = target.closest("g.hex");
     if (!hex || !game) return;
-    const piece = event.target.closest("g.piece");
-    if (picker.click(hex.dataset.hex, piece ? piece.dataset.kind : null, game, seat)) redraw();
+    const piece = target.closest("g.piece");
+    if (!picker.click(hex.dataset.hex, piece ? piece.dataset.kind : null, game, seat)) return;
+    const focused = document.activeElement === hex;
+    redraw();
+    // The board was drawn anew: the keyboard stays on the hex it was on.
+    if (focused) root.querySelector(`g.hex[data-hex="${hex.dataset.hex}"]`)?.focus();
+  };
+  svg.addEventListener("click", (event) => choose(event.target));
+  svg.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    choose(event.target);
   });
   const status = game
     ? turnLine(game, looks.name)
