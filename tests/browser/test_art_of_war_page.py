@@ -149,6 +149,14 @@ async def test_an_art_of_war_turn_played_through_the_page(server: Server, page: 
     await expect(arrow).to_have_count(1)
     assert await page.evaluate(UNLABELLED_CONTROLS) == []
 
+    # A rewind takes the turn back: the page shows turn 1 again, waiting for both players.
+    await server.rewind()
+    await expect(board).to_have_attribute("data-turn", "1")
+    await expect(page.locator("g.arrow")).to_have_count(0)
+    assert await units_on_map(page) == units_of(play)
+    await expect(page.locator("#players li .seat-state")).to_have_text([" to move", " to move"])
+    assert await page.evaluate("window.sameDocument") is True
+
 
 async def test_the_sandbox_runs_a_turn_of_a_games_position(server: Server, page: "Page") -> None:
     from playwright.async_api import expect

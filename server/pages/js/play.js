@@ -19,7 +19,7 @@ const page = {
   renderer: null, // the game's module, or the shell's own when it has none
   position: 0, // the last position seen, from the API or the websocket
   viewTurn: null, // null: live; else the turn shown from history
-  turns: new Map(), // turn -> GET /turns/{n}/play, of turns the game has left behind
+  turns: new Map(), // turn -> GET /turns/{n}/play (a promise)
   link: null,
   rendering: 0,
   busy: false,
@@ -100,13 +100,17 @@ function showing() {
   return page.viewTurn === null || page.viewTurn >= last ? last : page.viewTurn;
 }
 
-// A turn as the reader sees it: its start, and the events of the step that began it. The
-// turn being played is asked again each time (acts change it); a turn left behind is kept.
+// A turn as the reader sees it: its start, and the events of the step that began it. Neither
+// changes once the turn has begun (an act later in the turn is not its start), so each is
+// asked once, until a rewind (or a snapshot, which may hide one) or another token.
 async function turnPlay(n) {
-  if (page.turns.has(n)) return page.turns.get(n);
-  const found = await api(`${base}/turns/${n}/play`, { token: token() });
-  if (n < page.game.turn) page.turns.set(n, found);
-  return found;
+  if (!page.turns.has(n)) page.turns.set(n, api(`${base}/turns/${n}/play`, { token: token() }));
+  try {
+    return await page.turns.get(n);
+  } catch (error) {
+    page.turns.delete(n);
+    throw error;
+  }
 }
 
 function phaseText(game) {
@@ -296,7 +300,7 @@ async function submit(event) {
 
 function handle(message) {
   if (message.position > page.position) page.position = message.position;
-  if (message.type === "rewound" || message.event?.type === "turn_rewound.v1") page.turns.clear();
+  if (["rewound", "snapshot"].includes(message.type)) page.turns.clear();
   if (message.type === "error") {
     setStatus(message.message || "The server closed the connection.");
     return;
