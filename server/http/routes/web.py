@@ -1,10 +1,10 @@
 """The web pages, served by the server itself: a game's live page (`/games/{game}`, with
 `?turn=n` for a turn of its history: Skirmish Society's own, or for a game run by its
 definition the shell that mounts the game's renderer, docs/games.md "A game's page"), the
-sandboxes (`/sandbox`, `/sandbox/art-of-war`), and their static files (`/static/...`, from
-`server/pages/`). The pages are plain ES modules with no build step; they call the public
-API (with a token the reader types in, to fork or to move) and make no request anywhere
-else, which the Content-Security-Policy below holds them to."""
+sandboxes (`/sandbox`, `/sandbox/art-of-war`, `/sandbox/skor`), and their static files
+(`/static/...`, from `server/pages/`). The pages are plain ES modules with no build step;
+they call the public API (with a token the reader types in, to fork or to move) and make no
+request anywhere else, which the Content-Security-Policy below holds them to."""
 
 import hashlib
 from functools import cache
@@ -111,6 +111,11 @@ async def sandbox_page(request: Request) -> Response:
 @router.get("/sandbox/art-of-war")
 async def art_of_war_sandbox_page(request: Request) -> Response:
     return _serve(request, "aow-sandbox.html")
+
+
+@router.get("/sandbox/skor")
+async def skor_sandbox_page(request: Request) -> Response:
+    return _serve(request, "skor-sandbox.html")
 
 
 @router.get("/static/{path:path}")
