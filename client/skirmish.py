@@ -36,12 +36,13 @@ from schema.api import (
     EventPage,
     FeedEvent,
     Health,
+    PlayTurn,
     TurnView,
     WebhookBody,
     WebhookSet,
     WebhookView,
 )
-from schema.maps import EffectList, GenerateBody, MapList
+from schema.maps import ArtOfWarMaps, EffectList, GenerateBody, MapList
 from schema.verification import Verification
 
 T = TypeVar("T")
@@ -147,6 +148,11 @@ class SkirmishClient(GameCalls):
     async def turn(self, game: str, turn: int) -> TurnView:
         return await self._call("GET", f"{game_path(game)}/turns/{turn}", TurnView)
 
+    async def play_turn(self, game: str, turn: int) -> PlayTurn:
+        """A turn of a game run by its definition, as this caller sees it: the game's view at
+        its start, and the game's events of the step that began it."""
+        return await self._call("GET", f"{game_path(game)}/turns/{turn}/play", PlayTurn)
+
     async def events(self, game: str, *, after: int = 0, limit: int | None = None) -> EventPage:
         """A page of the event feed after `after`, as this caller may see it."""
         params: dict[str, Any] = {"after": after}
@@ -223,6 +229,10 @@ class SkirmishClient(GameCalls):
     async def builtin_map(self, name: str) -> GameMap:
         """A built-in map, with outlines to draw it by."""
         return await self._call("GET", f"/v1/maps/{quote(name, safe='')}", GameMap)
+
+    async def art_of_war_maps(self) -> ArtOfWarMaps:
+        """The Art of War's built-in maps, whole, with their drawing hints."""
+        return await self._call("GET", "/v1/art-of-war/maps", ArtOfWarMaps)
 
     async def generate_map(
         self, players: int, map_type: MapType = "normal", seed: int = 0

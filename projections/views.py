@@ -38,7 +38,11 @@ def public_game(
     position: int,
     now: datetime | None = None,
     clock: ClockKind | None = None,
+    seats: frozenset[str] | None = None,
 ) -> PublicGame:
+    """The game as anyone sees it; with `seats` (those of a caller who plays, projections.
+    visibility.Viewer), a game run by its definition shows its `view` for those seats and
+    their own sealed moves of the wait, never another seat's."""
     assert state.phase != "new"
     vote = None
     if state.vote is not None and state.vote.turn == state.turn:
@@ -73,25 +77,30 @@ def public_game(
         claims=_claims(state) if state.awaiting_claims else None,
         game=state.game,
         game_version=state.game_version,
-        **_play_view(state),
+        **_play_view(state, seats),
     )
 
 
-def _play_view(state: GameState) -> dict[str, Any]:
-    """What a game run by its definition shows anyone: none of it for Skirmish Society."""
+def _play_view(state: GameState, seats: frozenset[str] | None) -> dict[str, Any]:
+    """What a game run by its definition shows a reader (anyone, without `seats`): none of
+    it for Skirmish Society."""
     definition = state.definition
     if definition is None:
         return {}
     if state.play is None:
         return {"options": state.options}
     wait = definition.to_move(state.play)
-    return {
+    shown: dict[str, Any] = {
         "options": state.options,
-        "play": definition.view(state.play, frozenset()),
+        "play": definition.view(state.play, seats or frozenset()),
         "to_move": sorted(wait.seats) if state.phase == "running" else [],
         "moved": sorted(state.sealed) if wait.sealed and wait.announced else None,
         "ending": definition.ending(state.play),
     }
+    if seats is not None:
+        shown["seats"] = sorted(seats)
+        shown["sealed"] = {seat: move for seat, move in state.sealed.items() if seat in seats}
+    return shown
 
 
 def _claims(state: GameState) -> dict[str, SeatClaim]:

@@ -272,6 +272,19 @@ class TurnView(msgspec.Struct, frozen=True):
     position: int
 
 
+class PlayTurn(msgspec.Struct, frozen=True):
+    """A turn of a game run by its definition (rules/game.py), as its reader may see it."""
+
+    turn: int
+    # The game's `view` at the start of the turn, for the reader's seats (none: anyone's).
+    play: Any
+    # The game's own events (tagged) of the step that began the turn: the move or the
+    # resolution of the turn before, the setup's for the game's first turn, none for a fork's.
+    events: list[dict[str, Any]]
+    # The last event of the game that the start of the turn folds in.
+    position: int
+
+
 class ArchivedTruncation(msgspec.Struct, frozen=True):
     truncation_id: int
     after_version: int

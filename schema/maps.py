@@ -1,10 +1,12 @@
-"""The answers about maps and effects (GET /v1/maps, /v1/maps/{name}, /v1/effects) and the
-body that generates a map; a map itself is `rules.skirmish.board.GameMap`."""
+"""The answers about maps and effects (GET /v1/maps, /v1/maps/{name}, /v1/effects,
+/v1/art-of-war/maps) and the body that generates a map; a map itself is
+`rules.skirmish.board.GameMap`, an Art of War map `rules.artofwar.board.MapFile`."""
 
 from typing import Annotated
 
 import msgspec
 
+from rules.artofwar.board import MapFile
 from rules.registry import DEFAULT_GAME
 from rules.skirmish.effects import EffectName
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType
@@ -33,6 +35,12 @@ class MapSummary(msgspec.Struct, frozen=True):
 
 class MapList(msgspec.Struct, frozen=True):
     maps: list[MapSummary]
+
+
+class ArtOfWarMaps(msgspec.Struct, frozen=True):
+    """The Art of War's built-in maps, whole, by name."""
+
+    maps: list[MapFile]
 
 
 class GenerateBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

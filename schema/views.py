@@ -100,6 +100,11 @@ class PublicGame(msgspec.Struct, frozen=True):
     # where it does not: then nobody learns it before the wait resolves).
     moved: list[str] | None = None
     ending: Ending | None = None
+    # Asked with a token: the seats the caller plays (a sandbox's admin: every seat), which
+    # `play` is then the view of, and their own sealed moves of the wait not yet resolved,
+    # by seat (another seat's never). Null for anyone else, and for Skirmish Society.
+    seats: list[str] | None = None
+    sealed: dict[str, Any] | None = None
 
 
 class MyOrders(msgspec.Struct, frozen=True):

@@ -86,6 +86,14 @@ def board_from_file(map_file: MapFile) -> Board:
     )
 
 
+def map_file_of(board: Board) -> MapFile:
+    """The board as a map file, drawing hints and all, territories and borders in code-point
+    order: what a page draws it from."""
+    edges = sorted({(a, b) for a, near in board.neighbours.items() for b in near if a < b})
+    territories = [board.territories[t] for t in board.ids]
+    return MapFile(territories, edges, name=board.name, description=board.description)
+
+
 def board_from_object(data: dict[str, Any]) -> Board:
     """An inline map of a request, as decoded JSON."""
     try:

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from rules.artofwar.board import map_file_of
 from rules.artofwar.diplomacy import Stance, StanceRefused, change_stance
 from rules.artofwar.draws import Draws as TurnDraws
 from rules.artofwar.draws import map_seed, setup_stream, turn_seed
@@ -204,8 +205,10 @@ class ArtOfWar:
 
     def view(self, state: Play, seats: frozenset[Seat]) -> Any:
         """Everything is public between turns (P37): a turn's orders are secret only until it
-        runs, and the room keeps them until then."""
+        runs, and the room keeps them until then. The map comes with it (`board`, drawing
+        hints and all), so that a reader can draw the game from its view alone."""
         view: dict[str, Any] = msgspec.to_builtins(state)
+        view["board"] = msgspec.to_builtins(map_file_of(play_board(state)))
         # Every stance by its kind, the default `no_mercy` too (the state omits it).
         for name, player in state.position.players.items():
             stance: dict[str, Any] = {"kind": player.stance.kind}

@@ -13,7 +13,7 @@ from projections.loading import state_until, stream_of
 from projections.schedule import Due, utc_offset_for
 from projections.states import Loaded
 from schema import errors as codes
-from schema.api import Done, ForkBody, NewGame, TurnView
+from schema.api import Done, ForkBody, NewGame, PlayTurn, TurnView
 from schema.bounds import MAX_SEED
 from schema.commands import CreateGame, ForkGame
 from schema.game_events import (
@@ -21,6 +21,7 @@ from schema.game_events import (
     GameEvent,
     GameForked,
     GameStarted,
+    PlayRecorded,
     PlayStarted,
     Settings,
     game_codec,
@@ -171,3 +172,29 @@ def _begins(event: GameEvent) -> bool:
     if isinstance(event, GameForked):
         return not event.invites
     return isinstance(event, GameStarted | PlayStarted | ForkStarted)
+
+
+async def past_play(
+    found: Services, state: GameState, turn: int, seats: frozenset[str]
+) -> PlayTurn:
+    """Turn `turn` of a game run by its definition, as a reader playing `seats` sees it: the
+    game's view at the start of the turn, and the game's events of the step that began it
+    (the setup's for a game's first turn, none for a fork's). 404 for a turn it has not
+    reached, and for Skirmish Society (its turns are GET /turns/{turn})."""
+    definition = state.definition
+    if definition is None or state.play is None:
+        raise NotFound(codes.TURN_NOT_FOUND, "this game's turns are read at /turns/{turn}")
+    if not state.first_turn <= turn <= state.turn:
+        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    then, last = await _start_of(found, state, turn)
+    began = game_codec.decode_recorded(last)
+    events = (
+        began.events
+        if isinstance(began, PlayRecorded)
+        else began.setup
+        if isinstance(began, PlayStarted)
+        else []
+    )
+    return PlayTurn(
+        turn=turn, play=definition.view(then.play, seats), events=events, position=last.position
+    )

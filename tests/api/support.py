@@ -163,9 +163,10 @@ async def make_move(api: Api, game_id: str, who: Account, move: Any, expect: int
     return answer
 
 
-async def public_game(api: Api, game_id: str) -> Json:
-    """GET /v1/games/{game} as JSON, with the fields of whatever game it plays."""
-    view: Json = await api.call("GET", f"/v1/games/{game_id}")
+async def public_game(api: Api, game_id: str, who: Account | None = None) -> Json:
+    """GET /v1/games/{game} as JSON, with the fields of whatever game it plays; as `who` sees
+    it (their seats' view and sealed moves) when given."""
+    view: Json = await api.call("GET", f"/v1/games/{game_id}", who)
     return view
 
 

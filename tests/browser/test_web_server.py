@@ -109,7 +109,7 @@ async def test_the_maps_and_effects_endpoints(server: Server) -> None:
 
 async def test_the_pages_and_their_static_files(server: Server) -> None:
     client = server.client
-    for path in ("/", "/games/abc123", "/sandbox", "/games/abc123?turn=2"):
+    for path in ("/", "/games/abc123", "/sandbox", "/sandbox/skor", "/games/abc123?turn=2"):
         page = await client.get(path)
         assert page.status_code == 200, path
         assert page.headers["content-type"].startswith("text/html")

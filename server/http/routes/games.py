@@ -24,6 +24,8 @@ from server.accounts.throttle import client_address
 from server.game.application import done, readable, set_up
 from server.http.acting import writer_and_body, writer_of
 from server.http.api import documented, json_response
+from server.http.identity import caller
+from server.live.feed import viewer_of
 from server.services import services
 
 router = APIRouter(prefix="/v1", tags=["games"])
@@ -62,13 +64,19 @@ async def list_games(
 
 @router.get(
     "/games/{game}",
-    **documented(responses={200: PublicGame}, errors=(404,), summary="A game's public state"),
+    **documented(
+        responses={200: PublicGame},
+        errors=(401, 404),
+        summary="A game's public state; with a token, as the caller's seats see it",
+    ),
 )
 async def get_game(request: Request, game: GameId) -> Response:
     found = services(request)
     loaded = await readable(found, game)
+    who = await caller(request)
+    seats = None if who is None else viewer_of(loaded.state, who).players
     return json_response(
-        public_game(loaded.state, loaded.position, found.clock.now(), found.clock_kind)
+        public_game(loaded.state, loaded.position, found.clock.now(), found.clock_kind, seats)
     )
 
 

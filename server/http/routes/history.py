@@ -10,9 +10,9 @@ from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.loading import stream_of
 from projections.visibility import Viewer
-from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, TurnView
+from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, PlayTurn, TurnView
 from schema.game_events import game_codec
-from server.game.application import administered, past_turn, readable
+from server.game.application import administered, past_play, past_turn, readable
 from server.http.api import documented, json_response
 from server.http.identity import caller, required_caller
 from server.http.routes.games import GameId
@@ -41,6 +41,23 @@ async def get_turn(
     found = services(request)
     position = (await readable(found, game)).position
     return json_response(await past_turn(found, game, turn, position=position))
+
+
+@router.get(
+    "/turns/{turn}/play",
+    **documented(
+        responses={200: PlayTurn},
+        errors=(401, 404),
+        summary="A turn of a game run by its definition: its start as the caller sees it",
+    ),
+)
+async def get_play_turn(
+    request: Request, game: GameId, turn: Annotated[int, Path(ge=1, le=1_000_000)]
+) -> Response:
+    found = services(request)
+    state = (await readable(found, game)).state
+    seats = viewer_of(state, await caller(request)).players
+    return json_response(await past_play(found, state, turn, seats))
 
 
 @router.get(

@@ -1,5 +1,6 @@
 """Maps to draw: the built-in ones with outlines filled in, generated ones for the sandbox,
-and the voting effects' descriptions. Stateless; nothing is stored."""
+the Art of War's built-in maps, and the voting effects' descriptions. Stateless; nothing is
+stored."""
 
 import asyncio
 from typing import Annotated
@@ -7,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
+from rules.artofwar.board import map_file_of
 from rules.artofwar.definition import ART_OF_WAR
 from rules.artofwar.maps import builtin_board
 from rules.artofwar.maps import builtin_names as art_of_war_maps
@@ -17,7 +19,15 @@ from rules.skirmish.maps import builtin_map, builtin_names
 from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.errors import Refusal
-from schema.maps import EffectInfo, EffectList, GenerateBody, MapList, MapSummary, PlayerCounts
+from schema.maps import (
+    ArtOfWarMaps,
+    EffectInfo,
+    EffectList,
+    GenerateBody,
+    MapList,
+    MapSummary,
+    PlayerCounts,
+)
 from server.http.api import documented, json_response, read_body
 from server.pictures.outlines import drawable_builtin
 
@@ -80,6 +90,16 @@ async def generate_map(request: Request) -> Response:
     except MapGenerationError as error:
         raise Refusal(codes.MAP_UNUSABLE, str(error)) from error
     return json_response(generated)
+
+
+@router.get(
+    "/art-of-war/maps",
+    **documented(responses={200: ArtOfWarMaps}, summary="The Art of War's built-in maps, whole"),
+)
+async def list_art_of_war_maps() -> Response:
+    return json_response(
+        ArtOfWarMaps([map_file_of(builtin_board(name)) for name in art_of_war_maps()])
+    )
 
 
 @router.get(

@@ -1,8 +1,10 @@
-"""The web pages, served by the server itself: a game's live map (`/games/{game}`, with
-`?turn=n` for a turn of its history), the sandbox (`/sandbox`), and their static files
-(`/static/...`, from `server/pages/`). The pages are plain ES modules with no build step; they
-call the public API (the game page's "Fork here" with a token the reader types in) and make
-no request anywhere else, which the Content-Security-Policy below holds them to."""
+"""The web pages, served by the server itself: a game's live page (`/games/{game}`, with
+`?turn=n` for a turn of its history: Skirmish Society's own, or for a game run by its
+definition the shell that mounts the game's renderer, docs/games.md "A game's page"), the
+sandboxes (`/sandbox`, `/sandbox/art-of-war`, `/sandbox/skor`), and their static files
+(`/static/...`, from `server/pages/`). The pages are plain ES modules with no build step;
+they call the public API (with a token the reader types in, to fork or to move) and make no
+request anywhere else, which the Content-Security-Policy below holds them to."""
 
 import hashlib
 from functools import cache
@@ -16,6 +18,7 @@ from fastapi.responses import Response
 from schema import errors as codes
 from schema.errors import Refusal
 from server.http.routes.games import GameId
+from server.services import services
 
 router = APIRouter(include_in_schema=False)
 
@@ -93,13 +96,26 @@ async def index(request: Request) -> Response:
 
 @router.get("/games/{game}")
 async def game_page(request: Request, game: GameId) -> Response:
-    # One page for every game: it reads the game's id from its own address.
-    return _serve(request, "game.html")
+    # A game run by its definition has the shell of every such game (play.html, which mounts
+    # the game's own renderer); Skirmish Society its own page, which also tells of a game
+    # that does not exist or is gone. Either reads the game's id from its own address.
+    state = (await services(request).games.load(game)).state
+    return _serve(request, "game.html" if state.definition is None else "play.html")
 
 
 @router.get("/sandbox")
 async def sandbox_page(request: Request) -> Response:
     return _serve(request, "sandbox.html")
+
+
+@router.get("/sandbox/art-of-war")
+async def art_of_war_sandbox_page(request: Request) -> Response:
+    return _serve(request, "aow-sandbox.html")
+
+
+@router.get("/sandbox/skor")
+async def skor_sandbox_page(request: Request) -> Response:
+    return _serve(request, "skor-sandbox.html")
 
 
 @router.get("/static/{path:path}")

@@ -1,11 +1,10 @@
 // "Fork here" on a game's page: a new game that begins where the turn shown began
 // (POST /v1/games/{game}/fork, docs/rules.md "Forks"). The page has no sign-in, so the form
-// asks for an account's token. This tab alone keeps it (sessionStorage: never the address,
-// never localStorage), and it is sent in the Authorization header only.
+// asks for an account's token, which token.js keeps for this tab.
 
+import { forgetToken, keepToken, storedToken } from "./token.js";
 import { HttpError, api, firstTurn } from "./util.js";
 
-const KEY = "skirmish-token";
 const $ = (id) => document.getElementById(id);
 
 const fork = {
@@ -14,28 +13,14 @@ const fork = {
   busy: false,
 };
 
-// Storage can be refused (a browser's privacy settings): the field still works.
-function stored() {
-  try {
-    return sessionStorage.getItem(KEY) || "";
-  } catch {
-    return "";
-  }
-}
-
-function keep(token) {
-  try {
-    sessionStorage.setItem(KEY, token);
-  } catch {
-    // Not kept: it is asked again on the next page.
-  }
-}
-
-function forget() {
-  try {
-    sessionStorage.removeItem(KEY);
-  } catch {
-    // Nothing was kept.
+// Under a fork's name, where it was forked from, linked to that turn of its source.
+export function showForkedFrom(game) {
+  const source = game.forked_from;
+  $("forked-from").hidden = !source;
+  if (source) {
+    const link = $("forked-from-link");
+    link.textContent = `game ${source.game}, turn ${source.turn}`;
+    link.href = `/games/${encodeURIComponent(source.game)}?turn=${source.turn}`;
   }
 }
 
@@ -100,7 +85,7 @@ async function submit(event) {
     field.focus();
     return;
   }
-  keep(token);
+  keepToken(token);
   const body = { turn, sandbox: !$("fork-real").checked };
   const name = $("fork-name").value.trim();
   if (name) body.name = name;
@@ -111,7 +96,7 @@ async function submit(event) {
   try {
     made = await api(`${fork.base}/fork`, { method: "POST", body, token });
   } catch (error) {
-    if (error instanceof HttpError && error.status === 401) forget();
+    if (error instanceof HttpError && error.status === 401) forgetToken();
     fork.busy = false;
     setButton();
     setError(explain(error));
@@ -124,10 +109,10 @@ async function submit(event) {
 
 export function setUpFork(base) {
   fork.base = base;
-  $("fork-token").value = stored();
+  $("fork-token").value = storedToken();
   $("fork-form").addEventListener("submit", submit);
   $("fork-forget").addEventListener("click", () => {
-    forget();
+    forgetToken();
     $("fork-token").value = "";
     setError("");
     $("fork-token").focus();

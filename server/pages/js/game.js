@@ -2,7 +2,8 @@
 // history. It reads the public API, follows the game's websocket and redraws on every
 // change without reloading.
 
-import { setUpFork, showFork } from "./fork.js";
+import { setUpFork, showFork, showForkedFrom } from "./fork.js";
+import { follow } from "./live.js";
 import { describeBoard, renderMap } from "./render.js";
 import {
   counts,
@@ -13,6 +14,7 @@ import {
   underShown,
 } from "./sidebar.js";
 import { HttpError, announce, api, debounce, el, firstTurn, formatDuration } from "./util.js";
+import { pickTurn, requestedTurn, setUpTurns, showTurns } from "./turns.js";
 import { setUpZoom } from "./zoom.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -26,8 +28,7 @@ const page = {
   viewTurn: null, // null: live; else the turn shown from history
   turns: new Map(), // turn -> GET /turns/{n}
   effects: new Map(), // effect name -> what it does
-  socket: null,
-  retry: 0,
+  link: null, // the websocket (live.js)
   stopped: false,
   rendering: 0,
 };
@@ -97,7 +98,7 @@ async function loadGame() {
         $(id).hidden = true;
       }
       setMessage(error.message);
-      closeSocket();
+      page.link?.close();
       return;
     }
     throw error;
@@ -150,34 +151,15 @@ async function render() {
   const winner = game.winner ? game.players.find((p) => p.id === game.winner) : null;
   $("phase").textContent =
     phaseText(game) + (winner ? `, won by ${winner.name}` : "") + (game.settings.sandbox ? " (sandbox game)" : "");
-  const source = game.forked_from;
-  $("forked-from").hidden = !source;
-  if (source) {
-    const link = $("forked-from-link");
-    link.textContent = `game ${source.game}, turn ${source.turn}`;
-    link.href = `/games/${encodeURIComponent(source.game)}?turn=${source.turn}`;
-  }
+  showForkedFrom(game);
 
   const last = currentTurn();
   const shown = showing();
   const live = shown === last;
   const form = $("history");
   form.hidden = last < 1 || !page.drawn;
-  const slider = $("turn-slider");
-  slider.min = String(Math.min(firstTurn(game), last));
-  slider.max = String(Math.max(1, last));
-  slider.value = String(shown || 1);
-  slider.setAttribute("aria-valuetext", `Turn ${shown} of ${last}${live ? ", live" : ""}`);
-  $("turn-output").textContent = `${shown} of ${last}${live ? " (live)" : ""}`;
-  const link = new URL(location.href);
-  link.search = `?turn=${shown}`;
-  link.hash = "";
-  $("turn-link").href = link.href;
-  $("live-button").hidden = live;
+  showTurns(firstTurn(game), last, shown);
   showFork(game, shown, Boolean(page.drawn));
-  const banner = $("view-banner");
-  banner.hidden = live;
-  banner.textContent = live ? "" : `Turn ${shown} of ${last}, from the game's history`;
 
   let view;
   if (live) {
@@ -379,48 +361,16 @@ function tick() {
 
 // The websocket: catch up from the last position, then follow; reconnect when it drops.
 function connect() {
-  if (page.stopped) return;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  // A spectator's socket: no token will come, so none is waited for.
-  const url = `${scheme}://${location.host}${base}/live?after=${page.position}&auth=none`;
-  const socket = new WebSocket(url);
-  page.socket = socket;
-  socket.addEventListener("open", () => {
-    page.retry = 0;
-    setStatus("Live: the map follows the game.");
-  });
-  socket.addEventListener("message", (message) => {
-    let data;
-    try {
-      data = JSON.parse(message.data);
-    } catch {
-      return;
-    }
-    handle(data);
-  });
-  socket.addEventListener("close", (event) => {
-    if (page.socket !== socket) return;
-    page.socket = null;
-    if (event.code === 4404 || event.code === 4410) {
+  page.link = follow(base, {
+    after: () => page.position,
+    onMessage: handle,
+    onStatus: setStatus,
+    onGone: () => {
       page.stopped = true;
-      setStatus("The game is gone.");
       refresh();
-      return;
-    }
-    if (page.stopped) return;
-    const wait = Math.min(15000, 500 * 2 ** page.retry);
-    page.retry += 1;
-    setStatus(`Connection lost; trying again in ${Math.round(wait / 1000)} s.`);
-    setTimeout(connect, wait);
+    },
+    live: "Live: the map follows the game.",
   });
-}
-
-function closeSocket() {
-  if (page.socket) {
-    const socket = page.socket;
-    page.socket = null;
-    socket.close();
-  }
 }
 
 function handle(message) {
@@ -468,10 +418,7 @@ function handle(message) {
 
 // The turn to show: set at once (so that a redraw meanwhile keeps it), drawn soon after.
 function setViewTurn(n, { now = false } = {}) {
-  const last = currentTurn();
-  page.viewTurn = n >= last ? null : n;
-  history.replaceState(null, "", page.viewTurn === null ? location.pathname : `?turn=${n}`);
-  $("turn-output").textContent = `${Math.min(n, last)} of ${last}${n >= last ? " (live)" : ""}`;
+  page.viewTurn = pickTurn(n, currentTurn());
   if (now) render();
   else renderSoon();
 }
@@ -479,15 +426,8 @@ function setViewTurn(n, { now = false } = {}) {
 const renderSoon = debounce(() => render(), 100);
 
 function setUp() {
-  const requested = Number.parseInt(new URLSearchParams(location.search).get("turn") || "", 10);
-  if (Number.isFinite(requested) && requested >= 1) page.viewTurn = requested;
-  const slider = $("turn-slider");
-  slider.addEventListener("input", () => setViewTurn(Number(slider.value)));
-  $("history").addEventListener("submit", (event) => event.preventDefault());
-  $("live-button").addEventListener("click", () => {
-    setViewTurn(currentTurn(), { now: true });
-    slider.focus();
-  });
+  page.viewTurn = requestedTurn();
+  setUpTurns(currentTurn, setViewTurn);
   setInterval(tick, 1000);
   setUpZoom($("zoom"), $("map-frame"));
   setUpFork(base);

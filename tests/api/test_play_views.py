@@ -1,0 +1,76 @@
+"""A game run by its definition as each reader sees it: a player's own seats and sealed move
+in GET /v1/games/{game} (never another seat's), and its past turns (GET /turns/{turn}/play):
+the view at each turn's start and the events of the step that began it."""
+
+from tests.api.contracts import Recorder, answer_errors, openapi
+from tests.api.support import Api, Server, make_move, public_game
+
+
+async def _fits_the_contract(api: Api, recorder: Recorder) -> None:
+    """Every answer the test got fits /openapi.json."""
+    rest = openapi(await api.call("GET", "/openapi.json"))
+    answers = [e for e in recorder.exchanges if e.path.startswith("/v1/")]
+    errors = [error for exchange in answers for error in answer_errors(rest, exchange)]
+    assert not errors, "\n".join(errors)
+
+
+async def test_a_player_sees_their_own_sealed_move_and_nobody_elses(server: Server) -> None:
+    api = server.api
+    recorder = Recorder()
+    recorder.follow(api.client)
+    one, two, three = [await api.account(name) for name in ("ann", "bob", "cy")]
+    body = {"name": "Sealed", "game": "art-of-war", "options": {"map": "aow-mini"}}
+    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
+    for who in (one, two, three):
+        await api.join(game_id, who)
+    await api.start(game_id, one)
+    await make_move(api, game_id, one, "hold everything")
+
+    mine = await public_game(api, game_id, one)
+    assert (mine["seats"], mine["sealed"]) == (["p1"], {"p1": ["hold everything"]})
+    theirs = await public_game(api, game_id, two)
+    assert (theirs["seats"], theirs["sealed"]) == (["p2"], {})
+    anyone = await public_game(api, game_id)
+    assert (anyone["seats"], anyone["sealed"]) == (None, None)
+    assert anyone["moved"] == ["p1"]
+    # A spectator with an account plays no seat: nothing sealed is theirs.
+    outsider = await api.account("dee")
+    assert (await public_game(api, game_id, outsider))["sealed"] == {}
+    await _fits_the_contract(api, recorder)
+
+
+async def test_past_turns_show_each_start_and_the_step_before_it(server: Server) -> None:
+    api = server.api
+    recorder = Recorder()
+    recorder.follow(api.client)
+    one, two = await api.account("ann"), await api.account("bob")
+    body = {"name": "History", "game": "art-of-war", "options": {"map": "aow-mini"}}
+    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
+    for who in (one, two):
+        await api.join(game_id, who)
+    await api.start(game_id, one)
+    first = (await public_game(api, game_id))["play"]
+    await make_move(api, game_id, one, "")
+    await make_move(api, game_id, two, "")
+    now = await public_game(api, game_id, one)
+    assert (now["turn"], now["sealed"]) == (2, {})
+
+    start = await api.call("GET", f"/v1/games/{game_id}/turns/1/play", one)
+    assert (start["turn"], start["play"]) == (1, first)
+    assert [e["type"] for e in start["events"]] == ["started.v1"]
+    second = await api.call("GET", f"/v1/games/{game_id}/turns/2/play")
+    assert second["play"] == now["play"]
+    (run,) = second["events"]
+    assert (run["type"], run["turn"], run["orders"]) == ("turn_run.v1", 1, {"p1": [], "p2": []})
+
+    missing = await api.call("GET", f"/v1/games/{game_id}/turns/3/play", expect=404)
+    assert missing["error"]["code"] == "turn_not_found"
+    await _fits_the_contract(api, recorder)
+
+
+async def test_skirmish_society_turns_are_not_read_there(server: Server) -> None:
+    api = server.api
+    admin = await api.account("ann")
+    game_id = (await api.call("POST", "/v1/games", admin, {"name": "SS"}, expect=201))["id"]
+    refused = await api.call("GET", f"/v1/games/{game_id}/turns/1/play", expect=404)
+    assert refused["error"]["code"] == "turn_not_found"

@@ -1,0 +1,38 @@
+"""Skor games for the browser tests, played over HTTP."""
+
+from typing import Any
+
+from rules.skor.board import NEIGHBOURS
+from tests.browser.support import Player, Server
+
+Json = dict[str, Any]
+
+
+async def skor_game(server: Server) -> tuple[Player, Player]:
+    """A Skor game created, joined by two and started over HTTP: the seats in turn order."""
+    for name in ("Ann", "Bob"):
+        created = await server.call("POST", "/v1/accounts", body={"name": name})
+        server.players.append(Player("", name, created["token"]))
+    ann, bob = server.players
+    body = {"name": "Skor in the browser", "game": "skor", "options": {"round_limit": 50}}
+    server.game_id = (await server.call("POST", "/v1/games", ann, body))["id"]
+    for player in (ann, bob):
+        await server.call("POST", f"/v1/games/{server.game_id}/join", player)
+    await server.call("POST", f"/v1/games/{server.game_id}/start", ann)
+    ann.id, bob.id = "p1", "p2"
+    first, _ = (await server.game())["play"]["setup"]["players"]
+    return (ann, bob) if first == ann.id else (bob, ann)
+
+
+async def move(server: Server, who: Player, text: Any) -> None:
+    await server.call("POST", f"/v1/games/{server.game_id}/moves", who, {"move": text})
+
+
+def free_neighbour(game: Json, hex_: str) -> str:
+    """A neighbour of `hex_` with no obstruction and no piece."""
+    taken = {p["at"] for p in game["pieces"]}
+    return next(
+        n
+        for n in NEIGHBOURS[hex_]
+        if game["structures"].get(n, {}).get("kind") != "obstruction" and n not in taken
+    )

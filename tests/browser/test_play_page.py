@@ -1,0 +1,95 @@
+"""The shell of every game run by its definition (/games/{game}, js/play.js) for a game that
+has no renderer of its own: rock-paper-scissors, a game of the tests' own registered as any
+game from outside the project is. Its view is shown as JSON; the players, who is waited for,
+the move box, the reader's own sealed move and the history work as for every game."""
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+from rules.registry import unregister
+from tests.browser.support import UNLABELLED_CONTROLS, Player, Server, serving
+from tests.games.conftest import GAMES
+from tests.games.rock_paper_scissors import ROCK_PAPER_SCISSORS
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+
+@pytest.fixture
+def forgotten() -> Iterator[None]:
+    yield
+    unregister(ROCK_PAPER_SCISSORS.name)
+
+
+@pytest.fixture
+async def server(schema_url: str, forgotten: None) -> AsyncIterator[Server]:
+    async with serving(schema_url, games=GAMES) as running_server:
+        yield running_server
+
+
+@pytest.fixture
+def expected_errors() -> list[str]:
+    # The shell asks for the game's renderer, which this game does not have.
+    return ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
+
+
+async def test_a_game_without_a_renderer_is_played_through_the_shell(
+    server: Server, page: "Page"
+) -> None:
+    from playwright.async_api import expect
+
+    for name in ("Ann", "Bob"):
+        created = await server.call("POST", "/v1/accounts", body={"name": name})
+        server.players.append(Player("", name, created["token"]))
+    ann, bob = server.players
+    body = {"name": "Throws", "game": "rock-paper-scissors", "options": {"rounds": 3}}
+    server.game_id = (await server.call("POST", "/v1/games", ann, body))["id"]
+    for player in server.players:
+        await server.call("POST", f"/v1/games/{server.game_id}/join", player)
+    await server.call("POST", f"/v1/games/{server.game_id}/start", ann)
+    state = await server.game()
+    ids = {p["name"]: p["id"] for p in state["players"]}
+
+    await page.goto(f"{server.base}/games/{server.game_id}")
+    board = page.locator("#play-board")
+    await expect(board).to_have_attribute("data-turn", "1")
+    shown = board.locator('pre[data-view="play"]')
+    await expect(shown).to_contain_text('"played": 0')
+    assert json.loads(await shown.text_content() or "") == state["play"]
+    await expect(page.locator("#players li .seat-state")).to_have_text([" to move", " to move"])
+    await expect(page.locator("#history")).to_be_hidden()
+
+    # Ann throws through the page, as JSON: hers alone until the round is played. Who has
+    # thrown is not public in this game, so nobody is shown as having moved.
+    await page.locator("#move-token").fill(ann.token)
+    await page.locator("#move-token").dispatch_event("change")
+    await page.locator("#move-text").fill('"rock"')
+    await page.get_by_label("Send it as JSON").check()
+    await page.get_by_role("button", name="Send the move").click()
+    await expect(page.locator("#move-status")).to_have_text("Move sent.")
+    await expect(page.locator(f'#sealed [data-seat="{ids["Ann"]}"]')).to_contain_text("rock")
+    await expect(page.locator("#players li .seat-state")).to_have_text([" to move", " to move"])
+    # A move that is no JSON is refused in the page, before it is sent.
+    await page.locator("#move-text").fill("rock")
+    await page.get_by_role("button", name="Send the move").click()
+    await expect(page.locator("#move-error")).to_contain_text("Not JSON")
+
+    # Bob's throw, over HTTP, plays the round: the page follows without reloading.
+    await page.evaluate("window.sameDocument = true")
+    await server.call("POST", f"/v1/games/{server.game_id}/moves", bob, {"move": "scissors"})
+    await expect(board).to_have_attribute("data-turn", "2")
+    await expect(shown).to_contain_text('"played": 1')
+    await expect(page.locator("#sealed")).to_be_hidden()
+    events = board.locator('pre[data-view="events"]')
+    await expect(events).to_contain_text("round_played.v1")
+    assert await page.evaluate("window.sameDocument") is True
+
+    # The history: the first round as it began.
+    await page.locator("#turn-slider").fill("1")
+    await expect(board).to_have_attribute("data-view", "history")
+    await expect(shown).to_contain_text('"played": 0')
+    await expect(page.locator("#view-banner")).to_have_text("Turn 1 of 2, from the game's history")
+    assert await page.evaluate(UNLABELLED_CONTROLS) == []
