@@ -69,6 +69,10 @@ async def test_an_art_of_war_turn_played_through_the_page(server: Server, page: 
     board = page.locator("#play-board")
     await expect(board).to_have_attribute("data-turn", "1")
     await expect(page.locator("h1")).to_have_text("War game")
+    # A turn waits a day for orders by default (P30): the shell says until when.
+    await expect(page.locator("#phase")).to_have_text(
+        "art-of-war: turn 1, until 2030-03-05 08:00 UTC"
+    )
     territories = page.locator("svg g.territory")
     await expect(territories).to_have_count(len(play["board"]["territories"]))
     assert await units_on_map(page) == units_of(play)

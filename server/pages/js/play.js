@@ -117,10 +117,16 @@ async function turnPlay(n) {
   }
 }
 
+// The wait's deadline, in UTC as the notices say it: the server's clock may be a fake one.
+function until(deadline) {
+  if (!deadline) return "";
+  return `, until ${new Date(deadline).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
 function phaseText(game) {
   const words = {
     joining: "waiting for players to join",
-    running: `turn ${game.turn}`,
+    running: `turn ${game.turn}` + until(game.next_resolution_at),
     paused: `turn ${game.turn}, paused`,
     finished: game.ending ? `finished (${game.ending.by})` : "finished",
     killed: "gone",
