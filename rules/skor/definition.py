@@ -40,7 +40,7 @@ from rules.skor.agreement import (
     drawn,
     standing,
 )
-from rules.skor.clock import OPTION, action_for, forfeits
+from rules.skor.clock import MOST_ACTIONS, OPTION, action_for, forfeits
 from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
 from rules.skor.moves import read
@@ -274,11 +274,19 @@ class Skor:
         if forfeits(state.timeouts, seat):
             won = {"event": "won", "player": _opponent(state, seat), "by": "forfeit"}
             return [TimedOut(seat, draws.generation, [], [], [won], forfeited=True)]
-        action = action_for(game, seat)
+        game = replace(game, generation=draws.generation)
         dice = Dice(secret=draws.key)
-        result = act(replace(game, generation=draws.generation), seat, action, dice)
-        assert result.refused is None, result.refused
-        return [TimedOut(seat, draws.generation, [action], dice.records, result.events)]
+        actions: list[AnyAction] = []
+        events: list[EngineEvent] = []
+        # Until the turn is over: an `end` whose purge roll says 1 leaves a purge to do.
+        while game.ending is None and game.turn.player == seat and len(actions) < MOST_ACTIONS:
+            action = action_for(game, seat)
+            result = act(game, seat, action, dice)
+            assert result.refused is None, result.refused
+            game = result.state
+            actions.append(action)
+            events.extend(result.events)
+        return [TimedOut(seat, draws.generation, actions, dice.records, events)]
 
     def leave(self, state: Play, seat: Seat) -> list[Event]:
         game = state.game

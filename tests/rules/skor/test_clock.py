@@ -132,3 +132,30 @@ def test_a_move_of_the_player_starts_the_count_again() -> None:
     forfeited, (timed_out,) = _timed_out(play)
     assert timed_out["forfeited"] is True
     assert SKOR.ending(forfeited) == Ending("forfeit", {first: "won", second: "lost"})
+
+
+def test_a_dictatorships_end_out_of_time_purges_too_in_the_same_timeout() -> None:
+    """`end`'s purge roll says 1 for some secret: the same timeout removes the first piece
+    in canonical order, so that one timed-out turn is one timeout, and the turn passes."""
+    dictators = {seat: {"culture": "dictatorship", "side": 1} for seat in SEATS}
+    for n in range(40):
+        draws = Draws(b"skor-purge-%d" % n)
+        options = SKOR.check_options({})
+        play = _folded(None, recorded(SKOR.setup(options, SEATS, draws)))
+        play = _folded(play, recorded(SKOR.resolve(play, dictators, draws)))
+        assert play.game is not None
+        player = play.game.turn.player
+        (timed_out,) = recorded(SKOR.time_out(play, player, draws))
+        if len(timed_out["actions"]) == 2:
+            break
+    else:
+        raise AssertionError("no secret's purge roll said 1")
+    first = min((p for p in play.game.pieces if p.player == player), key=piece_order)
+    assert timed_out["actions"] == [
+        {"action": "end"},
+        {"action": "remove", "at": first.at, "kind": first.kind},
+    ]
+    assert [d["for"] for d in timed_out["dice"]] == ["purge"]
+    after = _folded(play, [timed_out])
+    assert after.game is not None
+    assert (after.game.turn.number, after.timeouts) == (2, {player: 1})
