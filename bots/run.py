@@ -100,34 +100,46 @@ async def run_demo(demo: Demo, port: int, data_dir: Path) -> int:
             anyone.using((await anyone.create_account(f"Bot {n + 1}")).token)
             for n in range(demo.players)
         ]
-        if demo.game != DEFAULT_GAME:
-            await _play_moves(demo, base, anyone, accounts)
-            await server.process.wait()
-            raise RuntimeError("the demo's server stopped; its log says why")
-        turn_seconds, seed = demo.turn_seconds, demo.seed
-        setup = NewGame("Bot demo", fast_mode=True, vp_target=demo.vp_target, seed=seed)
-        game = await accounts[0].create_game(setup)
-        names = list(STRATEGIES)
-        bots = [
-            Bot(client, game.id, await seat(client, game.id), names[n % len(names)], seed + n,
-                poll=1.0, say=_say)
-            for n, client in enumerate(accounts)
-        ]  # fmt: skip
-        await accounts[0].start(game.id)
-        print(f"watch: {base}/games/{game.id}", flush=True)
-        async with anyone.using(operator_token) as operator:
-            playing = [asyncio.create_task(bot.play()) for bot in bots]
-            try:
-                await _step_turns(operator, game.id, turn_seconds)
-            finally:
-                for task in playing:
-                    task.cancel()
-                await asyncio.gather(*playing, return_exceptions=True)
-        final = await anyone.get_game(game.id)
+        if demo.game == DEFAULT_GAME:
+            game = await _play_turns(demo, base, anyone.using(operator_token), accounts)
+        else:
+            game = await _play_moves(demo, base, accounts)
+        final = await anyone.get_game(game)
         print(f"game over after turn {final.turn - 1}: {outcome(final)}", flush=True)
-        _say(f"the game's page stays at {base}/games/{game.id}; Ctrl-C stops the server")
+        _say(f"the game's page stays at {base}/games/{game}; Ctrl-C stops the server")
         await server.process.wait()
     raise RuntimeError("the demo's server stopped; its log says why")
+
+
+def _watch(base: str, game: str) -> None:
+    """Where to watch: the game's page, which every game has (/games/{game})."""
+    print(f"watch: {base}/games/{game}", flush=True)
+
+
+async def _play_turns(
+    demo: Demo, base: str, operator: SkirmishClient, accounts: list[SkirmishClient]
+) -> str:
+    """A Skirmish Society game, played by bots to its winner, its clock moved a turn every
+    `turn_seconds`; the game's id."""
+    turn_seconds, seed = demo.turn_seconds, demo.seed
+    setup = NewGame("Bot demo", fast_mode=True, vp_target=demo.vp_target, seed=seed)
+    game = await accounts[0].create_game(setup)
+    names = list(STRATEGIES)
+    bots = [
+        Bot(client, game.id, await seat(client, game.id), names[n % len(names)], seed + n,
+            poll=1.0, say=_say)
+        for n, client in enumerate(accounts)
+    ]  # fmt: skip
+    await accounts[0].start(game.id)
+    _watch(base, game.id)
+    playing = [asyncio.create_task(bot.play()) for bot in bots]
+    try:
+        await _step_turns(operator, game.id, turn_seconds)
+    finally:
+        for task in playing:
+            task.cancel()
+        await asyncio.gather(*playing, return_exceptions=True)
+    return game.id
 
 
 async def _step_turns(operator: SkirmishClient, game: str, turn_seconds: float) -> None:
@@ -149,11 +161,9 @@ async def _step_turns(operator: SkirmishClient, game: str, turn_seconds: float) 
         await operator.move_clock(advance_seconds=PAST_THE_LOCK)
 
 
-async def _play_moves(
-    demo: Demo, base: str, anyone: SkirmishClient, accounts: list[SkirmishClient]
-) -> None:
+async def _play_moves(demo: Demo, base: str, accounts: list[SkirmishClient]) -> str:
     """A game run by its definition, played by bots to its end (no clock to move: each
-    step comes when its bots have moved)."""
+    step comes when its bots have moved); the game's id."""
     setup = NewGame(f"Bot demo: {demo.game}", game=demo.game, options=demo.options())
     game = await accounts[0].create_game(setup)
     bots = [
@@ -162,11 +172,9 @@ async def _play_moves(
         for n, client in enumerate(accounts)
     ]  # fmt: skip
     await accounts[0].start(game.id)
-    print(f"watch: {base}/v1/games/{game.id}", flush=True)
+    _watch(base, game.id)
     await asyncio.gather(*(bot.play() for bot in bots))
-    final = await anyone.get_game(game.id)
-    print(f"game over after turn {final.turn - 1}: {outcome(final)}", flush=True)
-    _say(f"the game stays at {base}/v1/games/{game.id}; Ctrl-C stops the server")
+    return game.id
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from typing import Any, Self, TypeVar
 from urllib.parse import quote
 
 import httpx
+import msgspec
 
 from client.games import GameCalls, game_path
 from client.heads import Heads
@@ -42,12 +43,18 @@ from schema.api import (
     WebhookSet,
     WebhookView,
 )
-from schema.maps import ArtOfWarMaps, EffectList, GenerateBody, MapList
+from schema.maps import ArtOfWarMap, EffectList, GenerateBody, MapList
 from schema.verification import Verification
 
 T = TypeVar("T")
 # The most events the feed gives at a time.
 FEED_PAGE = 1000
+
+
+class _OfGame(msgspec.Struct, frozen=True):
+    """Which game a built-in map is for: a Skirmish Society map says none."""
+
+    game: str = ""
 
 
 class SkirmishClient(GameCalls):
@@ -226,13 +233,14 @@ class SkirmishClient(GameCalls):
     async def maps(self) -> MapList:
         return await self._call("GET", "/v1/maps", MapList)
 
-    async def builtin_map(self, name: str) -> GameMap:
-        """A built-in map, with outlines to draw it by."""
-        return await self._call("GET", f"/v1/maps/{quote(name, safe='')}", GameMap)
-
-    async def art_of_war_maps(self) -> ArtOfWarMaps:
-        """The Art of War's built-in maps, whole, with their drawing hints."""
-        return await self._call("GET", "/v1/art-of-war/maps", ArtOfWarMaps)
+    async def builtin_map(self, name: str) -> GameMap | ArtOfWarMap:
+        """A built-in map of any game: Skirmish Society's with outlines to draw it by, or an
+        Art of War map whole, with its drawing hints (its `game` says so)."""
+        path = f"/v1/maps/{quote(name, safe='')}"
+        content = await self._http.send("GET", path, self._headers)
+        if msgspec.json.decode(content, type=_OfGame).game == "art-of-war":
+            return msgspec.json.decode(content, type=ArtOfWarMap)
+        return msgspec.json.decode(content, type=GameMap)
 
     async def generate_map(
         self, players: int, map_type: MapType = "normal", seed: int = 0

@@ -1,8 +1,8 @@
-"""The answers about maps and effects (GET /v1/maps, /v1/maps/{name}, /v1/effects,
-/v1/art-of-war/maps) and the body that generates a map; a map itself is
-`rules.skirmish.board.GameMap`, an Art of War map `rules.artofwar.board.MapFile`."""
+"""The answers about maps and effects (GET /v1/maps, /v1/maps/{name}, /v1/effects) and the
+body that generates a map; a Skirmish Society map itself is `rules.skirmish.board.GameMap`,
+an Art of War map `rules.artofwar.board.MapFile`."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -37,10 +37,11 @@ class MapList(msgspec.Struct, frozen=True):
     maps: list[MapSummary]
 
 
-class ArtOfWarMaps(msgspec.Struct, frozen=True):
-    """The Art of War's built-in maps, whole, by name."""
+class ArtOfWarMap(MapFile, frozen=True, kw_only=True):
+    """An Art of War built-in map, whole (GET /v1/maps/{name}). `game` tells it from a
+    Skirmish Society map, which has none: that answer came first, and stays as it was."""
 
-    maps: list[MapFile]
+    game: Literal["art-of-war"]
 
 
 class GenerateBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

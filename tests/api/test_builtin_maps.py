@@ -71,7 +71,8 @@ async def test_a_map_that_cannot_host_a_game_is_refused_at_creation(server: Serv
 
 async def test_the_map_list_says_which_game_each_map_is_for(server: Server) -> None:
     """The Art of War's maps are listed too; a client of Skirmish Society alone, which knows
-    no `game`, finds none of them playable."""
+    no `game`, finds none of them playable. Each is served by `GET /v1/maps/{name}` (its
+    `game` telling the Art of War's from Skirmish Society's, which has none)."""
     maps = await _maps(server)
     assert {name: m["game"] for name, m in maps.items()} == {
         "diplomacy-land": "skirmish-society",
@@ -83,6 +84,10 @@ async def test_the_map_list_says_which_game_each_map_is_for(server: Server) -> N
     assert (world["territories"], world["homes"], world["players"]) == (42, 0, None)
     assert world["description"].startswith("A world-like map of 42 territories")
     assert maps["aow-mini"]["territories"] == 9
+    for name, listed_map in maps.items():
+        drawn = await server.api.call("GET", f"/v1/maps/{name}")
+        assert drawn.get("game", "skirmish-society") == listed_map["game"]
+        assert len(drawn["territories"]) == listed_map["territories"]
     listed = await server.api.anyone.maps()
     assert [m.game for m in listed.maps] == [
         "skirmish-society",

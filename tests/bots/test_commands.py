@@ -169,7 +169,7 @@ async def test_skirmish_demo_plays_a_game_of_moves_to_its_end_and_serves_on(
     try:
         watch = await _line(demo.stdout)
         game_id = watch.rsplit("/", 1)[1]
-        assert watch == f"watch: {base}/v1/games/{game_id}"
+        assert watch == f"watch: {base}/games/{game_id}"
         over = await _line(demo.stdout)
         async with SkirmishClient(base) as anyone:
             final = await anyone.get_game(game_id)
@@ -180,6 +180,12 @@ async def test_skirmish_demo_plays_a_game_of_moves_to_its_end_and_serves_on(
             await asyncio.sleep(1)
             assert demo.returncode is None
             assert (await anyone.get_game(game_id)).phase == "finished"
+            # The link is the game's page (the shell of a game run by its definition), which
+            # stays for the watcher.
+            async with httpx.AsyncClient(base_url=base) as page:
+                shown = await page.get(f"/games/{game_id}")
+                assert shown.status_code == 200
+                assert '<script type="module" src="/static/js/play.js">' in shown.text
         demo.send_signal(signal.SIGINT)
         async with asyncio.timeout(60):
             assert await demo.wait() == 130

@@ -237,6 +237,10 @@ async def test_the_sandbox_places_units_on_a_position_of_its_own(
     from playwright.async_api import expect
 
     await page.goto(f"{server.base}/sandbox/art-of-war")
+    # The Art of War's built-in maps of GET /v1/maps, no other game's; world to start on.
+    await expect(page.locator("#map-choice option")).to_have_text(["aow-mini", "world"])
+    await expect(page.locator("#map-choice")).to_have_value("world")
+    await expect(page.locator("g.territory")).to_have_count(42)
     await page.locator("#map-choice").select_option("aow-mini")
     await page.get_by_label("Free placement").check()
     await page.get_by_role("button", name="New position").click()

@@ -66,7 +66,6 @@ CALLS: dict[str, Callable[[SkirmishClient], Awaitable[Any]]] = {
     "maps": lambda c: c.maps(),
     "builtin_map": lambda c: c.builtin_map("nosuchmap"),
     "generate_map": lambda c: c.generate_map(3),
-    "art_of_war_maps": lambda c: c.art_of_war_maps(),
     "effects": lambda c: c.effects(),
     "set_webhook": lambda c: c.set_webhook(GAME, "https://example.com/hook"),
     "webhook": lambda c: c.webhook(GAME),

@@ -6,9 +6,11 @@ from datetime import timedelta
 import pytest
 
 from client import ActingUser, Conflict, Forbidden, NotFound, SkirmishClient, Unauthorized
+from rules.skirmish.board import GameMap
 from rules.skirmish.contract import PlayerEntry
 from rules.skirmish.contract import Request as Adjudication
 from schema.api import ForkBody, NewGame, PlayerPatch, SettingsPatch
+from schema.maps import ArtOfWarMap
 from tests.api.game import NAMES, ORDERS, SEED
 from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Server, until
 
@@ -215,7 +217,12 @@ async def test_who_i_am_my_tokens_the_maps_and_the_map_image(
     assert last.value.code == "last_token"
 
     assert "rulebook" in {m.name for m in (await anyone.maps()).maps}
-    assert len((await anyone.builtin_map("rulebook")).territories) > 10
+    rulebook = await anyone.builtin_map("rulebook")
+    assert isinstance(rulebook, GameMap)
+    assert len(rulebook.territories) > 10
+    world = await anyone.builtin_map("world")
+    assert isinstance(world, ArtOfWarMap)
+    assert (world.game, world.name, len(world.territories)) == ("art-of-war", "world", 42)
     generated = await anyone.generate_map(5, "spacious", seed=3)
     assert generated == await anyone.generate_map(5, "spacious", seed=3)
     assert "FEAST" in {e.name for e in (await anyone.effects()).effects}

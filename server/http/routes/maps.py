@@ -1,10 +1,11 @@
-"""Maps to draw: the built-in ones with outlines filled in, generated ones for the sandbox,
-the Art of War's built-in maps, and the voting effects' descriptions. Stateless; nothing is
-stored."""
+"""Maps to draw: every game's built-in ones (Skirmish Society's with outlines filled in, the
+Art of War's whole), generated ones for the sandbox, and the voting effects' descriptions.
+Stateless; nothing is stored."""
 
 import asyncio
 from typing import Annotated
 
+import msgspec
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
@@ -20,7 +21,7 @@ from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.errors import Refusal
 from schema.maps import (
-    ArtOfWarMaps,
+    ArtOfWarMap,
     EffectInfo,
     EffectList,
     GenerateBody,
@@ -59,14 +60,18 @@ async def list_maps() -> Response:
 @router.get(
     "/maps/{name}",
     **documented(
-        responses={200: GameMap},
+        # Skirmish Society's map, as it always was, or another game's, whose `game` says so.
+        responses={200: (GameMap, ArtOfWarMap)},
         errors=(404,),
-        summary="A built-in map with an outline for every territory, to draw it",
+        summary="A built-in map of any game, whole, to draw it",
     ),
 )
 async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
     if name not in builtin_names():
-        raise Refusal(codes.MAP_NOT_FOUND, f"no built-in map {name!r}")
+        if name not in art_of_war_maps():
+            raise Refusal(codes.MAP_NOT_FOUND, f"no built-in map {name!r}")
+        whole = msgspec.structs.asdict(map_file_of(builtin_board(name)))
+        return json_response(ArtOfWarMap(**whole, game="art-of-war"))
     try:
         # The first call fits the outlines (a fraction of a second); later ones are cached.
         drawn = await asyncio.to_thread(drawable_builtin, name)
@@ -90,16 +95,6 @@ async def generate_map(request: Request) -> Response:
     except MapGenerationError as error:
         raise Refusal(codes.MAP_UNUSABLE, str(error)) from error
     return json_response(generated)
-
-
-@router.get(
-    "/art-of-war/maps",
-    **documented(responses={200: ArtOfWarMaps}, summary="The Art of War's built-in maps, whole"),
-)
-async def list_art_of_war_maps() -> Response:
-    return json_response(
-        ArtOfWarMaps([map_file_of(builtin_board(name)) for name in art_of_war_maps()])
-    )
 
 
 @router.get(

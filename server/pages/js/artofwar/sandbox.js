@@ -11,7 +11,8 @@ import { adjudicate, requestOf } from "./contract.js";
 const $ = (id) => document.getElementById(id);
 
 const box = {
-  maps: new Map(), // built-in map name -> its file (GET /v1/art-of-war/maps)
+  maps: [], // the Art of War's built-in maps by name (GET /v1/maps)
+  files: new Map(), // built-in map name -> its file, once chosen (GET /v1/maps/{name})
   play: null, // the position, in the form of a game's view: options, board, position
   looks: new Map(), // player -> colour number
   names: new Map(), // player -> the name shown
@@ -31,10 +32,15 @@ function setError(text) {
   $("sandbox-error").textContent = text;
 }
 
-// A new position: each player one territory, spread over the map, with 12 - population
-// units (a starting territory's, §2); the rest independent and empty. Edit any of it.
-function newPosition(mapName, count, placement) {
-  const file = box.maps.get(mapName);
+async function mapFile(name) {
+  if (!box.files.has(name)) box.files.set(name, await api(`/v1/maps/${encodeURIComponent(name)}`));
+  return box.files.get(name);
+}
+
+// A new position on the built-in map `file`: each player one territory, spread over the map,
+// with 12 - population units (a starting territory's, §2); the rest independent and empty.
+// Edit any of it.
+function newPosition(file, count, placement) {
   const ids = file.territories.map((t) => t.id);
   const players = Array.from({ length: count }, (_, k) => COLORS[k + 1]?.name || `player${k + 1}`);
   const owners = {};
@@ -47,7 +53,7 @@ function newPosition(mapName, count, placement) {
   box.looks = new Map(players.map((p, k) => [p, k + 1]));
   box.names = new Map(players.map((p) => [p, p]));
   return {
-    options: { map: mapName, placement },
+    options: { map: file.name, placement },
     board: file,
     position: {
       turn: 1,
@@ -317,19 +323,23 @@ async function main() {
   });
   $("territory-form").addEventListener("submit", applyTerritory);
   try {
-    const answer = await api("/v1/art-of-war/maps");
-    for (const file of answer.maps) box.maps.set(file.name, file);
-    $("map-choice").replaceChildren(
-      ...[...box.maps.keys()].map((name) => el("option", { value: name }, name)),
-    );
-    $("setup").addEventListener("submit", (event) => {
+    const listed = await api("/v1/maps");
+    box.maps = listed.maps.filter((m) => m.game === "art-of-war").map((m) => m.name);
+    $("map-choice").replaceChildren(...box.maps.map((name) => el("option", { value: name }, name)));
+    $("setup").addEventListener("submit", async (event) => {
       event.preventDefault();
       setError("");
       const count = Math.min(20, Math.max(2, Number.parseInt($("player-count").value, 10) || 2));
       const placement = $("free-placement").checked ? "free" : "automatic";
-      $("position-about").textContent = `A new position on ${$("map-choice").value}.`;
-      box.selected = null;
-      show(newPosition($("map-choice").value, count, placement));
+      const name = $("map-choice").value;
+      try {
+        const file = await mapFile(name);
+        $("position-about").textContent = `A new position on ${name}.`;
+        box.selected = null;
+        show(newPosition(file, count, placement));
+      } catch (error) {
+        setError(`The map cannot be loaded: ${error.message}`);
+      }
     });
     $("load").addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -350,9 +360,10 @@ async function main() {
       $("load-turn").value = query.get("turn") || "";
       show(await loadGame(gameId, Number.parseInt(query.get("turn") || "", 10) || null));
     } else {
-      $("map-choice").value = box.maps.has("world") ? "world" : [...box.maps.keys()][0];
-      $("position-about").textContent = `A new position on ${$("map-choice").value}.`;
-      show(newPosition($("map-choice").value, 2, "automatic"));
+      const name = box.maps.includes("world") ? "world" : box.maps[0];
+      $("map-choice").value = name;
+      $("position-about").textContent = `A new position on ${name}.`;
+      show(newPosition(await mapFile(name), 2, "automatic"));
     }
   } catch (error) {
     $("map-message").textContent = `The sandbox cannot start: ${error.message}`;
