@@ -98,15 +98,16 @@ def _move(rng: SeededRandom, play: Play, seat: str, tries: int) -> Any:
     return msgspec.to_builtins(action)
 
 
-def _same(play: Play, game: State | None) -> None:
+def _same(play: Play, played: Play) -> None:
+    assert msgspec.json.encode(play) == msgspec.json.encode(played)
     assert play.game is not None
-    assert msgspec.json.encode(play.game) == msgspec.json.encode(game)
     _check(play.game)
 
 
 def play_game(seed: int) -> tuple[Play, list[Step]]:
     """A game as the room plays it, each step's events recorded and folded onto the state,
-    beside the engine's own game played with the secret's dice; every die checked."""
+    beside the state played without folding: the engine's own game, played with the secret's
+    dice (no draw is offered); every die checked."""
     rng = SeededRandom(seed)
     options = SKOR.check_options({"round_limit": rng.between(2, 8), "alternative_culture": True})
     draws = Draws(seed.to_bytes(8, "big"))
@@ -123,9 +124,12 @@ def play_game(seed: int) -> tuple[Play, list[Step]]:
     resolution = recorded(made[-1:])
     steps.append(("resolution", None, sealed, 0, resolution))
     choices = {seat: msgspec.convert(move, Choice) for seat, move in sealed.items()}
-    _, game, _ = start(play.setup, choices, Dice(secret=draws.key))
+    setup_rolled = made[0]
+    assert isinstance(setup_rolled, SetupRolled)
+    chosen, game, _ = start(setup_rolled.setup, choices, Dice(secret=draws.key))
+    played = Play(chosen, game)
     play = _folded(play, resolution)
-    _same(play, game)
+    _same(play, played)
     tries = 0
     while SKOR.ending(play) is None:
         assert len(steps) < 2_000
@@ -138,7 +142,7 @@ def play_game(seed: int) -> tuple[Play, list[Step]]:
             play = _folded(play, events)
             if game.ending is None:
                 game = act(game, leaving, Resign(), Dice(rolls=[])).state
-            _same(play, game)
+            _same(play, replace(played, game=game, left=leaving))
             break
         move = _move(rng, play, seat, tries)
         try:
@@ -155,7 +159,8 @@ def play_game(seed: int) -> tuple[Play, list[Step]]:
         steps.append(("move", seat, move, 0, events))
         play = _folded(play, events)
         game = _played(game, seat, acted, draws)
-        _same(play, game)
+        played = replace(played, game=game, dice=tuple(acted.dice))
+        _same(play, played)
     reproduced(draws.key, _dice(made), draws.generation)
     return play, steps
 

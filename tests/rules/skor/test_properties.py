@@ -232,7 +232,6 @@ def reproduced(secret: bytes, dice: Sequence[DieRecord], generation: int) -> Non
 def _check(state: State) -> None:
     # validate refuses more than two pieces on a hex and both players' pieces on one.
     validate(state)
-    assert msgspec.json.decode(msgspec.json.encode(state), type=State) == state
     turn = state.turn
     assert turn.number <= 2 * state.options.round_limit
     if state.ending is None:
@@ -243,6 +242,7 @@ def _check(state: State) -> None:
         assert turn.spawns is not None
         assert turn.spawns <= 2
     assert all(amount >= 0 for amount in state.incoming.values())
+    assert msgspec.json.decode(msgspec.json.encode(state), type=State) == state
 
 
 def play(seed: int, from_setup: bool) -> tuple[State, list[Any]]:
