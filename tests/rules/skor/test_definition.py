@@ -3,7 +3,10 @@ games from the setup to their end, played the way the room plays them (its event
 as JSON, folded by `evolve`), then replayed step by step as server/ops/replay_steps.py does.
 
 - every game ends (the round limit at the latest), each seat with its result;
-- folding the recorded events rebuilds exactly the state, which survives its JSON;
+- folding the recorded events, step by step or all at once from nothing, gives exactly the
+  state played (the engine's, its dice drawn from the secret), which survives its JSON;
+- every state reached keeps the engine's properties (tests/rules/skor/test_properties.py),
+  and every die in the events is reproduced from the secret and its labels;
 - each step asked again with the same state, move and draws makes the same events;
 - the same seed gives the same game; a step taken again in a later generation draws afresh.
 """
@@ -18,14 +21,25 @@ from projections.playing import game_events, recorded
 from rules.game import Draws, Ending, MoveRefused, NotYourMove, Sealed, Wait
 from rules.kit.prng import SeededRandom
 from rules.registry import newest
-from rules.skor.actions import Move
-from rules.skor.definition import SKOR, Acted, Play
-from rules.skor.dice import Dice
+from rules.skor.actions import Move, Resign
+from rules.skor.definition import SKOR, Acted, Chosen, Play, SetupRolled
+from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
+from rules.skor.setup import Choice, start
 from rules.skor.state import BRANCHES, State
-from tests.rules.skor.test_properties import CULTURES, _action
+from tests.rules.skor.test_properties import (
+    CULTURES,
+    _action,
+    _check,
+    reported,
+    reproduced,
+    seeds,
+    setup_dice,
+)
 
 SEATS = ("p1", "p2")
+# 4 tests of 150 seeds: 600 games played through the definition and folded again.
+CHUNKS, SEEDS = 4, 150
 # (kind, seat, move, generation, recorded events), as the room's PlayRecorded keeps a step.
 Step = tuple[str, str | None, Any, int, list[dict[str, Any]]]
 
@@ -38,17 +52,28 @@ def _folded(play: Play | None, events: list[dict[str, Any]]) -> Play:
     return play
 
 
-def _directly(play: Play, seat: str, made: list[Any], draws: Draws) -> State:
-    """The engine's state after the move's actions, their dice drawn from the secret (as the
-    move drew them): what folding its events, with the recorded rolls, must rebuild."""
-    assert play.game is not None
-    (acted,) = made
-    assert isinstance(acted, Acted)
-    game = replace(play.game, generation=draws.generation)
+def _played(game: State, seat: str, acted: Acted, draws: Draws) -> State:
+    """The engine's state after the move's actions, from the state played so far, their dice
+    drawn from the secret (as the move drew them): what folding the events must rebuild."""
+    game = replace(game, generation=draws.generation)
     dice = Dice(secret=draws.key)
     for action in acted.actions:
-        game = act(game, seat, action, dice).state
+        result = act(game, seat, action, dice)
+        assert result.refused is None, result.refused
+        game = result.state
     return game
+
+
+def _dice(events: list[Any]) -> list[DieRecord]:
+    """The dice of the definition's events, each checked against what the events report."""
+    dice: list[DieRecord] = []
+    for event in events:
+        if isinstance(event, SetupRolled):
+            assert [(d.sides, d.value) for d in event.dice] == setup_dice(event.setup)
+        elif isinstance(event, Chosen | Acted):
+            assert [(d.sides, d.value) for d in event.dice] == reported(event.events)
+        dice += getattr(event, "dice", [])
+    return dice
 
 
 def _choice(rng: SeededRandom) -> dict[str, Any]:
@@ -73,11 +98,21 @@ def _move(rng: SeededRandom, play: Play, seat: str, tries: int) -> Any:
     return msgspec.to_builtins(action)
 
 
+def _same(play: Play, played: Play) -> None:
+    assert msgspec.json.encode(play) == msgspec.json.encode(played)
+    assert play.game is not None
+    _check(play.game)
+
+
 def play_game(seed: int) -> tuple[Play, list[Step]]:
+    """A game as the room plays it, each step's events recorded and folded onto the state,
+    beside the state played without folding: the engine's own game, played with the secret's
+    dice (no draw is offered); every die checked."""
     rng = SeededRandom(seed)
     options = SKOR.check_options({"round_limit": rng.between(2, 8), "alternative_culture": True})
     draws = Draws(seed.to_bytes(8, "big"))
-    setup = recorded(SKOR.setup(options, SEATS, draws))
+    made: list[Any] = SKOR.setup(options, SEATS, draws)
+    setup = recorded(made)
     steps: list[Step] = [("setup", None, options, 0, setup)]
     play = _folded(None, setup)
     sealed = {}
@@ -85,32 +120,48 @@ def play_game(seed: int) -> tuple[Play, list[Step]]:
         decision = SKOR.move(play, seat, _choice(rng), draws)
         assert isinstance(decision, Sealed)
         sealed[seat] = decision.move
-    resolution = recorded(SKOR.resolve(play, sealed, draws))
+    made += SKOR.resolve(play, sealed, draws)
+    resolution = recorded(made[-1:])
     steps.append(("resolution", None, sealed, 0, resolution))
+    choices = {seat: msgspec.convert(move, Choice) for seat, move in sealed.items()}
+    setup_rolled = made[0]
+    assert isinstance(setup_rolled, SetupRolled)
+    chosen, game, _ = start(setup_rolled.setup, choices, Dice(secret=draws.key))
+    played = Play(chosen, game)
     play = _folded(play, resolution)
+    _same(play, played)
     tries = 0
     while SKOR.ending(play) is None:
         assert len(steps) < 2_000
         wait = SKOR.to_move(play)
         (seat,) = wait.seats
         if rng.below(3000) == 0:
-            events = recorded(SKOR.leave(play, rng.choice(SEATS)))
+            leaving = rng.choice(SEATS)
+            events = recorded(SKOR.leave(play, leaving))
             steps.append(("leave", None, None, 0, events))
             play = _folded(play, events)
+            if game.ending is None:
+                game = act(game, leaving, Resign(), Dice(rolls=[])).state
+            _same(play, replace(played, game=game, left=leaving))
             break
         move = _move(rng, play, seat, tries)
         try:
-            made = SKOR.move(play, seat, move, draws)
+            moved = SKOR.move(play, seat, move, draws)
         except MoveRefused:
             tries += 1
             continue
-        assert not isinstance(made, Sealed)
-        events = recorded(made)
+        assert not isinstance(moved, Sealed)
+        (acted,) = moved
+        assert isinstance(acted, Acted)
+        made.append(acted)
         tries = 0
+        events = recorded(moved)
         steps.append(("move", seat, move, 0, events))
-        after = _folded(play, events)
-        assert after.game == _directly(play, seat, made, draws)
-        play = after
+        play = _folded(play, events)
+        game = _played(game, seat, acted, draws)
+        played = replace(played, game=game, dice=tuple(acted.dice))
+        _same(play, played)
+    reproduced(draws.key, _dice(made), draws.generation)
     return play, steps
 
 
@@ -149,6 +200,14 @@ def test_a_random_game_ends_and_replays_identically(seed: int) -> None:
     assert SKOR.to_move(play) == Wait()
     assert _replayed(seed, steps) == play
     assert msgspec.json.encode(play_game(seed)) == msgspec.json.encode((play, steps))
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_a_games_events_folded_from_nothing_give_the_state_played(chunk: int) -> None:
+    for seed in seeds(chunk, SEEDS):
+        play, steps = play_game(seed)
+        folded = _folded(None, [event for *_, events in steps for event in events])
+        assert msgspec.json.encode(folded) == msgspec.json.encode(play), seed
 
 
 def test_dice_are_drawn_afresh_in_a_later_generation() -> None:
