@@ -13,10 +13,12 @@ from rules.skirmish.ruleset import SkirmishSociety
 
 
 class Played:
-    """A game played out: its final state, how it ended, and how many steps it took."""
+    """A game played out: its final state, how it ended, how many steps it took, and every
+    event of the game in order (the setup's first)."""
 
-    def __init__(self, state: Any, ending: Ending, steps: int, moves: int) -> None:
+    def __init__(self, state: Any, ending: Ending, steps: int, moves: int, events: list[Any]):
         self.state, self.ending, self.steps, self.moves = state, ending, steps, moves
+        self.events = events
 
 
 def definition(name: str) -> Game[Any, Any]:
@@ -44,8 +46,15 @@ def play_out(
     strategy = dict(zip(seats, strategies, strict=True))
     draws = Draws(secret)
     state: Any = None
-    for event in game.setup(game.check_options(options), seats, draws):
-        state = game.evolve(state, event)
+    events: list[Any] = []
+
+    def apply(made: list[Any]) -> None:
+        nonlocal state
+        for event in made:
+            state = game.evolve(state, event)
+        events.extend(made)
+
+    apply(game.setup(game.check_options(options), seats, draws))
     steps = moves = 0
     while (ending := game.ending(state)) is None:
         if steps >= max_steps:
@@ -64,10 +73,7 @@ def play_out(
                     sealed[seat] = decision.move
                     continue
                 # A private act (a message) changes the state as a public one does.
-                played = decision.events if isinstance(decision, Private) else decision
-                for event in played:
-                    state = game.evolve(state, event)
+                apply(decision.events if isinstance(decision, Private) else decision)
         if wait.sealed:
-            for event in game.resolve(state, sealed, draws):
-                state = game.evolve(state, event)
-    return Played(state, ending, steps, moves)
+            apply(game.resolve(state, sealed, draws))
+    return Played(state, ending, steps, moves, events)
