@@ -5,13 +5,13 @@
 
 import { showForkedFrom } from "./fork.js";
 import { follow } from "./live.js";
+import { gameBase, phaseText, setMessage, setStatus, showGone } from "./page.js";
 import { colorOf } from "./palette.js";
 import { forgetToken, keepToken, storedToken } from "./token.js";
 import { pickTurn, requestedTurn, setUpTurns, showTurns } from "./turns.js";
 import { HttpError, announce, api, debounce, el, firstTurn } from "./util.js";
 
-const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const base = `/v1/games/${encodeURIComponent(gameId)}`;
+const base = gameBase();
 const $ = (id) => document.getElementById(id);
 
 const page = {
@@ -55,16 +55,6 @@ const plainRenderer = {
   },
 };
 
-function setMessage(text) {
-  const message = $("map-message");
-  message.hidden = !text;
-  message.textContent = text || "";
-}
-
-function setStatus(text) {
-  $("connection").textContent = text;
-}
-
 async function loadGame() {
   let game;
   try {
@@ -77,10 +67,7 @@ async function loadGame() {
       $("move-error").textContent = `The token was not accepted: ${error.message}`;
       return loadGame();
     }
-    if (error instanceof HttpError && (error.status === 404 || error.status === 410)) {
-      $("game-name").textContent = error.status === 404 ? "No such game" : "This game is gone";
-      for (const id of ["history", "side", "play-board"]) $(id).hidden = true;
-      setMessage(error.message);
+    if (showGone(error, ["history", "side", "play-board"])) {
       page.link?.close();
       return;
     }
@@ -117,25 +104,15 @@ async function turnPlay(n) {
   }
 }
 
-function phaseText(game) {
-  const words = {
-    joining: "waiting for players to join",
-    running: `turn ${game.turn}`,
-    paused: `turn ${game.turn}, paused`,
-    finished: game.ending ? `finished (${game.ending.by})` : "finished",
-    killed: "gone",
-  };
-  return words[game.phase] || game.phase;
-}
-
 async function render() {
   const game = page.game;
   if (!game) return;
   const ticket = ++page.rendering;
   document.title = `${game.name}: ${game.game}`;
   $("game-name").textContent = game.name;
+  const finished = game.ending ? `finished (${game.ending.by})` : "finished";
   $("phase").textContent =
-    `${game.game}: ${phaseText(game)}` + (game.settings.sandbox ? " (sandbox game)" : "");
+    `${game.game}: ${phaseText(game, finished)}` + (game.settings.sandbox ? " (sandbox game)" : "");
   showForkedFrom(game);
   const started = game.play !== null && game.play !== undefined;
   const last = game.turn;
