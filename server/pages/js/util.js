@@ -29,6 +29,25 @@ export function firstTurn(game) {
   return game.forked_from ? game.forked_from.turn : 1;
 }
 
+// A fresh seed for a sandbox's draws: 16 hex digits.
+export function randomSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// A sandbox's start from a game: the game (`kind`, as the registry names it, and started)
+// and its turn `turn` as `GET /turns/{n}/play` gives it (the game's current one without a
+// turn). `called` names such a game in the error of another kind.
+export async function gameTurn(gameId, kind, called, turn) {
+  const base = `/v1/games/${encodeURIComponent(gameId)}`;
+  const game = await api(base);
+  if (game.game !== kind) throw new Error(`game ${gameId} is not ${called}`);
+  if (!game.play) throw new Error(`game ${gameId} has not started`);
+  const shown = Number.isFinite(turn) && turn >= 1 ? turn : game.turn;
+  const step = await api(`${base}/turns/${shown}/play`);
+  return { game, shown, step };
+}
+
 // "2 d 3 h", "3 h 05 min", "4 min 09 s", "12 s".
 export function formatDuration(milliseconds) {
   const total = Math.max(0, Math.floor(milliseconds / 1000));

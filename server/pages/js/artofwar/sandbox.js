@@ -4,7 +4,7 @@
 // its outcome. Nothing is stored.
 
 import { COLORS } from "../palette.js";
-import { HttpError, announce, api, el } from "../util.js";
+import { HttpError, announce, api, el, gameTurn, randomSeed } from "../util.js";
 import { drawBoard, lookOf } from "./board.js";
 import { adjudicate, requestOf } from "./contract.js";
 
@@ -68,12 +68,7 @@ function newPosition(file, count, placement) {
 }
 
 async function loadGame(gameId, turn) {
-  const base = `/v1/games/${encodeURIComponent(gameId)}`;
-  const game = await api(base);
-  if (game.game !== "art-of-war") throw new Error(`game ${gameId} is not an Art of War game`);
-  if (!game.play) throw new Error(`game ${gameId} has not started`);
-  const shown = turn || game.turn;
-  const step = await api(`${base}/turns/${shown}/play`);
+  const { game, shown, step } = await gameTurn(gameId, "art-of-war", "an Art of War game", turn);
   box.looks = new Map(game.players.map((p) => [p.id, p.color]));
   box.names = new Map(game.players.map((p) => [p.id, p.name]));
   $("position-about").textContent = `Game ${game.name}, turn ${shown}.`;
@@ -305,12 +300,6 @@ function applyTerritory(event) {
   units[id] = Math.max(0, Number.parseInt($("territory-units").value, 10) || 0);
   const players = stancesFromForm();
   show({ ...box.play, position: { ...position, players, pending_builds: poolsFromForm(), owners, units } });
-}
-
-function randomSeed() {
-  const bytes = new Uint8Array(8);
-  crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 async function main() {
