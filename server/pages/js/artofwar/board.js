@@ -72,6 +72,16 @@ export function eventText(event, nameOf) {
   }
 }
 
+// An order of a turn that ran, with its result (and why, if it failed): a list's item.
+export function orderItem(order, nameOf) {
+  return el(
+    "li",
+    { "data-player": order.player },
+    `${nameOf(order.player)}: ${order.text}, ${order.result}`,
+    order.reason ? ` (${order.reason})` : "",
+  );
+}
+
 function arrowShape(from, to, look, order, pending) {
   const [x1, y1] = from;
   const [x2, y2] = to;

@@ -5,7 +5,7 @@
 
 import { COLORS } from "../palette.js";
 import { HttpError, announce, api, el, gameTurn, randomSeed } from "../util.js";
-import { drawBoard, lookOf } from "./board.js";
+import { drawBoard, lookOf, orderItem } from "./board.js";
 import { adjudicate, requestOf } from "./contract.js";
 
 const $ = (id) => document.getElementById(id);
@@ -75,6 +75,11 @@ async function loadGame(gameId, turn) {
   return step.play;
 }
 
+// A player's name: its game's, for a position loaded from a game.
+function nameOf(player) {
+  return box.names.get(player) ?? player;
+}
+
 function show(play, result = null) {
   box.play = play;
   box.result = result;
@@ -88,16 +93,7 @@ function show(play, result = null) {
   $("result-box").hidden = !result;
   if (result) {
     $("result-summary").textContent = `The orders of turn ${play.position.turn}`;
-    $("result-orders").replaceChildren(
-      ...result.orders.map((o) =>
-        el(
-          "li",
-          { "data-player": o.player },
-          `${box.names.get(o.player) ?? o.player}: ${o.text}, ${o.result}`,
-          o.reason ? ` (${o.reason})` : "",
-        ),
-      ),
-    );
+    $("result-orders").replaceChildren(...result.orders.map((o) => orderItem(o, nameOf)));
   }
   const banner = $("view-banner");
   banner.hidden = !result;
@@ -125,7 +121,7 @@ function draw() {
   const result = box.result;
   drawBoard(svg, box.play.board, shownPosition(), {
     looks: (player) => lookOf(box.looks.get(player) ?? 17),
-    nameOf: (player) => box.names.get(player) ?? player,
+    nameOf,
     last: result ? result.orders : [],
     events: result ? result.events : {},
     info: $("territory-info"),
@@ -146,7 +142,7 @@ function renderPlayers() {
   const kept = new Map([...fields.querySelectorAll("textarea")].map((t) => [t.dataset.player, t.value]));
   fields.replaceChildren(
     ...Object.entries(box.play.position.players).map(([player, state]) => {
-      const name = box.names.get(player) ?? player;
+      const name = nameOf(player);
       const stance = el(
         "select",
         { id: `stance-${player}`, "data-player": player },
@@ -195,7 +191,7 @@ function renderPlayers() {
   const owner = $("territory-owner");
   owner.replaceChildren(
     el("option", { value: "" }, "independent"),
-    ...Object.keys(box.play.position.players).map((p) => el("option", { value: p }, box.names.get(p) ?? p)),
+    ...Object.keys(box.play.position.players).map((p) => el("option", { value: p }, nameOf(p))),
   );
 }
 
