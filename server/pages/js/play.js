@@ -217,16 +217,15 @@ function renderMoveBox(game, live) {
   const open = live && game.phase === "running";
   $("move-submit").disabled = !open || page.busy;
   const seats = game.seats || [];
+  const nameOf = (seat) => game.players.find((p) => p.id === seat)?.name ?? seat;
   const select = $("move-seat");
   $("move-seat-field").hidden = seats.length < 2;
   if (seats.length >= 2 && select.options.length !== seats.length) {
     const chosen = select.value;
-    const named = (s) => game.players.find((p) => p.id === s)?.name ?? s;
-    select.replaceChildren(...seats.map((s) => el("option", { value: s }, named(s))));
+    select.replaceChildren(...seats.map((s) => el("option", { value: s }, nameOf(s))));
     if (seats.includes(chosen)) select.value = chosen;
   }
   const sealed = Object.entries(live ? game.sealed || {} : {});
-  const nameOf = (seat) => game.players.find((p) => p.id === seat)?.name ?? seat;
   const box = $("sealed");
   box.hidden = sealed.length === 0;
   box.replaceChildren(
