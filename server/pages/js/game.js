@@ -15,7 +15,7 @@ import {
   underShown,
 } from "./sidebar.js";
 import { HttpError, announce, api, debounce, el, firstTurn, formatDuration } from "./util.js";
-import { pickTurn, requestedTurn, setUpTurns, showTurns } from "./turns.js";
+import { setUpTurns, showTurns, shownTurn } from "./turns.js";
 import { setUpZoom } from "./zoom.js";
 
 const base = gameBase();
@@ -60,7 +60,7 @@ function currentTurn() {
 
 function showing() {
   const last = currentTurn();
-  return page.viewTurn === null || page.viewTurn >= last ? last : page.viewTurn;
+  return shownTurn(page.viewTurn, last);
 }
 
 // A turn of the history. The turns are a read model that follows the game a few
@@ -394,18 +394,8 @@ function handle(message) {
   }
 }
 
-// The turn to show: set at once (so that a redraw meanwhile keeps it), drawn soon after.
-function setViewTurn(n, { now = false } = {}) {
-  page.viewTurn = pickTurn(n, currentTurn());
-  if (now) render();
-  else renderSoon();
-}
-
-const renderSoon = debounce(() => render(), 100);
-
 function setUp() {
-  page.viewTurn = requestedTurn();
-  setUpTurns(currentTurn, setViewTurn);
+  setUpTurns(page, currentTurn, render);
   setInterval(tick, 1000);
   setUpZoom($("zoom"), $("map-frame"));
   setUpFork(base);

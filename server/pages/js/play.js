@@ -8,7 +8,7 @@ import { follow } from "./live.js";
 import { gameBase, phaseText, setMessage, setStatus, showGone } from "./page.js";
 import { colorOf } from "./palette.js";
 import { forgetToken, keepToken, storedToken } from "./token.js";
-import { pickTurn, requestedTurn, setUpTurns, showTurns } from "./turns.js";
+import { setUpTurns, showTurns, shownTurn } from "./turns.js";
 import { HttpError, announce, api, debounce, el, firstTurn } from "./util.js";
 
 const base = gameBase();
@@ -88,7 +88,7 @@ const refresh = debounce(() => {
 
 function showing() {
   const last = page.game ? page.game.turn : 0;
-  return page.viewTurn === null || page.viewTurn >= last ? last : page.viewTurn;
+  return shownTurn(page.viewTurn, last);
 }
 
 // A turn as the reader sees it: its start, and the events of the step that began it. Neither
@@ -298,18 +298,8 @@ function handle(message) {
   refresh();
 }
 
-// The turn to show: set at once (so that a redraw meanwhile keeps it), drawn soon after.
-function setViewTurn(n, { now = false } = {}) {
-  page.viewTurn = pickTurn(n, page.game ? page.game.turn : 0);
-  if (now) render();
-  else renderSoon();
-}
-
-const renderSoon = debounce(() => render(), 100);
-
 function setUp() {
-  page.viewTurn = requestedTurn();
-  setUpTurns(() => (page.game ? page.game.turn : 0), setViewTurn);
+  setUpTurns(page, () => (page.game ? page.game.turn : 0), render);
   $("move-token").value = storedToken();
   // Another token: another reader, who may see other seats.
   $("move-token").addEventListener("change", () => {
