@@ -9,10 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from rules.registry import unregister
 from tests.browser.support import UNLABELLED_CONTROLS, Server, serving
-from tests.games.conftest import GAMES
-from tests.games.rock_paper_scissors import ROCK_PAPER_SCISSORS
+from tests.games.conftest import GAMES, forget
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -21,7 +19,7 @@ if TYPE_CHECKING:
 @pytest.fixture
 def forgotten() -> Iterator[None]:
     yield
-    unregister(ROCK_PAPER_SCISSORS.name)
+    forget()
 
 
 @pytest.fixture
