@@ -12,6 +12,11 @@ export function svgEl(tag, attributes = {}, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attributes, children);
 }
 
+// [[x, y], ...] as an SVG `points` attribute, to a tenth of a unit: "12.0,3.5 14.2,8.0".
+export function svgPoints(points) {
+  return points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+}
+
 function build(node, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
