@@ -10,7 +10,8 @@ const INDEPENDENT = { fill: "#d4d4d4", ink: "#6b6b6b" };
 const RADIUS = 24;
 const DARK = "#1b1b1b";
 
-// The look of a player by its colour number (the palette's), as the board paints it.
+// The look of a player by its colour number (the palette's; its grey for none), as the board
+// paints it.
 export function lookOf(colorNumber) {
   const { base, light } = shades(colorNumber);
   return { fill: light, ink: base };

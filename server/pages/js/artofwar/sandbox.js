@@ -120,7 +120,7 @@ function draw() {
   const svg = $("map");
   const result = box.result;
   drawBoard(svg, box.play.board, shownPosition(), {
-    looks: (player) => lookOf(box.looks.get(player) ?? 17),
+    looks: (player) => lookOf(box.looks.get(player)),
     nameOf,
     last: result ? result.orders : [],
     events: result ? result.events : {},

@@ -75,7 +75,7 @@ export function render(root, game, context) {
   const ticket = ++drawn.ticket;
   drawn.current = { game, context, play };
   const run = lastTurn(context);
-  const looks = (player) => lookOf(context.players.get(player)?.color ?? 17);
+  const looks = (player) => lookOf(context.players.get(player)?.color);
   const draw = (pending) =>
     drawBoard(drawn.svg, play.board, play.position, {
       looks,
