@@ -22,6 +22,7 @@ from rules.kit.picture import (
     Polygon,
     Shape,
     Text,
+    colors,
     legend_row,
     regular,
     shortened,
@@ -80,11 +81,7 @@ def picture(play: Play, looks: Mapping[str, Look]) -> Picture:
     board = play_board(play)
     frame = _Frame(board)
     position = play.position
-
-    def color(seat: str | None) -> str:
-        look = looks.get(seat) if seat is not None else None
-        return look.color if look is not None else INDEPENDENT
-
+    color = colors(looks, INDEPENDENT)
     shapes: list[Shape] = []
     shapes += _borders(board, frame)
     for t in board.territories.values():

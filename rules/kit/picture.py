@@ -6,6 +6,7 @@ Colours are "#rrggbb". The seats' own colours and names are the room's (a player
 colour when joining): the game is given them as `Look`s and paints with them."""
 
 import math
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 import msgspec
@@ -23,6 +24,16 @@ class Look(msgspec.Struct, frozen=True):
 
     name: str
     color: Color
+
+
+def colors(looks: Mapping[str, Look], otherwise: Color) -> Callable[[str | None], Color]:
+    """A seat's colour, from its look; `otherwise` for no seat or one without a look."""
+
+    def color(seat: str | None) -> Color:
+        look = looks.get(seat) if seat is not None else None
+        return look.color if look is not None else otherwise
+
+    return color
 
 
 class Polygon(msgspec.Struct, frozen=True, tag="polygon"):

@@ -16,6 +16,7 @@ from rules.kit.picture import (
     Polygon,
     Shape,
     Text,
+    colors,
     legend_row,
     regular,
 )
@@ -67,11 +68,7 @@ def picture(
     their choices make the board."""
     if game is None:
         return None
-
-    def color(seat: str | None) -> str:
-        look = looks.get(seat) if seat is not None else None
-        return look.color if look is not None else UNKNOWN
-
+    color = colors(looks, UNKNOWN)
     width, height = _size()
     shapes: list[Shape] = []
     for name in HEXES:

@@ -5,7 +5,7 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -156,10 +156,37 @@ class Api:
         return [e async for e in self.as_(who).all_events(game_id, after=after)]
 
 
+async def joined_game(api: Api, body: Json, accounts: Sequence[Account]) -> str:
+    """The game of `body` (POST /v1/games, raw), created by the first account and joined by
+    them all in order (the first is p1): its id."""
+    game_id: str = (await api.call("POST", "/v1/games", accounts[0], body, expect=201))["id"]
+    for who in accounts:
+        await api.join(game_id, who)
+    return game_id
+
+
+def played(feed: list[Json], kind: str | None = None) -> list[Json]:
+    """The events a game run by its definition recorded (play_recorded.v1's) in a feed, in
+    order; only those of type `kind` when given."""
+    return [
+        event
+        for step in feed
+        if step["type"] == "play_recorded.v1"
+        for event in step["events"]
+        if kind is None or event["type"] == kind
+    ]
+
+
 async def make_move(api: Api, game_id: str, who: Account, move: Any, expect: int = 200) -> Json:
     """A move in a game run by its definition (POST /moves), raw: its answer, or its error."""
     body = {"move": move}
     answer: Json = await api.call("POST", f"/v1/games/{game_id}/moves", who, body, expect=expect)
+    return answer
+
+
+async def command(api: Api, game_id: str, who: Account, text: str) -> Json:
+    """A text command (POST /commands): the reply, as a bot would post it."""
+    answer: Json = await api.call("POST", f"/v1/games/{game_id}/commands", who, {"text": text})
     return answer
 
 

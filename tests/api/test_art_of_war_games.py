@@ -8,7 +8,17 @@ from projections.loading import stream_of
 from rules.artofwar.maps import builtin_board
 from schema.game_events import game_codec
 from server.ops.replay import replay_game
-from tests.api.support import Account, Api, Server, feed_of, make_move, public_game
+from tests.api.support import (
+    Account,
+    Api,
+    Server,
+    command,
+    feed_of,
+    joined_game,
+    make_move,
+    played,
+    public_game,
+)
 
 Json = dict[str, Any]
 MINI = builtin_board("aow-mini")
@@ -22,9 +32,7 @@ async def _game(api: Api, players: int, **options: Any) -> tuple[str, list[Accou
         "game": "art-of-war",
         "options": {"map": "aow-mini", **options},
     }
-    game_id = (await api.call("POST", "/v1/games", accounts[0], body, expect=201))["id"]
-    for who in accounts:
-        await api.join(game_id, who)
+    game_id = await joined_game(api, body, accounts)
     return game_id, accounts
 
 
@@ -44,16 +52,6 @@ def _attacks(play: Json, seat: str) -> str:
         if targets and units.get(territory, 0) > 1:
             lines.append(f"{territory} {units[territory] - 1} to {targets[0]}")
     return ", ".join(lines)
-
-
-def _turns_run(feed: list[Json]) -> list[Json]:
-    return [
-        event
-        for recorded in feed
-        if recorded["type"] == "play_recorded.v1"
-        for event in recorded["events"]
-        if event["type"] == "turn_run.v1"
-    ]
 
 
 async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) -> None:
@@ -96,7 +94,7 @@ async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) 
     feed = await feed_of(api, game_id)
     shown = [e["move"] for e in feed if e["type"] == "move_sealed.v1"]
     assert len(shown) == 4  # p1 twice, then p2 and p3: everyone's, once the turn ran
-    (turn,) = _turns_run(feed)
+    (turn,) = played(feed, "turn_run.v1")
     assert (turn["turn"], turn["generation"], len(turn["seed"])) == (1, 0, 16)
     assert turn["orders"]["p1"] == [_attacks(play, "p1")]
     assert turn["result"]["battles"]
@@ -119,7 +117,7 @@ async def test_rewind_fork_verify_and_replay(server: Server) -> None:
     await make_move(api, game_id, accounts[0], {"stance": "offer_mercy"})
     refused = await make_move(api, game_id, accounts[0], {"stance": "no_mercy"}, expect=422)
     assert "binding diplomacy" in refused["error"]["message"]
-    first = _turns_run(await feed_of(api, game_id))
+    first = played(await feed_of(api, game_id), "turn_run.v1")
 
     await api.call("POST", f"/v1/games/{game_id}/admin/rewind", accounts[0], {"reason": "again"})
     view = await public_game(api, game_id)
@@ -129,7 +127,7 @@ async def test_rewind_fork_verify_and_replay(server: Server) -> None:
     for seat, who in zip(seats, accounts, strict=True):
         if seat in waiting:
             await make_move(api, game_id, who, "")
-    again = _turns_run(await feed_of(api, game_id))
+    again = played(await feed_of(api, game_id), "turn_run.v1")
     # The turn ran again with fresh draws: a new generation, a new seed.
     assert (again[-1]["turn"], again[-1]["generation"]) == (2, 1)
     assert again[-1]["seed"] != first[-1]["seed"]
@@ -161,7 +159,7 @@ async def test_a_game_ends_by_mercy_when_the_other_resigns(server: Server) -> No
     assert view["phase"] == "finished"
     assert view["ending"] == {"by": "mercy", "results": {"p1": "won", "p2": "resigned"}}
     assert view["secret"] is not None
-    (turn,) = _turns_run(await feed_of(api, game_id))
+    (turn,) = played(await feed_of(api, game_id), "turn_run.v1")
     assert turn["result"]["treaty"]["by"] == "mercy"
     assert turn["orders"] == {"p1": []}
 
@@ -177,46 +175,40 @@ async def test_a_start_the_map_cannot_seat_is_refused_and_bad_options_too(server
     assert bad["error"]["code"] == "options_refused"
 
 
-async def _command(api: Api, game_id: str, who: Account, text: str) -> Json:
-    """A text command (POST /commands): the reply, as a bot would post it."""
-    answer: Json = await api.call("POST", f"/v1/games/{game_id}/commands", who, {"text": text})
-    return answer
-
-
 async def test_text_commands_play_the_art_of_war(server: Server) -> None:
     api = server.api
     game_id, (one, two) = await _started(api, 2)
     owners = (await public_game(api, game_id))["play"]["position"]["owners"]
     home = {seat: territory for territory, seat in owners.items()}
 
-    forms = await _command(api, game_id, two, "/help")
+    forms = await command(api, game_id, two, "/help")
     assert forms["ok"] is True
     assert "Waiting for: general1, general2." in forms["reply"]
     assert "- `US 3 to AK, MX hold`: orders (§3.6)" in forms["reply"]
     assert "- `tell <seat> <text>`" in forms["reply"]
     assert forms["result"]["game"] == "art-of-war"
 
-    stance = await _command(api, game_id, one, "stance draw 2")
+    stance = await command(api, game_id, one, "stance draw 2")
     assert (stance["ok"], stance["reply"]) == (True, "Played.")
-    said = await _command(api, game_id, two, "say well met")
+    said = await command(api, game_id, two, "say well met")
     assert said["ok"] is True
-    unknown = await _command(api, game_id, one, "strat")
+    unknown = await command(api, game_id, one, "strat")
     assert (unknown["ok"], unknown["reply"].split("\n")[0]) == (False, "Unknown command: /strat.")
-    sealed = await _command(api, game_id, one, f"{home['p1']} hold")
+    sealed = await command(api, game_id, one, f"{home['p1']} hold")
     assert sealed["ok"] is True
     assert sealed["reply"].startswith("Your move for turn 1 is sealed")
     # A room's command still is one: /start with an argument is refused, not an order.
-    assert (await _command(api, game_id, one, "/start now"))["ok"] is False
-    ran = await _command(api, game_id, two, f"{home['p2']} 1 -> {home['p1']}")
+    assert (await command(api, game_id, one, "/start now"))["ok"] is False
+    ran = await command(api, game_id, two, f"{home['p2']} 1 -> {home['p1']}")
     assert ran["reply"].endswith("Every move is in: turn 1 is played.")
 
-    (turn,) = _turns_run(await feed_of(api, game_id))
+    (turn,) = played(await feed_of(api, game_id), "turn_run.v1")
     assert turn["orders"] == {
         "p1": [f"{home['p1']} hold"],
         "p2": [f"{home['p2']} 1 -> {home['p1']}"],
     }
     view = await public_game(api, game_id)
     assert view["play"]["position"]["players"]["p1"]["stance"] == {"kind": "draw", "draw_max": 2}
-    resigned = await _command(api, game_id, two, "resign")
+    resigned = await command(api, game_id, two, "resign")
     assert resigned["ok"] is True
     assert (await public_game(api, game_id))["play"]["resigned"] == ["p2"]

@@ -9,7 +9,16 @@ from typing import Any
 import msgspec
 
 from schema.views import PublicGame
-from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Account, Api, Json, Live, Server, data
+from tests.api.support import (
+    OPERATOR_TOKEN,
+    PAST_THE_LOCK,
+    Account,
+    Api,
+    Live,
+    Server,
+    command,
+    data,
+)
 
 BOBS_SECRET = "zanzibar-gambit"
 
@@ -33,11 +42,6 @@ async def _game(api: Api) -> tuple[str, Account, Account, Account]:
     return game_id, ann, bob, cy
 
 
-async def _command(api: Api, game_id: str, who: Account, text: str) -> Json:
-    reply: Json = await api.call("POST", f"/v1/games/{game_id}/commands", who, {"text": text})
-    return reply
-
-
 async def test_an_admins_early_resolution_waits_for_every_active_players_orders(
     server: Server,
 ) -> None:
@@ -56,7 +60,7 @@ async def test_an_admins_early_resolution_waits_for_every_active_players_orders(
     message = refused["error"]["message"]
     assert message.startswith("1 of the 3 active players has not sent orders for turn 1")
     assert not [name for name in ("Ann", "Bob", "Cy", "p1", "p2", "p3") if name in message]
-    said = await _command(api, game_id, ann, "/resolve")
+    said = await command(api, game_id, ann, "/resolve")
     assert not said["ok"]
     assert said["reply"].startswith("1 of the 3 active players has not sent orders")
     assert BOBS_SECRET not in _text(await api.events(game_id, ann))
@@ -111,10 +115,10 @@ async def test_a_rewind_is_shown_to_everyone_with_who_did_it_and_why(server: Ser
     )
     assert too_long["error"]["code"] == "invalid_body"
     assert "length <= 500" in too_long["error"]["message"]
-    said = await _command(api, game_id, ann, "/rewind " + "x" * 501)
+    said = await command(api, game_id, ann, "/rewind " + "x" * 501)
     assert not said["ok"]
     assert "too long" in said["reply"]
-    said = await _command(api, game_id, ann, "/rewind")
+    said = await command(api, game_id, ann, "/rewind")
     assert said["ok"], said["reply"]
     rewinds = [e for e in await api.events(game_id, bob) if e.type == "turn_rewound.v1"]
     assert [(data(e)["by"], data(e)["reason"]) for e in rewinds] == [

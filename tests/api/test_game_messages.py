@@ -14,11 +14,13 @@ from tests.api.support import (
     OPERATOR_TOKEN,
     Account,
     Api,
-    Json,
     Live,
     Server,
+    command,
     feed_of,
+    joined_game,
     make_move,
+    played,
     public_game,
 )
 from tests.api.test_no_peeking import Reader, _every_read
@@ -30,26 +32,9 @@ BEFORE, AFTER, REPLY = "zanzibar-parley", "quokka-accord", "wombat-whisper"
 async def _started(api: Api, **options: Any) -> tuple[str, list[Account]]:
     accounts = [await api.account(f"envoy{n}") for n in range(1, 4)]
     body = {"name": "Intrigue", "game": "art-of-war", "options": {"map": "aow-mini", **options}}
-    game_id = (await api.call("POST", "/v1/games", accounts[0], body, expect=201))["id"]
-    for who in accounts:
-        await api.join(game_id, who)
+    game_id = await joined_game(api, body, accounts)
     await api.start(game_id, accounts[0])
     return game_id, accounts
-
-
-async def _command(api: Api, game_id: str, who: Account, text: str) -> Json:
-    answer: Json = await api.call("POST", f"/v1/games/{game_id}/commands", who, {"text": text})
-    return answer
-
-
-def _messages(feed: list[Json]) -> list[Json]:
-    return [
-        event
-        for step in feed
-        if step["type"] == "play_recorded.v1"
-        for event in step["events"]
-        if event["type"] == "message_sent.v1"
-    ]
 
 
 def _text(value: Any) -> str:
@@ -81,7 +66,7 @@ async def test_private_messages_are_their_two_players_alone(server: Server) -> N
         # A private message is no turn, and no order: the turn waits for everyone still.
         view = await public_game(api, game_id)
         assert (view["turn"], view["to_move"]) == (1, ["p1", "p2", "p3"])
-        replied = await _command(api, game_id, two, f"tell p1 {REPLY}")
+        replied = await command(api, game_id, two, f"tell p1 {REPLY}")
         assert replied["ok"] is True, replied
         assert replied["reply"] == "Sent, seen by you and p1 only."
         for who in (one, two, three):
@@ -107,7 +92,7 @@ async def test_private_messages_are_their_two_players_alone(server: Server) -> N
         assert leaked == set(), reader.label
     readers: list[Account | None] = [three, None]
     for reader_account in readers:
-        public = _messages(await feed_of(api, game_id, reader_account))
+        public = played(await feed_of(api, game_id, reader_account), "message_sent.v1")
         assert public == [{"type": "message_sent.v1", "seat": "p3", "text": "peace to all"}]
     archive = await api.call("GET", f"/v1/games/{game_id}/archive", puppet)
     assert AFTER not in _text(archive)
@@ -115,12 +100,12 @@ async def test_private_messages_are_their_two_players_alone(server: Server) -> N
     # The two of them read their messages; the recipient's notice is the recipient's.
     for who, notified in ((one, False), (two, True)):
         feed = await feed_of(api, game_id, who)
-        assert _messages(feed)[:2] == [
+        assert played(feed, "message_sent.v1")[:2] == [
             {"type": "message_sent.v1", "seat": "p1", "text": f"ally? {BEFORE}", "to": "p2"},
             {"type": "message_sent.v1", "seat": "p3", "text": "peace to all"},
         ]
         assert {"type": "message_sent.v1", "seat": "p2", "text": REPLY, "to": "p1"} in (
-            _messages(feed)
+            played(feed, "message_sent.v1")
         )
         notices = [e for e in feed if e["type"] == "player_notified.v1"]
         kinds = [(n["player_id"], n["kind"]) for n in notices]
@@ -142,8 +127,8 @@ async def test_without_intrigue_messages_are_public_only(server: Server) -> None
     assert refused["error"]["message"] == (
         "private messages need the intrigue option: this game sends public messages only"
     )
-    told = await _command(api, game_id, one, "tell p2 psst")
+    told = await command(api, game_id, one, "tell p2 psst")
     assert (told["ok"], told["reply"]) == (False, refused["error"]["message"])
-    assert (await _command(api, game_id, two, "say hello, all"))["ok"] is True
-    messages = _messages(await feed_of(api, game_id))
+    assert (await command(api, game_id, two, "say hello, all"))["ok"] is True
+    messages = played(await feed_of(api, game_id), "message_sent.v1")
     assert messages == [{"type": "message_sent.v1", "seat": "p2", "text": "hello, all"}]

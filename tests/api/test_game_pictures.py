@@ -18,7 +18,7 @@ from rules.artofwar.play import Play as ArtOfWarPlay
 from rules.kit.picture import Look, Picture, Polygon
 from rules.skor.picture import RADIUS, centre
 from server.pictures.palette import Shades
-from tests.api.support import Account, Api, Json, Server, make_move, public_game
+from tests.api.support import Account, Api, Json, Server, joined_game, make_move, public_game
 
 MINI = builtin_board("aow-mini")
 Pixel = tuple[int, ...]
@@ -81,9 +81,7 @@ def _owners_drawn(image: Image.Image, picture: Picture, view: Json) -> None:
 async def _art_of_war(api: Api) -> tuple[str, list[Account]]:
     accounts = [await api.account(f"general{n}") for n in range(1, 4)]
     body = {"name": "War", "game": "art-of-war", "options": {"map": "aow-mini"}}
-    game_id = (await api.call("POST", "/v1/games", accounts[0], body, expect=201))["id"]
-    for who in accounts:
-        await api.join(game_id, who)
+    game_id = await joined_game(api, body, accounts)
     return game_id, accounts
 
 
@@ -163,9 +161,7 @@ async def test_the_art_of_war_pictures_owners_and_the_last_turn_never_a_pending_
 async def _skor_started(api: Api) -> tuple[str, dict[str, Account]]:
     one, two = await api.account("one"), await api.account("two")
     body = {"name": "Skor", "game": "skor", "options": {"round_limit": 3}}
-    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
-    for who in (one, two):
-        await api.join(game_id, who)
+    game_id = await joined_game(api, body, (one, two))
     await api.start(game_id, one)
     return game_id, {"p1": one, "p2": two}
 

@@ -3,7 +3,7 @@ in GET /v1/games/{game} (never another seat's), and its past turns (GET /turns/{
 the view at each turn's start and the events of the step that began it."""
 
 from tests.api.contracts import Recorder, answer_errors, openapi
-from tests.api.support import Api, Server, make_move, public_game
+from tests.api.support import Api, Server, joined_game, make_move, public_game
 
 
 async def _fits_the_contract(api: Api, recorder: Recorder) -> None:
@@ -20,9 +20,7 @@ async def test_a_player_sees_their_own_sealed_move_and_nobody_elses(server: Serv
     recorder.follow(api.client)
     one, two, three = [await api.account(name) for name in ("ann", "bob", "cy")]
     body = {"name": "Sealed", "game": "art-of-war", "options": {"map": "aow-mini"}}
-    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
-    for who in (one, two, three):
-        await api.join(game_id, who)
+    game_id = await joined_game(api, body, (one, two, three))
     await api.start(game_id, one)
     await make_move(api, game_id, one, "hold everything")
 
@@ -45,9 +43,7 @@ async def test_past_turns_show_each_start_and_the_step_before_it(server: Server)
     recorder.follow(api.client)
     one, two = await api.account("ann"), await api.account("bob")
     body = {"name": "History", "game": "art-of-war", "options": {"map": "aow-mini"}}
-    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
-    for who in (one, two):
-        await api.join(game_id, who)
+    game_id = await joined_game(api, body, (one, two))
     await api.start(game_id, one)
     first = (await public_game(api, game_id))["play"]
     await make_move(api, game_id, one, "")

@@ -12,7 +12,18 @@ from rules.skor.board import NEIGHBOURS
 from schema.game_events import game_codec
 from server.ops.replay import replay_game
 from tests.api.contracts import Recorder, answer_errors, openapi
-from tests.api.support import Account, Api, Live, Server, feed_of, make_move, public_game
+from tests.api.support import (
+    Account,
+    Api,
+    Live,
+    Server,
+    command,
+    feed_of,
+    joined_game,
+    make_move,
+    played,
+    public_game,
+)
 
 Json = dict[str, Any]
 DICTATORSHIP = {"culture": "dictatorship", "side": 1}
@@ -21,8 +32,7 @@ TECHNOCRACY = {"culture": "technocracy", "side": 4, "tech": "military"}
 
 async def _skor_events(api: Api, game_id: str) -> list[Json]:
     """The game's own events of every step, in order, as the public feed shows them."""
-    feed = await feed_of(api, game_id)
-    return [e for step in feed if step["type"] == "play_recorded.v1" for e in step["events"]]
+    return played(await feed_of(api, game_id))
 
 
 async def _end_turn(api: Api, game_id: str, who: Account) -> None:
@@ -40,9 +50,7 @@ async def test_skor_is_played_through_the_room(server: Server) -> None:
     recorder.follow(api.client)
     one, two = await api.account("one"), await api.account("two")
     body = {"name": "Skor", "game": "skor", "options": {"round_limit": 3}}
-    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
-    for who in (one, two):
-        await api.join(game_id, who)
+    game_id = await joined_game(api, body, (one, two))
     await api.start(game_id, one)
     seat = {"p1": one, "p2": two}
     # Who plays first is rolled at the start, before the choices: the first is a
@@ -166,24 +174,16 @@ async def test_skor_is_played_through_the_room(server: Server) -> None:
     assert not errors, "\n".join(errors[:30])
 
 
-async def _command(api: Api, game_id: str, who: Account, text: str) -> Json:
-    """A text command (POST /commands): the reply, as a bot would post it."""
-    answer: Json = await api.call("POST", f"/v1/games/{game_id}/commands", who, {"text": text})
-    return answer
-
-
 async def _chosen(api: Api) -> tuple[str, Account, Account]:
     """A Skor game past its setup, both choices made in text: its first and second player."""
     one, two = await api.account("one"), await api.account("two")
     body = {"name": "Skor", "game": "skor", "options": {}}
-    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
-    for who in (one, two):
-        await api.join(game_id, who)
+    game_id = await joined_game(api, body, (one, two))
     await api.start(game_id, one)
-    sealed = await _command(api, game_id, one, "choose feudal 1")
+    sealed = await command(api, game_id, one, "choose feudal 1")
     assert (sealed["ok"], sealed["result"]["events"]) == (True, ["move_sealed.v1"])
     assert sealed["reply"].startswith("Your move for turn 1 is sealed")
-    both = await _command(api, game_id, two, "/choose Feudal 4")
+    both = await command(api, game_id, two, "/choose Feudal 4")
     assert both["reply"].endswith("Every move is in: turn 1 is played.")
     first_seat = (await public_game(api, game_id))["play"]["game"]["turn"]["player"]
     return game_id, *((one, two) if first_seat == "p1" else (two, one))
@@ -192,25 +192,25 @@ async def _chosen(api: Api) -> tuple[str, Account, Account]:
 async def test_a_draw_agreed_in_text_ends_the_game(server: Server) -> None:
     api = server.api
     game_id, first, second = await _chosen(api)
-    forms = await _command(api, game_id, second, "help")
+    forms = await command(api, game_id, second, "help")
     assert "- `offer draw`: offer a draw, in your turn" in forms["reply"]
     assert "- `move A0 A4`" in forms["reply"]
 
-    out_of_turn = await _command(api, game_id, second, "offer draw")
+    out_of_turn = await command(api, game_id, second, "offer draw")
     assert (out_of_turn["ok"], out_of_turn["reply"]) == (
         False,
         "skor waits for another seat's move",
     )
-    offered = await _command(api, game_id, first, "offer draw")
+    offered = await command(api, game_id, first, "offer draw")
     assert (offered["ok"], offered["reply"]) == (True, "Played.")
     view = await public_game(api, game_id)
     first_seat = view["play"]["game"]["turn"]["player"]
     assert view["play"]["offer"] == {"by": first_seat, "turn": 1}
     refused = await make_move(api, game_id, first, {"draw": "accept"}, expect=422)
     assert refused["error"]["message"] == "there is no offer of a draw to accept"
-    assert (await _command(api, game_id, first, "end"))["ok"] is True
+    assert (await command(api, game_id, first, "end"))["ok"] is True
 
-    accepted = await _command(api, game_id, second, "accept draw")
+    accepted = await command(api, game_id, second, "accept draw")
     assert accepted["ok"] is True, accepted
     assert accepted["reply"] == "Played.\nThe game is over (agreement): p1 drew, p2 drew."
     view = await public_game(api, game_id)
@@ -242,7 +242,7 @@ async def test_an_offer_lapses_and_a_player_resigns_in_the_other_turn(server: Se
 
     # In the second player's turn, the first resigns (a text command, the room's own).
     assert (await public_game(api, game_id))["to_move"] == [second_seat]
-    resigned = await _command(api, game_id, first, "resign")
+    resigned = await command(api, game_id, first, "resign")
     assert resigned["ok"] is True, resigned
     view = await public_game(api, game_id)
     assert view["ending"] == {

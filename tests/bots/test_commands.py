@@ -3,9 +3,11 @@ servers: the bot makes its account, joins and plays its turn; the demo plays a g
 bots to its winner on a server of its own."""
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -23,6 +25,35 @@ async def _line(stream: asyncio.StreamReader | None) -> str:
     assert stream is not None
     async with asyncio.timeout(120):
         return (await stream.readline()).decode().strip()
+
+
+@contextlib.asynccontextmanager
+async def _demo(
+    schema_url: str, tmp_path: Path, *args: str
+) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
+    """`skirmish demo` with `args` on a free port, its files under tmp_path: the process and
+    its server's address. Killed at the end if it still runs."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    demo = await asyncio.create_subprocess_exec(
+        str(SKIRMISH), "demo", "--port", str(port), "--data-dir", str(tmp_path / "demo"), *args,
+        env={**os.environ, "DATABASE_URL": schema_url},
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        yield demo, f"http://127.0.0.1:{port}"
+    finally:
+        if demo.returncode is None:
+            demo.kill()
+            await demo.wait()
+
+
+async def _interrupted(demo: asyncio.subprocess.Process) -> None:
+    """Ctrl-C: the demo stops, with the status of an interrupted command."""
+    demo.send_signal(signal.SIGINT)
+    async with asyncio.timeout(60):
+        assert await demo.wait() == 130
 
 
 async def test_skirmish_bot_makes_an_account_joins_and_plays(schema_url: str) -> None:
@@ -101,17 +132,9 @@ async def test_skirmish_bot_plays_skor_to_its_end_against_a_bot_of_the_test(
 async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner_and_serves_on(
     schema_url: str, tmp_path: Path
 ) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    demo = await asyncio.create_subprocess_exec(
-        str(SKIRMISH), "demo", "--port", str(port), "--players", "3", "--turn-seconds", "0.3",
-        "--vp", "2", "--seed", "5", "--data-dir", str(tmp_path / "demo"),
-        env={**os.environ, "DATABASE_URL": schema_url},
-        stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
+    async with _demo(
+        schema_url, tmp_path, "--players", "3", "--turn-seconds", "0.3", "--vp", "2", "--seed", "5"
+    ) as (demo, base):
         watch = await _line(demo.stdout)
         assert watch == f"watch: {base}/games/{watch.rsplit('/', 1)[1]}"
         game = watch.rsplit("/", 1)[1]
@@ -133,16 +156,10 @@ async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner_and_serves_on(
             async with httpx.AsyncClient(base_url=base) as page:
                 assert (await page.get(f"/games/{game}")).status_code == 200
             assert (await anyone.get_game(game)).winner == final.winner
-        demo.send_signal(signal.SIGINT)
-        async with asyncio.timeout(60):
-            assert await demo.wait() == 130
+        await _interrupted(demo)
         with pytest.raises(httpx.ConnectError):
             async with httpx.AsyncClient(base_url=base) as page:
                 await page.get("/v1/health")
-    finally:
-        if demo.returncode is None:
-            demo.kill()
-            await demo.wait()
     assert "Uvicorn running" in (tmp_path / "demo-server.log").read_text()
 
 
@@ -156,17 +173,9 @@ async def test_skirmish_demo_plays_a_game_of_bots_to_its_winner_and_serves_on(
 async def test_skirmish_demo_plays_a_game_of_moves_to_its_end_and_serves_on(
     schema_url: str, tmp_path: Path, game: str, options: list[str]
 ) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    demo = await asyncio.create_subprocess_exec(
-        str(SKIRMISH), "demo", "--game", game, "--port", str(port), "--turn-seconds", "0",
-        "--seed", "3", "--data-dir", str(tmp_path / "demo"), *options,
-        env={**os.environ, "DATABASE_URL": schema_url},
-        stdout=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
+    async with _demo(
+        schema_url, tmp_path, "--game", game, "--turn-seconds", "0", "--seed", "3", *options
+    ) as (demo, base):
         watch = await _line(demo.stdout)
         game_id = watch.rsplit("/", 1)[1]
         assert watch == f"watch: {base}/games/{game_id}"
@@ -186,13 +195,7 @@ async def test_skirmish_demo_plays_a_game_of_moves_to_its_end_and_serves_on(
                 shown = await page.get(f"/games/{game_id}")
                 assert shown.status_code == 200
                 assert '<script type="module" src="/static/js/play.js">' in shown.text
-        demo.send_signal(signal.SIGINT)
-        async with asyncio.timeout(60):
-            assert await demo.wait() == 130
-    finally:
-        if demo.returncode is None:
-            demo.kill()
-            await demo.wait()
+        await _interrupted(demo)
 
 
 async def test_skirmish_demo_refuses_players_the_game_does_not_seat(tmp_path: Path) -> None:

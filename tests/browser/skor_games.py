@@ -10,17 +10,9 @@ Json = dict[str, Any]
 
 async def skor_game(server: Server) -> tuple[Player, Player]:
     """A Skor game created, joined by two and started over HTTP: the seats in turn order."""
-    for name in ("Ann", "Bob"):
-        created = await server.call("POST", "/v1/accounts", body={"name": name})
-        server.players.append(Player("", name, created["token"]))
-    ann, bob = server.players
+    ann, bob = await server.sign_up(("Ann", "Bob"))
     body = {"name": "Skor in the browser", "game": "skor", "options": {"round_limit": 50}}
-    server.game_id = (await server.call("POST", "/v1/games", ann, body))["id"]
-    for player in (ann, bob):
-        await server.call("POST", f"/v1/games/{server.game_id}/join", player)
-    await server.call("POST", f"/v1/games/{server.game_id}/start", ann)
-    ann.id, bob.id = "p1", "p2"
-    first, _ = (await server.game())["play"]["setup"]["players"]
+    first, _ = (await server.begin(body))["play"]["setup"]["players"]
     return (ann, bob) if first == ann.id else (bob, ann)
 
 

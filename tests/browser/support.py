@@ -95,6 +95,13 @@ class Server:
         assert response.is_success, f"{method} {path}: {response.status_code} {response.text}"
         return response.json() if response.content else None
 
+    async def sign_up(self, names: tuple[str, ...]) -> list[Player]:
+        """An account for each of `names`, added to the players: theirs."""
+        for name in names:
+            created = await self.call("POST", "/v1/accounts", body={"name": name})
+            self.players.append(Player("", name, created["token"]))
+        return self.players[-len(names) :]
+
     async def new_game(
         self,
         names: tuple[str, ...] = ("Ann", "Bob", "Cy"),
@@ -104,10 +111,7 @@ class Server:
     ) -> Json:
         """A running game: fast mode, the first player is the admin; with `votes`, a vote on
         every turn from the first."""
-        for name in names:
-            created = await self.call("POST", "/v1/accounts", body={"name": name})
-            self.players.append(Player("", name, created["token"]))
-        admin = self.players[0]
+        await self.sign_up(names)
         body = {
             "name": "Browser game",
             "fast_mode": True,
@@ -115,8 +119,13 @@ class Server:
             "vp_target": vp_target,
             **({"votes": "every_turn", "vote_start_turn": 1} if votes else {"votes": "disabled"}),
         }
-        game = await self.call("POST", "/v1/games", admin, body)
-        self.game_id = game["id"]
+        return await self.begin(body)
+
+    async def begin(self, body: Json) -> Json:
+        """The game of `body` (POST /v1/games) created by the first of the players, joined
+        by them all and started; each player's id as the game gave it."""
+        admin = self.players[0]
+        self.game_id = (await self.call("POST", "/v1/games", admin, body))["id"]
         for player in self.players:
             await self.call("POST", f"/v1/games/{self.game_id}/join", player)
         await self.call("POST", f"/v1/games/{self.game_id}/start", admin)

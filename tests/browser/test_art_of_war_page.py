@@ -5,7 +5,7 @@ HTTP; the turn runs and the page follows it over the socket without reloading.""
 
 from typing import TYPE_CHECKING, Any
 
-from tests.browser.support import UNLABELLED_CONTROLS, Player, Server
+from tests.browser.support import UNLABELLED_CONTROLS, Server
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -19,20 +19,10 @@ OWNERS_ON_MAP = """els => Object.fromEntries(
 
 async def art_of_war(server: Server, names: tuple[str, ...] = ("Ann", "Bob")) -> Json:
     """A running game of the Art of War on aow-mini; the first player is its admin."""
-    for name in names:
-        created = await server.call("POST", "/v1/accounts", body={"name": name})
-        server.players.append(Player("", name, created["token"]))
-    admin = server.players[0]
-    body = {"name": "War game", "game": "art-of-war", "options": {"map": "aow-mini"}}
-    server.game_id = (await server.call("POST", "/v1/games", admin, body))["id"]
-    for player in server.players:
-        await server.call("POST", f"/v1/games/{server.game_id}/join", player)
-    await server.call("POST", f"/v1/games/{server.game_id}/start", admin)
-    state = await server.game()
-    by_name = {p["name"]: p["id"] for p in state["players"]}
-    for player in server.players:
-        player.id = by_name[player.name]
-    return state
+    await server.sign_up(names)
+    return await server.begin(
+        {"name": "War game", "game": "art-of-war", "options": {"map": "aow-mini"}}
+    )
 
 
 def attack(play: Json, seat: str) -> tuple[str, str, int]:

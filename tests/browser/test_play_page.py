@@ -9,10 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from rules.registry import unregister
-from tests.browser.support import UNLABELLED_CONTROLS, Player, Server, serving
-from tests.games.conftest import GAMES
-from tests.games.rock_paper_scissors import ROCK_PAPER_SCISSORS
+from tests.browser.support import UNLABELLED_CONTROLS, Server, serving
+from tests.games.conftest import GAMES, forget
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -21,7 +19,7 @@ if TYPE_CHECKING:
 @pytest.fixture
 def forgotten() -> Iterator[None]:
     yield
-    unregister(ROCK_PAPER_SCISSORS.name)
+    forget()
 
 
 @pytest.fixture
@@ -41,17 +39,10 @@ async def test_a_game_without_a_renderer_is_played_through_the_shell(
 ) -> None:
     from playwright.async_api import expect
 
-    for name in ("Ann", "Bob"):
-        created = await server.call("POST", "/v1/accounts", body={"name": name})
-        server.players.append(Player("", name, created["token"]))
-    ann, bob = server.players
+    ann, bob = await server.sign_up(("Ann", "Bob"))
     body = {"name": "Throws", "game": "rock-paper-scissors", "options": {"rounds": 3}}
-    server.game_id = (await server.call("POST", "/v1/games", ann, body))["id"]
-    for player in server.players:
-        await server.call("POST", f"/v1/games/{server.game_id}/join", player)
-    await server.call("POST", f"/v1/games/{server.game_id}/start", ann)
-    state = await server.game()
-    ids = {p["name"]: p["id"] for p in state["players"]}
+    state = await server.begin(body)
+    ids = {p.name: p.id for p in server.players}
 
     await page.goto(f"{server.base}/games/{server.game_id}")
     board = page.locator("#play-board")

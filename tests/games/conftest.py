@@ -16,11 +16,16 @@ GAMES = (
 )
 
 
+def forget() -> None:
+    """Unregister the tests' games (GAMES), which a server registered."""
+    for game in (ROCK_PAPER_SCISSORS, TIC_TAC_TOE):
+        unregister(game.name)
+
+
 @pytest.fixture
 def forgotten() -> Iterator[None]:
     yield
-    for game in (ROCK_PAPER_SCISSORS, TIC_TAC_TOE):
-        unregister(game.name)
+    forget()
 
 
 @pytest.fixture

@@ -62,18 +62,25 @@ GAMES = (
 )
 
 
+class Room:
+    """A game played in memory: each command decided against the state so far, its events
+    recorded and folded in, as the room does."""
+
+    def __init__(self) -> None:
+        self.events: list[GameEvent] = []
+        self.state = GameState()
+
+    def run(self, command: GameCommand) -> None:
+        decided = decide(self.state, command)
+        self.state = fold(self.state, enumerate(decided, start=len(self.events) + 1))
+        self.events.extend(decided)
+
+
 def play(game: CorpusGame) -> list[GameEvent]:
     """The game's events: set up, then TURNS turns (or until someone wins) of random orders
     and ballots from every player with an army, resolved on time."""
-    events: list[GameEvent] = []
-    state = GameState()
-
-    def run(command: GameCommand) -> None:
-        nonlocal state
-        decided = decide(state, command)
-        state = fold(state, enumerate(decided, start=len(events) + 1))
-        events.extend(decided)
-
+    room = Room()
+    run = room.run
     settings = msgspec.convert(
         {
             "name": game.game_id,
@@ -89,15 +96,15 @@ def play(game: CorpusGame) -> list[GameEvent]:
     run(StartGame(actor=ADMIN, now=BEGAN, secret=bytes(32)))
     rng = random.Random(game.game_id)
     for _ in range(TURNS):
-        if state.phase != "running":
+        if room.state.phase != "running":
             break
-        began, due = state.turn_began_at, state.next_resolution_at()
+        began, due = room.state.turn_began_at, room.state.next_resolution_at()
         assert began is not None
         assert due is not None
         at = began + ORDERS_AFTER
-        view = public_game(state, len(events), at)
-        armed = set(state.board.armies.values())
-        for player_id, player in state.players.items():
+        view = public_game(room.state, len(room.events), at)
+        armed = set(room.state.board.armies.values())
+        for player_id, player in room.state.players.items():
             if player.status != "active" or player_id not in armed:
                 continue
             actor = Actor(player.accounts[0])
@@ -109,14 +116,14 @@ def play(game: CorpusGame) -> list[GameEvent]:
                         actor=actor,
                         now=at,
                         text="\n".join(orders),
-                        turn=state.turn,
+                        turn=room.state.turn,
                     )
                 )
             effect = random_ballot(view, player_id, rng)
-            if effect is not None and view.vote is not None and view.vote.turn == state.turn:
+            if effect is not None and view.vote is not None and view.vote.turn == room.state.turn:
                 run(CastVote(actor=actor, now=at, effect=effect))
-        run(ResolveTurn(actor=SCHEDULER, now=due, turn=state.turn))
-    return events
+        run(ResolveTurn(actor=SCHEDULER, now=due, turn=room.state.turn))
+    return room.events
 
 
 def encode(events: list[GameEvent]) -> bytes:
@@ -127,12 +134,17 @@ def decode(data: bytes) -> list[GameEvent]:
     return msgspec.json.decode(data, type=list[GameEvent])
 
 
-def main() -> None:
+def save(game_id: str, events: list[GameEvent]) -> None:
+    """Write a game's events to the corpus, as `corpus/<game_id>.json`."""
     CORPUS.mkdir(exist_ok=True)
+    path = CORPUS / f"{game_id}.json"
+    path.write_bytes(encode(events))
+    print(f"recorded {path}")
+
+
+def main() -> None:
     for game in GAMES:
-        path = CORPUS / f"{game.game_id}.json"
-        path.write_bytes(encode(play(game)))
-        print(f"recorded {path}")
+        save(game.game_id, play(game))
 
 
 if __name__ == "__main__":

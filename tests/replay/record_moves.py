@@ -10,13 +10,10 @@ game is the past: add games, never re-record one to hide a change of outcome."""
 import msgspec
 
 from bots.games import bot_stream, moves_now
-from projections.evolve import fold
-from projections.game import GameState
 from projections.views import public_game
-from schema.commands import Actor, CreateGame, GameCommand, JoinGame, MakeMove, StartGame
+from schema.commands import Actor, CreateGame, JoinGame, MakeMove, StartGame
 from schema.game_events import GameEvent, MoveSealed, Settings
-from server.game.decide import decide
-from tests.replay.record import ADMIN, BEGAN, CORPUS, encode
+from tests.replay.record import ADMIN, BEGAN, Room, save
 
 # Whole games are the point; past this many steps the recorder gives up.
 MAX_STEPS = 5_000
@@ -55,15 +52,8 @@ MOVES_GAMES = (
 def play_moves(game: MovesGame) -> list[GameEvent]:
     """The game's events: created, joined, started, then every seat the game waits for
     makes its bot's moves, until the game is over."""
-    events: list[GameEvent] = []
-    state = GameState()
-
-    def run(command: GameCommand) -> None:
-        nonlocal state
-        decided = decide(state, command)
-        state = fold(state, enumerate(decided, start=len(events) + 1))
-        events.extend(decided)
-
+    room = Room()
+    run = room.run
     settings = Settings(name=game.name)
     run(
         CreateGame(
@@ -78,9 +68,9 @@ def play_moves(game: MovesGame) -> list[GameEvent]:
     run(StartGame(actor=ADMIN, now=BEGAN, secret=bytes(32)))
     sealed: set[tuple[int, str]] = set()
     for _ in range(MAX_STEPS):
-        if state.phase != "running":
-            return events
-        view = public_game(state, len(events), BEGAN)
+        if room.state.phase != "running":
+            return room.events
+        view = public_game(room.state, len(room.events), BEGAN)
         seat = next(
             s
             for s in sorted(view.to_move or [])
@@ -89,19 +79,16 @@ def play_moves(game: MovesGame) -> list[GameEvent]:
         actor, strategy, seed = seats[seat]
         rng = bot_stream(seed, seat, view.position)
         for move in moves_now(game.game, view.play, seat, strategy, rng, game.weary):
-            before = len(events)
+            before = len(room.events)
             run(MakeMove(actor=actor, now=BEGAN, move=move, turn=view.turn))
-            if isinstance(events[before], MoveSealed):
+            if isinstance(room.events[before], MoveSealed):
                 sealed.add((view.turn, seat))
     raise RuntimeError(f"{game.game_id}: no end after {MAX_STEPS} steps")
 
 
 def main() -> None:
-    CORPUS.mkdir(exist_ok=True)
     for game in MOVES_GAMES:
-        path = CORPUS / f"{game.game_id}.json"
-        path.write_bytes(encode(play_moves(game)))
-        print(f"recorded {path}")
+        save(game.game_id, play_moves(game))
 
 
 if __name__ == "__main__":

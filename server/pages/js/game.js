@@ -4,6 +4,7 @@
 
 import { setUpFork, showFork, showForkedFrom } from "./fork.js";
 import { follow } from "./live.js";
+import { gameBase, phaseText as phaseWords, setMessage, setStatus, showGone } from "./page.js";
 import { describeBoard, renderMap } from "./render.js";
 import {
   counts,
@@ -14,11 +15,10 @@ import {
   underShown,
 } from "./sidebar.js";
 import { HttpError, announce, api, debounce, el, firstTurn, formatDuration } from "./util.js";
-import { pickTurn, requestedTurn, setUpTurns, showTurns } from "./turns.js";
+import { setUpTurns, showTurns, shownTurn } from "./turns.js";
 import { setUpZoom } from "./zoom.js";
 
-const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const base = `/v1/games/${encodeURIComponent(gameId)}`;
+const base = gameBase();
 
 const page = {
   game: null, // GET /v1/games/{game}
@@ -60,7 +60,7 @@ function currentTurn() {
 
 function showing() {
   const last = currentTurn();
-  return page.viewTurn === null || page.viewTurn >= last ? last : page.viewTurn;
+  return shownTurn(page.viewTurn, last);
 }
 
 // A turn of the history. The turns are a read model that follows the game a few
@@ -80,24 +80,13 @@ async function turn(n) {
   }
 }
 
-function setMessage(text) {
-  const message = $("map-message");
-  message.hidden = !text;
-  message.textContent = text || "";
-}
-
 async function loadGame() {
   let game;
   try {
     game = await api(base);
   } catch (error) {
-    if (error instanceof HttpError && (error.status === 404 || error.status === 410)) {
+    if (showGone(error, ["map", "map-tools", "history", "board-text-box", "side"])) {
       page.stopped = true;
-      $("game-name").textContent = error.status === 404 ? "No such game" : "This game is gone";
-      for (const id of ["map", "map-tools", "history", "board-text-box", "side"]) {
-        $(id).hidden = true;
-      }
-      setMessage(error.message);
       page.link?.close();
       return;
     }
@@ -122,24 +111,13 @@ const refresh = debounce(() => {
   loadGame().catch((error) => setStatus(`Could not reload the game: ${error.message}`));
 }, 120);
 
-function setStatus(text) {
-  $("connection").textContent = text;
-}
-
 function phaseText(game) {
   if (game.claims) {
     const seats = Object.values(game.claims);
     const claimed = seats.filter((claim) => claim === "claimed").length;
     return `turn ${game.turn}, waiting for its start: ${claimed} of ${seats.length} seats claimed`;
   }
-  const words = {
-    joining: "waiting for players to join",
-    running: `turn ${game.turn}`,
-    paused: `turn ${game.turn}, paused`,
-    finished: "finished",
-    killed: "gone",
-  };
-  return words[game.phase] || game.phase;
+  return phaseWords(game);
 }
 
 async function render() {
@@ -416,18 +394,8 @@ function handle(message) {
   }
 }
 
-// The turn to show: set at once (so that a redraw meanwhile keeps it), drawn soon after.
-function setViewTurn(n, { now = false } = {}) {
-  page.viewTurn = pickTurn(n, currentTurn());
-  if (now) render();
-  else renderSoon();
-}
-
-const renderSoon = debounce(() => render(), 100);
-
 function setUp() {
-  page.viewTurn = requestedTurn();
-  setUpTurns(currentTurn, setViewTurn);
+  setUpTurns(page, currentTurn, render);
   setInterval(tick, 1000);
   setUpZoom($("zoom"), $("map-frame"));
   setUpFork(base);

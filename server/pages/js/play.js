@@ -5,13 +5,13 @@
 
 import { showForkedFrom } from "./fork.js";
 import { follow } from "./live.js";
+import { gameBase, phaseText, setMessage, setStatus, showGone } from "./page.js";
 import { colorOf } from "./palette.js";
 import { forgetToken, keepToken, storedToken } from "./token.js";
-import { pickTurn, requestedTurn, setUpTurns, showTurns } from "./turns.js";
+import { setUpTurns, showTurns, shownTurn } from "./turns.js";
 import { HttpError, announce, api, debounce, el, firstTurn } from "./util.js";
 
-const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const base = `/v1/games/${encodeURIComponent(gameId)}`;
+const base = gameBase();
 const $ = (id) => document.getElementById(id);
 
 const page = {
@@ -55,16 +55,6 @@ const plainRenderer = {
   },
 };
 
-function setMessage(text) {
-  const message = $("map-message");
-  message.hidden = !text;
-  message.textContent = text || "";
-}
-
-function setStatus(text) {
-  $("connection").textContent = text;
-}
-
 async function loadGame() {
   let game;
   try {
@@ -77,10 +67,7 @@ async function loadGame() {
       $("move-error").textContent = `The token was not accepted: ${error.message}`;
       return loadGame();
     }
-    if (error instanceof HttpError && (error.status === 404 || error.status === 410)) {
-      $("game-name").textContent = error.status === 404 ? "No such game" : "This game is gone";
-      for (const id of ["history", "side", "play-board"]) $(id).hidden = true;
-      setMessage(error.message);
+    if (showGone(error, ["history", "side", "play-board"])) {
       page.link?.close();
       return;
     }
@@ -101,7 +88,7 @@ const refresh = debounce(() => {
 
 function showing() {
   const last = page.game ? page.game.turn : 0;
-  return page.viewTurn === null || page.viewTurn >= last ? last : page.viewTurn;
+  return shownTurn(page.viewTurn, last);
 }
 
 // A turn as the reader sees it: its start, and the events of the step that began it. Neither
@@ -118,20 +105,9 @@ async function turnPlay(n) {
 }
 
 // The wait's deadline, in UTC as the notices say it: the server's clock may be a fake one.
-function until(deadline) {
-  if (!deadline) return "";
-  return `, until ${new Date(deadline).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
-function phaseText(game) {
-  const words = {
-    joining: "waiting for players to join",
-    running: `turn ${game.turn}` + until(game.next_resolution_at),
-    paused: `turn ${game.turn}, paused`,
-    finished: game.ending ? `finished (${game.ending.by})` : "finished",
-    killed: "gone",
-  };
-  return words[game.phase] || game.phase;
+function until(game) {
+  if (game.phase !== "running" || !game.next_resolution_at) return "";
+  return `, until ${new Date(game.next_resolution_at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 async function render() {
@@ -140,8 +116,9 @@ async function render() {
   const ticket = ++page.rendering;
   document.title = `${game.name}: ${game.game}`;
   $("game-name").textContent = game.name;
+  const finished = game.ending ? `finished (${game.ending.by})` : "finished";
   $("phase").textContent =
-    `${game.game}: ${phaseText(game)}` + (game.settings.sandbox ? " (sandbox game)" : "");
+    `${game.game}: ${phaseText(game, finished)}${until(game)}` + (game.settings.sandbox ? " (sandbox game)" : "");
   showForkedFrom(game);
   const started = game.play !== null && game.play !== undefined;
   const last = game.turn;
@@ -246,16 +223,15 @@ function renderMoveBox(game, live) {
   const open = live && game.phase === "running";
   $("move-submit").disabled = !open || page.busy;
   const seats = game.seats || [];
+  const nameOf = (seat) => game.players.find((p) => p.id === seat)?.name ?? seat;
   const select = $("move-seat");
   $("move-seat-field").hidden = seats.length < 2;
   if (seats.length >= 2 && select.options.length !== seats.length) {
     const chosen = select.value;
-    const named = (s) => game.players.find((p) => p.id === s)?.name ?? s;
-    select.replaceChildren(...seats.map((s) => el("option", { value: s }, named(s))));
+    select.replaceChildren(...seats.map((s) => el("option", { value: s }, nameOf(s))));
     if (seats.includes(chosen)) select.value = chosen;
   }
   const sealed = Object.entries(live ? game.sealed || {} : {});
-  const nameOf = (seat) => game.players.find((p) => p.id === seat)?.name ?? seat;
   const box = $("sealed");
   box.hidden = sealed.length === 0;
   box.replaceChildren(
@@ -328,18 +304,8 @@ function handle(message) {
   refresh();
 }
 
-// The turn to show: set at once (so that a redraw meanwhile keeps it), drawn soon after.
-function setViewTurn(n, { now = false } = {}) {
-  page.viewTurn = pickTurn(n, page.game ? page.game.turn : 0);
-  if (now) render();
-  else renderSoon();
-}
-
-const renderSoon = debounce(() => render(), 100);
-
 function setUp() {
-  page.viewTurn = requestedTurn();
-  setUpTurns(() => (page.game ? page.game.turn : 0), setViewTurn);
+  setUpTurns(page, () => (page.game ? page.game.turn : 0), render);
   $("move-token").value = storedToken();
   // Another token: another reader, who may see other seats.
   $("move-token").addEventListener("change", () => {

@@ -15,7 +15,7 @@ import {
   shades,
   unclaimedPatterns,
 } from "./palette.js";
-import { el, svgEl } from "./util.js";
+import { el, svgEl, svgPoints } from "./util.js";
 
 const { sea: SEA, border: BORDER, dark: DARK } = PALETTE.map;
 const ARMY_DROP = PALETTE.layout.army_drop; // the army stands this far below the territory's centre
@@ -108,8 +108,6 @@ function shorten([p, q], start, end) {
   ];
 }
 
-const points = (segment) => segment.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
-
 function arrow(geo, order, color) {
   const segments = route(geo, order.unit, order.target);
   if (!segments) return null;
@@ -125,9 +123,8 @@ function arrow(geo, order, color) {
   const half = 7.5;
   const base = [q[0] - ux * head, q[1] - uy * head];
   parts[last] = [p, base];
-  const tip = `${q[0].toFixed(1)},${q[1].toFixed(1)}`;
-  const left = `${(base[0] - uy * half).toFixed(1)},${(base[1] + ux * half).toFixed(1)}`;
-  const right = `${(base[0] + uy * half).toFixed(1)},${(base[1] - ux * half).toFixed(1)}`;
+  const left = [base[0] - uy * half, base[1] + ux * half];
+  const right = [base[0] + uy * half, base[1] - ux * half];
   const failed = order.result !== "succeeded";
   return svgEl(
     "g",
@@ -140,7 +137,7 @@ function arrow(geo, order, color) {
     },
     parts.map((segment) =>
       svgEl("polyline", {
-        points: points(segment),
+        points: svgPoints(segment),
         stroke: DARK,
         "stroke-width": 8,
         "stroke-linecap": "round",
@@ -149,7 +146,7 @@ function arrow(geo, order, color) {
     ),
     parts.map((segment) =>
       svgEl("polyline", {
-        points: points(segment),
+        points: svgPoints(segment),
         stroke: color,
         "stroke-width": 4.6,
         "stroke-linecap": "round",
@@ -157,7 +154,7 @@ function arrow(geo, order, color) {
       }),
     ),
     svgEl("polygon", {
-      points: `${tip} ${left} ${right}`,
+      points: svgPoints([q, left, right]),
       fill: color,
       stroke: DARK,
       "stroke-width": 1.6,
@@ -194,7 +191,7 @@ function hashLine(geo, order, color, orders) {
     if (!cut) {
       lines.push(
         svgEl("polyline", {
-          points: points(segment),
+          points: svgPoints(segment),
           stroke: DARK,
           "stroke-width": 12,
           "stroke-dasharray": "3.6 2.4",
@@ -205,13 +202,13 @@ function hashLine(geo, order, color, orders) {
     }
     lines.push(
       svgEl("polyline", {
-        points: points(segment),
+        points: svgPoints(segment),
         stroke: ink,
         "stroke-width": 10,
         "stroke-dasharray": "2 4",
         fill: "none",
       }),
-      svgEl("polyline", { points: points(segment), stroke: ink, "stroke-width": 1.4, fill: "none" }),
+      svgEl("polyline", { points: svgPoints(segment), stroke: ink, "stroke-width": 1.4, fill: "none" }),
     );
   }
   return svgEl(

@@ -12,6 +12,11 @@ export function svgEl(tag, attributes = {}, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attributes, children);
 }
 
+// [[x, y], ...] as an SVG `points` attribute, to a tenth of a unit: "12.0,3.5 14.2,8.0".
+export function svgPoints(points) {
+  return points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+}
+
 function build(node, attributes, children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === null || value === undefined || value === false) continue;
@@ -27,6 +32,25 @@ function build(node, attributes, children) {
 // A game's first turn: 1, or a fork's, the turn of its source it began at.
 export function firstTurn(game) {
   return game.forked_from ? game.forked_from.turn : 1;
+}
+
+// A fresh seed for a sandbox's draws: 16 hex digits.
+export function randomSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// A sandbox's start from a game: the game (`kind`, as the registry names it, and started)
+// and its turn `turn` as `GET /turns/{n}/play` gives it (the game's current one without a
+// turn). `called` names such a game in the error of another kind.
+export async function gameTurn(gameId, kind, called, turn) {
+  const base = `/v1/games/${encodeURIComponent(gameId)}`;
+  const game = await api(base);
+  if (game.game !== kind) throw new Error(`game ${gameId} is not ${called}`);
+  if (!game.play) throw new Error(`game ${gameId} has not started`);
+  const shown = Number.isFinite(turn) && turn >= 1 ? turn : game.turn;
+  const step = await api(`${base}/turns/${shown}/play`);
+  return { game, shown, step };
 }
 
 // "2 d 3 h", "3 h 05 min", "4 min 09 s", "12 s".

@@ -4,13 +4,14 @@
 // title, and a panel on hover). The game's page and the Art of War sandbox both draw with it.
 
 import { shades } from "../palette.js";
-import { el, svgEl } from "../util.js";
+import { el, svgEl, svgPoints } from "../util.js";
 
 const INDEPENDENT = { fill: "#d4d4d4", ink: "#6b6b6b" };
 const RADIUS = 24;
 const DARK = "#1b1b1b";
 
-// The look of a player by its colour number (the palette's), as the board paints it.
+// The look of a player by its colour number (the palette's; its grey for none), as the board
+// paints it.
 export function lookOf(colorNumber) {
   const { base, light } = shades(colorNumber);
   return { fill: light, ink: base };
@@ -72,6 +73,16 @@ export function eventText(event, nameOf) {
   }
 }
 
+// An order of a turn that ran, with its result (and why, if it failed): a list's item.
+export function orderItem(order, nameOf) {
+  return el(
+    "li",
+    { "data-player": order.player },
+    `${nameOf(order.player)}: ${order.text}, ${order.result}`,
+    order.reason ? ` (${order.reason})` : "",
+  );
+}
+
 function arrowShape(from, to, look, order, pending) {
   const [x1, y1] = from;
   const [x2, y2] = to;
@@ -85,7 +96,6 @@ function arrowShape(from, to, look, order, pending) {
   const head = 12;
   const half = 7;
   const base = [q[0] - ux * head, q[1] - uy * head];
-  const pts = (...ps) => ps.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
   const middle = [(p[0] + base[0]) / 2 - uy * 11, (p[1] + base[1]) / 2 + ux * 11];
   const failed = ["bounced", "destroyed", "disbanded", "invalid", "not_run", "retreated"];
   return svgEl(
@@ -102,7 +112,7 @@ function arrowShape(from, to, look, order, pending) {
     },
     svgEl("title", {}, `${order.text}${order.result && !pending ? `: ${order.result}` : ""}`),
     svgEl("polyline", {
-      points: pts(p, base),
+      points: svgPoints([p, base]),
       stroke: look.ink,
       "stroke-width": 4,
       "stroke-dasharray": pending ? "7 5" : null,
@@ -110,11 +120,11 @@ function arrowShape(from, to, look, order, pending) {
       fill: "none",
     }),
     svgEl("polygon", {
-      points: pts(
+      points: svgPoints([
         q,
         [base[0] - uy * half, base[1] + ux * half],
         [base[0] + uy * half, base[1] - ux * half],
-      ),
+      ]),
       fill: look.ink,
       stroke: DARK,
       "stroke-width": 1,

@@ -4,8 +4,8 @@
 // its outcome. Nothing is stored.
 
 import { COLORS } from "../palette.js";
-import { HttpError, announce, api, el } from "../util.js";
-import { drawBoard, lookOf } from "./board.js";
+import { HttpError, announce, api, el, gameTurn, randomSeed } from "../util.js";
+import { drawBoard, lookOf, orderItem } from "./board.js";
 import { adjudicate, requestOf } from "./contract.js";
 
 const $ = (id) => document.getElementById(id);
@@ -68,16 +68,16 @@ function newPosition(file, count, placement) {
 }
 
 async function loadGame(gameId, turn) {
-  const base = `/v1/games/${encodeURIComponent(gameId)}`;
-  const game = await api(base);
-  if (game.game !== "art-of-war") throw new Error(`game ${gameId} is not an Art of War game`);
-  if (!game.play) throw new Error(`game ${gameId} has not started`);
-  const shown = turn || game.turn;
-  const step = await api(`${base}/turns/${shown}/play`);
+  const { game, shown, step } = await gameTurn(gameId, "art-of-war", "an Art of War game", turn);
   box.looks = new Map(game.players.map((p) => [p.id, p.color]));
   box.names = new Map(game.players.map((p) => [p.id, p.name]));
   $("position-about").textContent = `Game ${game.name}, turn ${shown}.`;
   return step.play;
+}
+
+// A player's name: its game's, for a position loaded from a game.
+function nameOf(player) {
+  return box.names.get(player) ?? player;
 }
 
 function show(play, result = null) {
@@ -93,16 +93,7 @@ function show(play, result = null) {
   $("result-box").hidden = !result;
   if (result) {
     $("result-summary").textContent = `The orders of turn ${play.position.turn}`;
-    $("result-orders").replaceChildren(
-      ...result.orders.map((o) =>
-        el(
-          "li",
-          { "data-player": o.player },
-          `${box.names.get(o.player) ?? o.player}: ${o.text}, ${o.result}`,
-          o.reason ? ` (${o.reason})` : "",
-        ),
-      ),
-    );
+    $("result-orders").replaceChildren(...result.orders.map((o) => orderItem(o, nameOf)));
   }
   const banner = $("view-banner");
   banner.hidden = !result;
@@ -129,8 +120,8 @@ function draw() {
   const svg = $("map");
   const result = box.result;
   drawBoard(svg, box.play.board, shownPosition(), {
-    looks: (player) => lookOf(box.looks.get(player) ?? 17),
-    nameOf: (player) => box.names.get(player) ?? player,
+    looks: (player) => lookOf(box.looks.get(player)),
+    nameOf,
     last: result ? result.orders : [],
     events: result ? result.events : {},
     info: $("territory-info"),
@@ -151,7 +142,7 @@ function renderPlayers() {
   const kept = new Map([...fields.querySelectorAll("textarea")].map((t) => [t.dataset.player, t.value]));
   fields.replaceChildren(
     ...Object.entries(box.play.position.players).map(([player, state]) => {
-      const name = box.names.get(player) ?? player;
+      const name = nameOf(player);
       const stance = el(
         "select",
         { id: `stance-${player}`, "data-player": player },
@@ -200,7 +191,7 @@ function renderPlayers() {
   const owner = $("territory-owner");
   owner.replaceChildren(
     el("option", { value: "" }, "independent"),
-    ...Object.keys(box.play.position.players).map((p) => el("option", { value: p }, box.names.get(p) ?? p)),
+    ...Object.keys(box.play.position.players).map((p) => el("option", { value: p }, nameOf(p))),
   );
 }
 
@@ -305,12 +296,6 @@ function applyTerritory(event) {
   units[id] = Math.max(0, Number.parseInt($("territory-units").value, 10) || 0);
   const players = stancesFromForm();
   show({ ...box.play, position: { ...position, players, pending_builds: poolsFromForm(), owners, units } });
-}
-
-function randomSeed() {
-  const bytes = new Uint8Array(8);
-  crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 async function main() {

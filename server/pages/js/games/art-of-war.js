@@ -3,7 +3,7 @@
 // the last turn's orders as arrows and the reader's own orders not yet run as dashed ones,
 // what the last turn did in each territory on hover, and each player's stance.
 
-import { drawBoard, lookOf } from "../artofwar/board.js";
+import { drawBoard, lookOf, orderItem } from "../artofwar/board.js";
 import { readOrders, stanceText } from "../artofwar/contract.js";
 import { el, svgEl } from "../util.js";
 
@@ -75,7 +75,7 @@ export function render(root, game, context) {
   const ticket = ++drawn.ticket;
   drawn.current = { game, context, play };
   const run = lastTurn(context);
-  const looks = (player) => lookOf(context.players.get(player)?.color ?? 17);
+  const looks = (player) => lookOf(context.players.get(player)?.color);
   const draw = (pending) =>
     drawBoard(drawn.svg, play.board, play.position, {
       looks,
@@ -142,18 +142,7 @@ function describeOrders(box, run, context) {
   box.hidden = false;
   box.replaceChildren(
     el("summary", {}, `The orders of turn ${run.turn}`),
-    el(
-      "ul",
-      { class: "board-list" },
-      ...run.result.orders.map((order) =>
-        el(
-          "li",
-          { "data-player": order.player },
-          `${context.name(order.player)}: ${order.text}, ${order.result}`,
-          order.reason ? ` (${order.reason})` : "",
-        ),
-      ),
-    ),
+    el("ul", { class: "board-list" }, ...run.result.orders.map((o) => orderItem(o, context.name))),
   );
 }
 

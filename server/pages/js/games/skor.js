@@ -6,13 +6,13 @@
 
 import { el } from "../util.js";
 import { choiceFields } from "../skor/choice.js";
-import { drawPosition, looksOf, stepOf } from "../skor/view.js";
+import { drawPosition, looksOf, stepOf, territoryOf } from "../skor/view.js";
 
 // The forms that seal a choice, one per seat the reader plays.
 function choiceForms(game, context) {
   const setup = game.play.setup;
   return context.seats.map((seat) => {
-    const territory = setup.territories.A.player === seat ? "A" : "B";
+    const territory = territoryOf(setup, seat);
     const { fieldset, read } = choiceFields(`skor-choice-${seat}`, {
       alternative: setup.options.alternative_culture,
       legend: `${context.name(seat)}'s choice (territory ${territory})`,
@@ -73,7 +73,7 @@ export function render(root, game, context) {
 export function describePlayer(seat, game) {
   const play = game.play;
   if (!play) return null;
-  const territory = play.setup.territories.A.player === seat ? "A" : "B";
+  const territory = territoryOf(play.setup, seat);
   const culture = play.game?.cultures[seat];
   return culture ? `territory ${territory}, ${culture}` : `territory ${territory}`;
 }

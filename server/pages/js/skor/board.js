@@ -4,7 +4,7 @@
 // selection the click-to-move input is making. Pure drawing: it reads a state, never the
 // network.
 
-import { svgEl } from "../util.js";
+import { svgEl, svgPoints } from "../util.js";
 
 // dir(k) for the sides k = 1…6, clockwise from the top (rules/skor/board.py).
 const DIRECTIONS = [
@@ -51,9 +51,7 @@ const CORNERS = Array.from({ length: 6 }, (_, i) => {
 });
 
 function hexPoints([x, y], scale = 1) {
-  return CORNERS.map(([dx, dy]) => `${(x + dx * scale).toFixed(1)},${(y + dy * scale).toFixed(1)}`).join(
-    " ",
-  );
+  return svgPoints(CORNERS.map(([dx, dy]) => [x + dx * scale, y + dy * scale]));
 }
 
 const territoryOf = (name) => (name.startsWith("X") ? null : name[0]);

@@ -4,7 +4,7 @@
 // (the contract of docs/skor.md), which stores nothing: the page keeps the states, so Undo
 // is a step back in its own list.
 
-import { announce, api, el } from "../util.js";
+import { announce, api, el, gameTurn, randomSeed } from "../util.js";
 import { choiceFields } from "./choice.js";
 import { actionText, drawPosition, looksOf, stepOf } from "./view.js";
 
@@ -20,11 +20,6 @@ const sandbox = {
 };
 
 let choices = [];
-
-function randomSeed() {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 function seed() {
   const field = $("seed");
@@ -193,13 +188,8 @@ function undo() {
 // A game's turn as the game's page shows it: its setup, its state (none while its players
 // choose) and the step that led to it; the sandbox plays on from there with its own seed.
 async function loadGame(gameId, turn) {
-  const base = `/v1/games/${encodeURIComponent(gameId)}`;
   try {
-    const game = await api(base);
-    if (game.game !== "skor") throw new Error(`game ${gameId} is not a game of Skor`);
-    if (!game.play) throw new Error(`game ${gameId} has not started`);
-    const shown = Number.isFinite(turn) && turn >= 1 ? turn : game.turn;
-    const step = await api(`${base}/turns/${shown}/play`);
+    const { game, shown, step } = await gameTurn(gameId, "skor", "a game of Skor", turn);
     const players = new Map(game.players.map((p) => [p.id, p]));
     sandbox.looks = players;
     sandbox.setup = step.play.setup;

@@ -27,6 +27,11 @@ export function looksOf(players, colorOf, nameOf) {
   return { inks, tints, name: nameOf };
 }
 
+// The territory ("A" or "B") a seat plays from, by the setup's roll.
+export function territoryOf(setup, seat) {
+  return setup.territories.A.player === seat ? "A" : "B";
+}
+
 // The JSON form of an action back to its text form (spec §4.11), to title the last action.
 export function actionText(a) {
   const kind = a.kind ? ` ${a.kind === "military" ? "m" : "c"}` : "";
@@ -162,7 +167,7 @@ export function drawPosition(root, { game, setup, last, looks, seat, propose, ke
         el("div", { class: "skor-beside" }, last ? lastAction(last, looks.name) : null),
       ),
       game ? picker.controls(game, seat, redraw) : null,
-      game ? playerCards(game, { ...looks, territory: (p) => (owners.A === p ? "A" : "B") }) : null,
+      game ? playerCards(game, { ...looks, territory: (p) => territoryOf(setup, p) }) : null,
     ),
   );
   return root.firstChild;
