@@ -68,19 +68,32 @@ def replay_game(game_id: str, events: Iterable[GameEvent]) -> tuple[int, list[Tu
     replayed = 0
     differences: list[TurnDifference] = []
     for version, event in enumerate(events, start=1):
-        if isinstance(event, TurnResolved):
-            replayed += 1
-            difference = _replay_turn(game_id, state, event)
-            if difference is not None:
-                differences.append(difference)
-        elif isinstance(event, PlayStarted | PlayRecorded):
-            replayed += 1
-            changes = replay_step(state, event)
-            if changes:
-                turn = event.turn if isinstance(event, PlayRecorded) else 0
-                differences.append(TurnDifference(game_id, turn, changes))
-        state = fold(state, ((version, event),))
+        try:
+            if isinstance(event, TurnResolved):
+                replayed += 1
+                difference = _replay_turn(game_id, state, event)
+                if difference is not None:
+                    differences.append(difference)
+            elif isinstance(event, PlayStarted | PlayRecorded):
+                replayed += 1
+                changes = replay_step(state, event)
+                if changes:
+                    differences.append(TurnDifference(game_id, _turn_of(event, state), changes))
+            state = fold(state, ((version, event),))
+        # Events changed by hand (a die, a move) may break any rule of the fold from there
+        # on: the replay stops at the event, the differences found before it kept.
+        except Exception as error:
+            reason = f"event {version} cannot be replayed: {type(error).__name__}: {error}"
+            differences.append(TurnDifference(game_id, _turn_of(event, state), [], error=reason))
+            break
     return replayed, differences
+
+
+def _turn_of(event: GameEvent, state: GameState) -> int:
+    """The turn an event records (0: the setup), else the turn the game was in."""
+    if isinstance(event, PlayRecorded | TurnResolved):
+        return event.turn
+    return 0 if isinstance(event, PlayStarted) else state.turn
 
 
 def _replay_turn(game_id: str, state: GameState, recorded: TurnResolved) -> TurnDifference | None:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from rules.skor.board import NEIGHBOURS
+from rules.skor.board import NEIGHBOURS, territory_of
 from tests.browser.support import Player, Server
 
 Json = dict[str, Any]
@@ -28,3 +28,27 @@ def free_neighbour(game: Json, hex_: str) -> str:
         for n in NEIGHBOURS[hex_]
         if game["structures"].get(n, {}).get("kind") != "obstruction" and n not in taken
     )
+
+
+def way_to_resource(game: Json, city: str) -> list[str]:
+    """The hexes of a shortest way from `city` to the nearest Resource hex of its territory
+    (without `city`), around obstructions."""
+    blocked = {h for h, s in game["structures"].items() if s["kind"] == "obstruction"}
+    came: dict[str, str] = {city: city}
+    frontier = [city]
+    while frontier:
+        ahead = []
+        for here in frontier:
+            for near in NEIGHBOURS[here]:
+                if near in came or near in blocked:
+                    continue
+                came[near] = here
+                kind = game["structures"].get(near, {}).get("kind")
+                if kind == "resource" and territory_of(near) == territory_of(city):
+                    way = [near]
+                    while came[way[0]] != city:
+                        way.insert(0, came[way[0]])
+                    return way
+                ahead.append(near)
+        frontier = ahead
+    raise AssertionError(f"no Resource hex can be reached from {city}")

@@ -49,7 +49,8 @@ export function actionText(a) {
     case "build":
       return `build ${a.structure} ${a.at}`;
     case "send":
-      return `send ${a.amount} ${a.place.join(" ")}`;
+      // Sent without a piece placed, the action has no `place` (its default is left out).
+      return ["send", a.amount, ...(a.place || [])].join(" ");
     case "spy":
       return `spy ${a.sacrifice1} ${a.sacrifice2} ${a.at}`;
     case "research":
