@@ -10,7 +10,7 @@ ATTACK = 0.6
 DEFENCE = 0.8
 # Blocks of draws computed ahead: the first, and the largest (SeededRandom.units).
 _FIRST_BLOCK = 32
-_BLOCK = 512
+_BLOCK = 128
 
 
 class Draws:
