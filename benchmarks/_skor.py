@@ -64,7 +64,7 @@ def _game(rng: SeededRandom, round_limit: int) -> Iterator[Step]:
     done = 0
     while state.ending is None:
         player = state.turn.player
-        tries = [_likely(rng, state, player) for _ in range(TRIES)] if done < PER_TURN else []
+        tries = [likely(rng, state, player) for _ in range(TRIES)] if done < PER_TURN else []
         # A starving player, or a Dictatorship's purge (a roll of 1 at the end of its turn),
         # takes a piece off first.
         mine = [piece for piece in state.pieces if piece.player == player]
@@ -82,7 +82,7 @@ def _game(rng: SeededRandom, round_limit: int) -> Iterator[Step]:
             raise AssertionError(f"no action of {player} accepted on turn {state.turn.number}")
 
 
-def _likely(rng: SeededRandom, state: State, player: str) -> Action:
+def likely(rng: SeededRandom, state: State, player: str) -> Action:
     mine = [p.at for p in state.pieces if p.player == player and not p.moved]
     at = rng.choice(mine) if mine else rng.choice(HEXES)
     theirs = sorted({p.at for p in state.pieces if p.player != player})
