@@ -47,6 +47,9 @@ _ARROWS = frozenset({"to", "->", ">"})
 
 def split_lines(text: str) -> list[str]:
     """The orders of one submission, in the order written, blank ones dropped."""
+    if "," not in text and "\n" not in text:  # one line, as most submissions of an API are
+        line = text.strip()
+        return [line] if line else []
     return [line.strip() for line in _SEPARATOR.split(text) if line.strip()]
 
 
