@@ -20,7 +20,7 @@ from benchmarks._api_load import percentile, refusals
 from benchmarks._api_server import Http, call
 from benchmarks._skor import PER_TURN, TRIES, likely
 from rules.kit.prng import SeededRandom
-from rules.skor.actions import End
+from rules.skor.actions import End, Remove
 from rules.skor.dice import Dice
 from rules.skor.engine import act
 from rules.skor.state import State
@@ -130,9 +130,13 @@ async def skor_actions(
 def _plan(rng: SeededRandom, state: State, seat: str) -> list[Any]:
     """The likely actions a player tries this turn, each accepted on its own copy."""
     dice = Dice(secret=rng.next_u64().to_bytes(8, "big"))
+    if state.turn.fed is False:
+        # Starving: a piece goes, as benchmarks/_skor.py's players give one up.
+        mine = [piece for piece in state.pieces if piece.player == seat]
+        return [Remove(piece.at, piece.kind) for piece in mine[:1]]
     planned: list[Any] = []
     for _ in range(TRIES * PER_TURN):
-        if len(planned) == PER_TURN or state.turn.phase == "purge" or state.turn.fed is False:
+        if len(planned) == PER_TURN:
             break
         action = likely(rng, state, seat)
         if isinstance(action, End):
