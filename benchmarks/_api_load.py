@@ -93,7 +93,7 @@ async def submissions(
         len(latencies) / elapsed,
         percentile(latencies, 50) * 1000,
         percentile(latencies, 99) * 1000,
-        _refusals(refused),
+        refusals(refused),
         cpu / len(latencies) * 1e6,
     ]
 
@@ -102,7 +102,7 @@ async def submissions(
 Submit = Callable[[str, str, str], Awaitable[int]]
 
 
-def _refusals(refused: Counter[int]) -> int | str:
+def refusals(refused: Counter[int]) -> int | str:
     """How many were refused (0), and with which statuses."""
     if not refused:
         return 0

@@ -49,10 +49,14 @@ from benchmarks._api_client import client_cost, print_client_cost
 from benchmarks._api_load import percentile, spectate, submissions
 from benchmarks._api_neighbours import beside_idle_spectators
 from benchmarks._api_server import OPERATOR, Http, call, new_game, server
+from benchmarks._api_skor import skor_submissions
 from benchmarks._database import scratch_database
 from benchmarks._options import Option, Value
 from benchmarks._processes import rss
 from benchmarks._table import print_table
+
+# 25 games of 2: 50 clients, as the submissions' loads have.
+SKOR_GAMES = 25
 
 OPTIONS = {
     "workers": Option(1, "server processes accepting on one port, as `skirmish serve --workers`"),
@@ -181,7 +185,14 @@ async def _orders(port: int, seconds: float) -> list[list[object]]:
         await submissions(port, games=1, players=20, seconds=seconds),
         await submissions(port, games=5, players=10, seconds=seconds, through="bare"),
     ]
-    return [*orders, _share(orders[0], orders[2])]
+    skor = await skor_submissions(port, games=SKOR_GAMES, seconds=seconds)
+    return [*orders, _share(orders[0], orders[2]), skor, _latency(skor, orders[0])]
+
+
+def _latency(skor: list[object], orders: list[object]) -> list[object]:
+    """A Skor action's latency over a Skirmish submission's, p50 and p99 (the goal: 1)."""
+    p50, p99 = (f"{skor[i] / orders[i]:.2f}x" for i in (4, 5))  # type: ignore[operator]
+    return ["Skor action / Skirmish submission", "", "", "", p50, p99, "", ""]
 
 
 def _share(orders: list[object], bare: list[object]) -> list[object]:

@@ -10,7 +10,7 @@ def builds(board: Board, owners: dict[str, str]) -> list[Build]:
     done = []
     for territory in sorted(owners):
         owner = owners[territory]
-        protected = all(owners.get(n) == owner for n in board.neighbours[territory])
+        protected = set(map(owners.get, board.neighbours[territory])) <= {owner}
         units = board.population(territory) if protected else 1
         done.append(Build(territory, owner, protected, units))
     return done

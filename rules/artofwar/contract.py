@@ -2,6 +2,7 @@
 out, bit for bit the same for the same request."""
 
 import re
+from functools import lru_cache
 from typing import Any, Literal
 
 import msgspec
@@ -14,6 +15,7 @@ from rules.artofwar.options import Options
 from rules.artofwar.records import TurnResult
 from rules.artofwar.resolve import resolve
 from rules.artofwar.state import Player, State, Status
+from rules.kit.inline import InlineKey, inline_key
 from rules.kit.prng import SeededRandom
 from rules.kit.requests import RequestError, decoded
 
@@ -133,9 +135,19 @@ def order_text(order: JsonOrder) -> str:
 
 def _board(spec: str | dict[str, Any]) -> Board:
     try:
-        return builtin_board(spec) if isinstance(spec, str) else board_from_object(spec)
+        if isinstance(spec, str):
+            return builtin_board(spec)
+        key = inline_key(spec)
+        return board_from_object(spec) if key is None else _inline_board(key)
     except MapError as error:
         raise RequestError(str(error)) from error
+
+
+# Checking and building an inline map of 120 territories cost as much as resolving the turn's
+# orders; a few kept by content, the latest (lru_cache keeps no map that failed its checks).
+@lru_cache(maxsize=16)
+def _inline_board(key: InlineKey) -> Board:
+    return board_from_object(key.spec)
 
 
 def _state(request: ArtOfWarRequest, board: Board) -> State:

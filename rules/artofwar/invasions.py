@@ -35,11 +35,16 @@ def _battle(work: Work, target: str, attacks: list[Attack]) -> Fight:
     for attack in attacks:
         move = attack.move
         work.event(target, "invaded", source=move.source, player=move.player, units=attack.units)
-    total = sum(attack.units for attack in attacks)
     # With no defenders there is no fight: no draws, the territory gives in (P15).
-    assigned = [d * a.units // total if d else 0 for a in attacks]
-    fired = [work.draws.hits(a.units, ATTACK) if d else ([], 0) for a in attacks]
-    answered = [work.draws.hits(n, DEFENCE) for n in assigned]
+    if d:
+        total = sum(attack.units for attack in attacks)
+        assigned = [d * attack.units // total for attack in attacks]
+        fired = [work.draws.hits(attack.units, ATTACK) for attack in attacks]
+        answered = [work.draws.hits(n, DEFENCE) for n in assigned]
+    else:
+        assigned = [0] * len(attacks)
+        fired = [([], 0) for _ in attacks]
+        answered = [([], 0) for _ in attacks]
     left = d - min(sum(hits for _, hits in fired), d)
     groups = []
     for attack, n, (draws, hits), (back_draws, back_hits) in zip(

@@ -53,11 +53,11 @@ def resolve(
     transfers = transfer(work)
     skirmishes = skirmish(work)
     fights = invade(work)
-    territories = set(work.stay) | set(work.inflow)
-    work.units = {
-        t: work.stay.get(t, 0) + work.retreated.get(t, 0) + work.inflow.get(t, 0)
-        for t in territories
-    }
+    # stay + retreated + inflow (units retreat to their source, which is among the stayed).
+    work.units = dict(work.stay)
+    for counts in (work.retreated, work.inflow):
+        for territory, n in counts.items():
+            work.units[territory] = work.units.get(territory, 0) + n
     battles, conquered = advance(work, fights)
     returns = return_home(work, conquered)
     owners = dict(state.owners)

@@ -5,12 +5,22 @@ higher-level helpers (shuffle, choice) are free to change between Python version
 """
 
 import hashlib
+from array import array
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_UNIT = 1.0 / float(1 << 53)
+# The lanes are read back as machine words.
+_BIG_ENDIAN = array("H", [1]).tobytes()[0] == 0
+# Below this many, `units` steps one draw at a time: the lanes cost more than they save.
+_LANES_FROM = 4
 
 
 class SeededRandom:
@@ -24,10 +34,10 @@ class SeededRandom:
         self._state = self.seed
 
     def next_u64(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+        self._state = (self._state + _GAMMA) & _MASK
         z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
@@ -48,6 +58,31 @@ class SeededRandom:
         """A uniform float in [0, 1)."""
         return (self.next_u64() >> 11) / float(1 << 53)
 
+    def units(self, n: int) -> list[float]:
+        """The next n `unit()`s, exactly as n calls would give them, leaving the stream where
+        they would.
+
+        SplitMix64's k-th output depends only on seed + k·gamma, so a block is computed at
+        once: n 64-bit states side by side in one Python int, in 128-bit lanes (a lane's
+        product by a 64-bit constant never spills into the next), each step one
+        whole-number operation instead of n. About a third of the cost of single draws from
+        a few dozen on, which is what a 20-player Art of War turn's ~700 draws spend.
+        """
+        if n < _LANES_FROM:
+            return [self.unit() for _ in range(n)]
+        ones, steps, mask = _lanes(n)
+        z = (self._state * ones + steps) & mask
+        self._state = (self._state + n * _GAMMA) & _MASK
+        z = ((z ^ (z >> 30)) & mask) * _MIX1 & mask
+        z = ((z ^ (z >> 27)) & mask) * _MIX2 & mask
+        # Each lane's low 64 bits only are read: what the shifts bring in from the lane
+        # above lands in its high half.
+        z = (z ^ (z >> 31)) >> 11
+        words = array("Q", z.to_bytes(16 * n, "little"))
+        if _BIG_ENDIAN:
+            words.byteswap()
+        return list(map(_UNIT.__mul__, words[::2]))
+
     def uniform(self, low: float, high: float) -> float:
         return low + (high - low) * self.unit()
 
@@ -67,6 +102,14 @@ class SeededRandom:
     def fork(self) -> "SeededRandom":
         """An independent stream, so that adding draws in one place leaves the others alone."""
         return SeededRandom(self.next_u64())
+
+
+@lru_cache(maxsize=32)
+def _lanes(n: int) -> tuple[int, int, int]:
+    """For n lanes of 128 bits, lane k (from 0) holding: 1; (k + 1)·gamma; 2**64 - 1."""
+    ones = int.from_bytes((b"\x01" + bytes(15)) * n, "little")
+    counts = int.from_bytes(b"".join(k.to_bytes(16, "little") for k in range(1, n + 1)), "little")
+    return ones, counts * _GAMMA, ones * _MASK
 
 
 def derived(key: bytes, *labels: str | int) -> SeededRandom:
