@@ -71,8 +71,15 @@ async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) 
     ]
     # Who has submitted is public (§7); what, nobody else knows.
     assert (await public_game(api, game_id))["moved"] == ["p1"]
-    # A newer submission replaces the seat's earlier one; refused shapes are a 422.
-    await make_move(api, game_id, one, [_attacks(play, "p1")])
+    # Several submissions (§3.4): all of them are the seat's orders, in the order sent; the
+    # newest valid order per territory counts, an invalid one displaces none, and `F hold`
+    # cancels F's earlier move. Refused shapes are a 422.
+    first = _attacks(play, "p1")
+    held, kept = (line.split()[0] for line in first.split(", ")[:2])
+    again = [f"{held} hold", f"{kept} 999 to {held}"]
+    await make_move(api, game_id, one, again)
+    assert (await public_game(api, game_id, one))["sealed"] == {"p1": [first, *again]}
+    assert (await public_game(api, game_id, two))["sealed"] == {}
     refused = await make_move(api, game_id, two, {"orders": 3}, expect=422)
     assert refused["error"]["code"] == "move_refused"
     assert [e for e in await feed_of(api, game_id, two) if e["type"] == "move_sealed.v1"] == []
@@ -95,10 +102,22 @@ async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) 
     assert (view["turn"], view["play"]["position"]["turn"]) == (2, 2)
     feed = await feed_of(api, game_id)
     shown = [e["move"] for e in feed if e["type"] == "move_sealed.v1"]
-    assert len(shown) == 4  # p1 twice, then p2 and p3: everyone's, once the turn ran
+    # p1 twice (each event its new submission alone), then p2 and p3: everyone's, once run.
+    assert shown[:2] == [[first], again]
+    assert len(shown) == 4
     (turn,) = _turns_run(feed)
     assert (turn["turn"], turn["generation"], len(turn["seed"])) == (1, 0, 16)
-    assert turn["orders"]["p1"] == [_attacks(play, "p1")]
+    assert turn["orders"]["p1"] == [first, *again]
+    results = {
+        (report["text"], report["result"])
+        for report in turn["result"]["orders"]
+        if report["player"] == "p1"
+    }
+    lines = first.split(", ")
+    assert {(lines[0], "replaced"), (again[0], "held"), (again[1], "invalid")} <= results
+    carried = [result for text, result in results if text in lines[1:]]
+    assert len(carried) == len(lines) - 1
+    assert not {"replaced", "invalid"} & set(carried)
     assert turn["result"]["battles"]
     assert turn["result"]["draws"]
     assert turn["result"]["owners"] == view["play"]["position"]["owners"]

@@ -122,6 +122,18 @@ def test_orders_are_sealed_as_texts_and_stances_are_acts() -> None:
         ART_OF_WAR.move(state, "p2", {"stance": "surrender", "draw_max": 2}, draws)
 
 
+def test_a_seats_submissions_of_a_turn_are_sealed_together_in_the_order_sent() -> None:
+    assert ART_OF_WAR.seal(None, ["US 3 to AK"]) == ["US 3 to AK"]
+    assert ART_OF_WAR.seal(["US 3 to AK"], ["US hold", "MX 1 to US"]) == [
+        "US 3 to AK",
+        "US hold",
+        "MX 1 to US",
+    ]
+    assert ART_OF_WAR.seal(["US 3 to AK"], []) == ["US 3 to AK"]
+    with pytest.raises(MoveRefused, match="a turn's orders holds at most"):
+        ART_OF_WAR.seal(["US hold"] * 1500, ["MX hold"] * 600)
+
+
 def test_a_resigned_seat_surrenders_is_not_waited_for_and_the_last_one_abandons() -> None:
     state = _start(3, map="aow-mini")
     state = _fold(ART_OF_WAR.leave(state, "p2"), state)
