@@ -219,11 +219,31 @@ async def test_text_commands_play_the_art_of_war(server: Server) -> None:
     assert (stance["ok"], stance["reply"]) == (True, "Played.")
     said = await _command(api, game_id, two, "say well met")
     assert said["ok"] is True
+    # A text that is neither a command nor one of the game's forms is told as neither (it was
+    # most likely meant as a move), with a close command if there is one.
     unknown = await _command(api, game_id, one, "strat")
-    assert (unknown["ok"], unknown["reply"].split("\n")[0]) == (False, "Unknown command: /strat.")
+    assert (unknown["ok"], unknown["reply"].split("\n")) == (
+        False,
+        [
+            "Neither a command nor one of art-of-war's moves: strat",
+            "Did you mean /start?",
+            "Send /help for the commands and the forms art-of-war's moves take.",
+        ],
+    )
+    typo = await _command(api, game_id, one, f"{home['p1']} 3 too AK")
+    assert (typo["ok"], typo["reply"].split("\n")[0]) == (
+        False,
+        f"Neither a command nor one of art-of-war's moves: {home['p1']} 3 too AK",
+    )
+    assert "/help" in typo["reply"]
+    # A room's command written wrong is still told as the command's own problem.
+    assert (await _command(api, game_id, one, "/start now"))["reply"].startswith(
+        "/start takes nothing after it."
+    )
     sealed = await _command(api, game_id, one, f"{home['p1']} hold")
     assert sealed["ok"] is True
     assert sealed["reply"].startswith("Your move for turn 1 is sealed")
+    assert sealed["reply"].endswith("you may send another until then.")
     # A room's command still is one: /start with an argument is refused, not an order.
     assert (await _command(api, game_id, one, "/start now"))["ok"] is False
     ran = await _command(api, game_id, two, f"{home['p2']} 1 -> {home['p1']}")
