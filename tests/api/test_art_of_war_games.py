@@ -121,6 +121,11 @@ async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) 
     assert turn["result"]["battles"]
     assert turn["result"]["draws"]
     assert turn["result"]["owners"] == view["play"]["position"]["owners"]
+    # The fold joins the submissions as the room did: verify and replay find no difference.
+    assert (await api.call("GET", f"/v1/games/{game_id}/verify"))["ok"] is True
+    store = server.app.state.services.games.store
+    events = [game_codec.decode_recorded(e) for e in await store.read_stream(stream_of(game_id))]
+    assert replay_game(game_id, events)[1] == []
 
 
 async def test_rewind_fork_verify_and_replay(server: Server) -> None:
