@@ -2,13 +2,14 @@
 
 The demo runs `skirmish serve --fake-clock` in a subprocess and moves its clock itself, a
 turn every few seconds, so that a fast-mode game of bots can be watched as it plays out;
-the server stays up once the game is won, for its page, until Ctrl-C.
+the server stays up once the game is won, for its page, until Ctrl-C (or SIGTERM).
 """
 
 import asyncio
 import contextlib
 import os
 import secrets
+import signal
 import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -89,7 +90,30 @@ async def run_demo(demo: Demo, port: int, data_dir: Path) -> int:
     """A server with a game of `demo.players` bots (random and greedy by turns): Skirmish
     Society's a turn every `turn_seconds` until the game is won, another game's bots each
     waiting `turn_seconds` before each step; then the server serves on, for the game,
-    until Ctrl-C (or until it stops: an error)."""
+    until Ctrl-C (or until it stops: an error). SIGTERM stops it as Ctrl-C does, its
+    server with it: 143 (128 + SIGTERM), as a shell reports a process it ended."""
+    loop, running = asyncio.get_running_loop(), asyncio.current_task()
+    assert running is not None
+    terminated: list[int] = []
+
+    def terminate() -> None:
+        terminated.append(signal.SIGTERM)
+        running.cancel()
+
+    # asyncio.run cancels its task on SIGINT; SIGTERM's default would end the process at
+    # once, without the way out that stops the server.
+    loop.add_signal_handler(signal.SIGTERM, terminate)
+    try:
+        return await _demo(demo, port, data_dir)
+    except asyncio.CancelledError:
+        if not terminated:
+            raise
+        return 128 + signal.SIGTERM
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+async def _demo(demo: Demo, port: int, data_dir: Path) -> int:
     operator_token = secrets.token_urlsafe(24)
     async with (
         _server(port, data_dir, operator_token) as server,

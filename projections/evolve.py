@@ -10,7 +10,7 @@ from datetime import datetime
 from msgspec.structs import replace
 
 from projections.game import GameState, Player, with_typed_play
-from projections.playing import started_play, stepped
+from projections.playing import sealed_with, started_play, stepped
 from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
 from schema.game_events import (
     AdminAdded,
@@ -73,7 +73,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case TurnResolved():
             return _resolved(state, event)
         case MoveSealed():
-            return replace(state, sealed={**state.sealed, event.player_id: event.move})
+            return replace(state, sealed=sealed_with(state, event.player_id, event.move))
         case PlayRecorded():
             return stepped(state, event)
         case GameCreated():

@@ -104,7 +104,8 @@ class GameState(msgspec.Struct, frozen=True):
     # claimed or declined it yet.
     invited: dict[str, tuple[str, ...]] = {}
     # A game run by its definition (rules/game.py): its options, its own state (None
-    # before the start), and this turn's sealed moves by seat, the newest of each.
+    # before the start), and this turn's sealed moves by seat, each as the game joins a
+    # seat's several (`seal`: the newest, or all of them).
     options: dict[str, Any] = {}
     play: Any = None
     sealed: dict[str, Any] = {}

@@ -89,6 +89,14 @@ def newly_waited(
     return now - definition.to_move(before).seats
 
 
+def sealed_with(state: GameState, seat: str, move: Any) -> dict[str, Any]:
+    """The wait's sealed moves once `seat` sealed `move`, joined to its earlier one as the
+    game says (`seal`): the room's decider and its fold alike, so that a replay resolves
+    what the room resolved."""
+    joined = definition_of(state).seal(state.sealed.get(seat), move)
+    return {**state.sealed, seat: joined}
+
+
 def by_seat(moves: Mapping[str, Any]) -> dict[str, Any]:
     """Sealed moves as a resolution takes them, in seat order: the same order when the room
     resolves and when a replay resolves again."""

@@ -9,10 +9,11 @@ game says the rest through this protocol, on its own state and events (msgspec v
   moving at once in secret (`Wait.sealed`), asked again after every event, since a game may
   change from one to the other (a sealed setup, then turns);
 - what a move does (`move`): kept secret by the room (`Sealed`) until every seat of a sealed
-  wait has moved, then `resolve` takes them all at once; or played at once, its events public
-  (a turn's move, or in a sealed wait an act that is no turn of its own: a public message, a
-  change of stance); or played at once and seen only by some seats, ever (`Private`: a private
-  message), an act too;
+  wait has moved, then `resolve` takes them all at once (a seat that seals again in the same
+  wait: `seal` says how the new move joins its earlier one); or played at once, its events
+  public (a turn's move, or in a sealed wait an act that is no turn of its own: a public
+  message, a change of stance); or played at once and seen only by some seats, ever
+  (`Private`: a private message), an act too;
 - chance: never its own; every draw comes from `Draws.stream(labels)`, a stream the room
   derives one way from the game's committed secret, so that a game replays bit for bit;
 - the end (`ending`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
@@ -147,6 +148,14 @@ class Game(Protocol[S, E]):
         """A move of a seat the game waits for: Sealed in a sealed wait (or, there too, events
         played at once), else its events, Private if only some seats may see them;
         MoveRefused (or NotYourMove) if not allowed."""
+        ...
+
+    def seal(self, earlier: Move | None, move: Move) -> Move:
+        """A seat's sealed move of a wait once it sealed `move` (as `move` sealed it) after
+        `earlier`, its sealed move so far in the same wait (None: its first): the newer in
+        place of the earlier, or both joined (the Art of War's several submissions of a
+        turn). The room and its fold both ask it, so that a replay resolves the same moves;
+        MoveRefused if the two together are more than the game takes."""
         ...
 
     def resolve(self, state: S, moves: Mapping[Seat, Move], draws: Draws) -> list[E]:

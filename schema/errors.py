@@ -348,7 +348,8 @@ WRONG_KIND_OF_GAME = _code(
     "wrong_kind_of_game",
     409,
     "The call belongs to another game: Skirmish Society takes orders, votes and join-forces "
-    "requests; the other games take moves.",
+    "requests, and its orders and turns are read at /orders and /turns/{n}; the other games "
+    "take moves, and their turns are read at /turns/{n}/play.",
 )
 UNKNOWN_EFFECT = _code("unknown_effect", 422, "No voting effect has this name.")
 NOT_A_CANDIDATE = _code("not_a_candidate", 422, "This turn's vote is between two other effects.")

@@ -207,7 +207,8 @@ class PlayStarted(Event, frozen=True, tag="play_started.v1"):
 
 class MoveSealed(Event, frozen=True, tag="move_sealed.v1"):
     """A seat's move in a sealed wait (moves made at once, in secret): its own until the
-    wait is resolved, then shown to all. A newer one of the same turn replaces it."""
+    wait is resolved, then shown to all. A newer one of the same turn joins it as the game
+    says (rules/game.py `seal`): in its place, or after it (the Art of War's submissions)."""
 
     player_id: str
     turn: int

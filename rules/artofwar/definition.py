@@ -32,6 +32,7 @@ from rules.artofwar.play import (
     play_board,
     stance_of,
     submission,
+    submissions,
 )
 from rules.artofwar.resolve import next_state, resolve
 from rules.artofwar.setup import SetupError, setup
@@ -59,7 +60,7 @@ class ArtOfWar:
     state_type = Play
     event_type = Event
     text_forms: tuple[tuple[str, str], ...] = (
-        ("US 3 to AK, MX hold", "orders (§3.6): they replace your earlier ones of the turn"),
+        ("US 3 to AK, MX hold", "orders (§3.6), with your earlier ones: newest per territory"),
         ("place 2 AK", "place units (free placement)"),
         ("stance draw 3", "change your stance: no mercy, offer mercy, draw [N], surrender"),
         ("say <text>", "a public message"),
@@ -142,8 +143,7 @@ class ArtOfWar:
             return [sent] if sent.to is None else Private([sent], frozenset({sent.to}))
         stance = stance_of(move)
         if stance is None:
-            # A submission replaces the seat's earlier ones of the turn (the room keeps the
-            # newest sealed move): within it, the newest valid order per territory counts.
+            # Sealed with the seat's earlier submissions of the turn (`seal`, §3.4).
             return Sealed(submission(move))
         current = state.position.players[seat].stance
         try:
@@ -151,6 +151,11 @@ class ArtOfWar:
         except StanceRefused as error:
             raise MoveRefused(str(error)) from error
         return [StanceChanged(seat, stance)]
+
+    def seal(self, earlier: Move | None, move: Move) -> Move:
+        """§3.4: a player's orders are all its submissions of the turn, in the order sent;
+        the newest valid order per territory is carried out (rules/artofwar/validate.py)."""
+        return submissions(earlier, move)
 
     def resolve(self, state: Play, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
         position = state.position

@@ -4,6 +4,8 @@ from typing import Literal
 
 import msgspec
 
+from rules.artofwar.options import MAX_PLAYERS
+
 StanceKind = Literal["no_mercy", "offer_mercy", "draw", "surrender"]
 # Looser than any draw with a size: a draw with any number of signers.
 _ANY = 1 << 30
@@ -11,7 +13,7 @@ _ANY = 1 << 30
 
 class Stance(msgspec.Struct, frozen=True, omit_defaults=True):
     kind: StanceKind = "no_mercy"
-    # With `draw` only: the most signers this player accepts (absent: any number), >= 2.
+    # With `draw` only: the most signers this player accepts (absent: any number), 2 to 20.
     draw_max: int | None = None
 
     def looseness(self) -> tuple[int, int]:
@@ -45,9 +47,14 @@ class Ending(msgspec.Struct, frozen=True):
 
 
 def check_stance(stance: Stance) -> None:
-    """A stance as §5.1 allows it; ValueError otherwise."""
-    if stance.draw_max is not None and (stance.kind != "draw" or stance.draw_max < 2):
-        raise ValueError("draw_max goes with a draw, and is at least 2")
+    """A stance as §5.1 allows it; ValueError otherwise. A `draw_max` past the most players
+    a game has would accept every draw, as no `draw_max` does: it is bounded, as every input."""
+    if stance.draw_max is not None and (
+        stance.kind != "draw" or not 2 <= stance.draw_max <= MAX_PLAYERS
+    ):
+        raise ValueError(
+            f"draw_max goes with a draw, and is 2 to {MAX_PLAYERS} (the most players a game has)"
+        )
 
 
 def change_stance(current: Stance, new: Stance, *, binding: bool) -> Stance:

@@ -25,7 +25,8 @@ from rules.kit.requests import RequestError
 DEADLINE = "deadline"
 MapName = Literal["aow-mini", "world", "generated"]
 MAX_SEED = (1 << 64) - 1
-# One submission: enough for every territory of the largest map, bounded all the same.
+# A turn's orders, in one submission or several: enough for every territory of the largest
+# map, bounded all the same.
 MAX_SUBMISSION = 20_000
 MAX_LINES = 2_000
 
@@ -168,6 +169,17 @@ def submission(move: Any) -> list[str]:
         raise MoveRefused(
             f"orders are a text ('US 3 to AK, MX hold') or a list of orders: {error}"
         ) from error
+    return _bounded("a submission", [text for text in texts if text.strip()])
+
+
+def submissions(earlier: list[str] | None, texts: list[str]) -> list[str]:
+    """A player's orders of the turn once it submitted `texts` after `earlier` (§3.4): all
+    their texts, in the order sent, bounded as one submission is."""
+    return _bounded("a turn's orders", [*(earlier or []), *texts])
+
+
+def _bounded(what: str, texts: list[str]) -> list[str]:
     if sum(len(text) for text in texts) > MAX_SUBMISSION or len(texts) > MAX_LINES:
-        raise MoveRefused(f"at most {MAX_SUBMISSION} characters and {MAX_LINES} orders")
-    return [text for text in texts if text.strip()]
+        bound = f"at most {MAX_SUBMISSION} characters and {MAX_LINES} orders"
+        raise MoveRefused(f"{what} holds {bound}")
+    return texts

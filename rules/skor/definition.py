@@ -261,6 +261,10 @@ class Skor:
             events.extend(result.events)
         return [Acted(seat, draws.generation, actions, dice.records, events)]
 
+    def seal(self, earlier: Move | None, move: Move) -> Move:
+        # A newer setup choice replaces the earlier one.
+        return move
+
     def resolve(self, state: Play, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
         choices = {seat: msgspec.convert(move, Choice) for seat, move in moves.items()}
         dice = Dice(secret=draws.key)

@@ -39,7 +39,7 @@ async def _respond(ctx: Context, text: str) -> CommandReply:
     request = parse(text)
     if isinstance(request, Problem):
         # The room's commands first: a game's text is what reads as none of them.
-        played = None if ctx.game is None else await moves.game_line(ctx, text)
+        played = None if ctx.game is None else await moves.game_line(ctx, text, request)
         return refused(replies.problem(request)) if played is None else _postable(played)
     if request.spec.needs_game and ctx.game is None:
         return refused(replies.needs_game(request.name))

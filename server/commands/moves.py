@@ -12,6 +12,8 @@ from schema.commands import MakeMove
 from schema.game_events import MoveSealed, PlayRecorded
 from schema.views import PublicGame
 from server.commands.context import Context, answer
+from server.commands.parse import Problem
+from server.commands.replies import not_a_move
 from server.commands.text import clip, plural
 from server.game.application import done
 from server.game.outcome import Outcome
@@ -21,16 +23,21 @@ ROOM_COMMANDS = "/resign, /broadcast, /notifications, /color, /pattern, /fork, /
 ADMIN_COMMANDS = "/start, /pause, /unpause, /rewind, /ban, /unban, /kill_room"
 
 
-async def game_line(ctx: Context, text: str) -> CommandReply | None:
-    """The game's answer to `text`, or None when the game is no definition's or does not
-    read it (then it is the room's unknown command)."""
+async def game_line(ctx: Context, text: str, problem: Problem) -> CommandReply | None:
+    """The game's answer to `text`, which `problem` says is none of the room's commands as
+    written; None when the game is no definition's, or not under way (then the room's reply
+    says what is wrong). A text whose first word is no command and that the game does not
+    read either is answered as neither, not as an unknown command: it was most likely meant
+    as a move."""
     # No game, or a killed one: no definition's; the room's reply says what is wrong.
     state = (await ctx.found.games.load(ctx.game_id)).state
     if state.definition is None or state.phase in ("new", "joining", "killed"):
         return None
     move = state.definition.read_text(text.strip().removeprefix("/"))
     if move is None:
-        return None
+        if not problem.unknown:
+            return None
+        return CommandReply(not_a_move(text, state.definition.name, problem), ok=False)
     executed = await ctx.execute(MakeMove(actor=ctx.who.actor, now=ctx.now(), move=move))
     return answer(played(executed), done(executed))
 
@@ -43,7 +50,7 @@ def played(executed: Outcome[GameState]) -> str:
     if sealed is not None:
         lines.append(
             f"Your move for turn {sealed.turn} is sealed: nobody sees it before every player "
-            "waited for has moved. A newer one replaces it."
+            "waited for has moved, and you may send another until then."
         )
     for step in steps:
         if step.kind == "resolution":

@@ -131,6 +131,8 @@ class Problem(msgspec.Struct, frozen=True):
     message: str
     usage: str | None = None
     suggestion: str | None = None
+    # Whether the text's first word names no command: then it may be a game's move.
+    unknown: bool = False
 
 
 DEFAULT_GAME_NAME = "Skirmish Society"
@@ -155,7 +157,9 @@ def parse(text: str) -> Request | Problem:
         close = difflib.get_close_matches(name, COMMANDS, n=1)
         shown = head if head.startswith("/") else f"/{head}"
         return Problem(
-            f"Unknown command: {shown[:40]}.", suggestion=f"/{close[0]}" if close else None
+            f"Unknown command: {shown[:40]}.",
+            suggestion=f"/{close[0]}" if close else None,
+            unknown=True,
         )
     try:
         return _argument(name, spec, rest.strip())

@@ -24,6 +24,16 @@ def problem(found: Problem) -> str:
     return "\n".join(lines)
 
 
+def not_a_move(text: str, game: str, found: Problem) -> str:
+    """A text that is no command, in a game run by its definition that does not read it as
+    a move either: not "Unknown command", since it was most likely meant as a move."""
+    lines = [f"Neither a command nor one of {game}'s moves: {clip(' '.join(text.split()), 60)}"]
+    if found.suggestion:
+        lines.append(f"Did you mean {found.suggestion}?")
+    lines.append(f"Send /help for the commands and the forms {game}'s moves take.")
+    return "\n".join(lines)
+
+
 def needs_game(name: str) -> str:
     return (
         f"/{name} is played in a game: send it to the game's commands "

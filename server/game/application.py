@@ -28,7 +28,7 @@ from schema.game_events import (
 )
 from server.accounts.store import Identity
 from server.game.decide.acting import existing, require_admin
-from server.game.decide.errors import InvalidCommand, NotFound
+from server.game.decide.errors import Conflict, InvalidCommand, NotFound
 from server.game.decide.fork import check_fork, fork_name, forked_players
 from server.game.outcome import Outcome
 from server.services import Services
@@ -44,6 +44,14 @@ async def readable(found: Services, game: str) -> Loaded:
     loaded = await found.games.load(game)
     existing(loaded.state)
     return loaded
+
+
+def require_skirmish(state: GameState, instead: str) -> None:
+    """A read of Skirmish Society's own (its orders, its turns) on a game run by its definition
+    (rules/game.py): 409 wrong_kind_of_game, saying where that game keeps it (`instead`), as
+    its orders and votes are refused."""
+    if state.definition is not None:
+        raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: {instead}")
 
 
 async def past_turn(found: Services, game: str, turn: int, *, position: int) -> TurnView:

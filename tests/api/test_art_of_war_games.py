@@ -69,8 +69,15 @@ async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) 
     ]
     # Who has submitted is public (§7); what, nobody else knows.
     assert (await public_game(api, game_id))["moved"] == ["p1"]
-    # A newer submission replaces the seat's earlier one; refused shapes are a 422.
-    await make_move(api, game_id, one, [_attacks(play, "p1")])
+    # Several submissions (§3.4): all of them are the seat's orders, in the order sent; the
+    # newest valid order per territory counts, an invalid one displaces none, and `F hold`
+    # cancels F's earlier move. Refused shapes are a 422.
+    first = _attacks(play, "p1")
+    held, kept = (line.split()[0] for line in first.split(", ")[:2])
+    again = [f"{held} hold", f"{kept} 999 to {held}"]
+    await make_move(api, game_id, one, again)
+    assert (await public_game(api, game_id, one))["sealed"] == {"p1": [first, *again]}
+    assert (await public_game(api, game_id, two))["sealed"] == {}
     refused = await make_move(api, game_id, two, {"orders": 3}, expect=422)
     assert refused["error"]["code"] == "move_refused"
     assert [e for e in await feed_of(api, game_id, two) if e["type"] == "move_sealed.v1"] == []
@@ -93,13 +100,30 @@ async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) 
     assert (view["turn"], view["play"]["position"]["turn"]) == (2, 2)
     feed = await feed_of(api, game_id)
     shown = [e["move"] for e in feed if e["type"] == "move_sealed.v1"]
-    assert len(shown) == 4  # p1 twice, then p2 and p3: everyone's, once the turn ran
+    # p1 twice (each event its new submission alone), then p2 and p3: everyone's, once run.
+    assert shown[:2] == [[first], again]
+    assert len(shown) == 4
     (turn,) = played(feed, "turn_run.v1")
     assert (turn["turn"], turn["generation"], len(turn["seed"])) == (1, 0, 16)
-    assert turn["orders"]["p1"] == [_attacks(play, "p1")]
+    assert turn["orders"]["p1"] == [first, *again]
+    results = {
+        (report["text"], report["result"])
+        for report in turn["result"]["orders"]
+        if report["player"] == "p1"
+    }
+    lines = first.split(", ")
+    assert {(lines[0], "replaced"), (again[0], "held"), (again[1], "invalid")} <= results
+    carried = [result for text, result in results if text in lines[1:]]
+    assert len(carried) == len(lines) - 1
+    assert not {"replaced", "invalid"} & set(carried)
     assert turn["result"]["battles"]
     assert turn["result"]["draws"]
     assert turn["result"]["owners"] == view["play"]["position"]["owners"]
+    # The fold joins the submissions as the room did: verify and replay find no difference.
+    assert (await api.call("GET", f"/v1/games/{game_id}/verify"))["ok"] is True
+    store = server.app.state.services.games.store
+    events = [game_codec.decode_recorded(e) for e in await store.read_stream(stream_of(game_id))]
+    assert replay_game(game_id, events)[1] == []
 
 
 async def test_rewind_fork_verify_and_replay(server: Server) -> None:
@@ -192,11 +216,31 @@ async def test_text_commands_play_the_art_of_war(server: Server) -> None:
     assert (stance["ok"], stance["reply"]) == (True, "Played.")
     said = await command(api, game_id, two, "say well met")
     assert said["ok"] is True
+    # A text that is neither a command nor one of the game's forms is told as neither (it was
+    # most likely meant as a move), with a close command if there is one.
     unknown = await command(api, game_id, one, "strat")
-    assert (unknown["ok"], unknown["reply"].split("\n")[0]) == (False, "Unknown command: /strat.")
+    assert (unknown["ok"], unknown["reply"].split("\n")) == (
+        False,
+        [
+            "Neither a command nor one of art-of-war's moves: strat",
+            "Did you mean /start?",
+            "Send /help for the commands and the forms art-of-war's moves take.",
+        ],
+    )
+    typo = await command(api, game_id, one, f"{home['p1']} 3 too AK")
+    assert (typo["ok"], typo["reply"].split("\n")[0]) == (
+        False,
+        f"Neither a command nor one of art-of-war's moves: {home['p1']} 3 too AK",
+    )
+    assert "/help" in typo["reply"]
+    # A room's command written wrong is still told as the command's own problem.
+    assert (await command(api, game_id, one, "/start now"))["reply"].startswith(
+        "/start takes nothing after it."
+    )
     sealed = await command(api, game_id, one, f"{home['p1']} hold")
     assert sealed["ok"] is True
     assert sealed["reply"].startswith("Your move for turn 1 is sealed")
+    assert sealed["reply"].endswith("you may send another until then.")
     # A room's command still is one: /start with an argument is refused, not an order.
     assert (await command(api, game_id, one, "/start now"))["ok"] is False
     ran = await command(api, game_id, two, f"{home['p2']} 1 -> {home['p1']}")

@@ -70,3 +70,28 @@ async def test_skirmish_society_turns_are_not_read_there(server: Server) -> None
     game_id = (await api.call("POST", "/v1/games", admin, {"name": "SS"}, expect=201))["id"]
     refused = await api.call("GET", f"/v1/games/{game_id}/turns/1/play", expect=404)
     assert refused["error"]["code"] == "turn_not_found"
+
+
+async def test_skirmish_society_reads_of_a_game_run_by_its_definition_name_its_own(
+    server: Server,
+) -> None:
+    """Its orders and turns are Skirmish Society's: a 409, as its orders and votes are, that
+    says where such a game keeps them, not an empty answer or a turn "not reached"."""
+    api = server.api
+    recorder = Recorder()
+    recorder.follow(api.client)
+    one, two = await api.account("ann"), await api.account("bob")
+    body = {"name": "Kinds", "game": "art-of-war", "options": {"map": "aow-mini"}}
+    game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
+    for who in (one, two):
+        await api.join(game_id, who)
+    await api.start(game_id, one)
+
+    orders = await api.call("GET", f"/v1/games/{game_id}/orders", one, expect=409)
+    assert orders["error"]["code"] == "wrong_kind_of_game"
+    assert f"GET /v1/games/{game_id}" in orders["error"]["message"]
+    turn = await api.call("GET", f"/v1/games/{game_id}/turns/1", expect=409)
+    assert turn["error"]["code"] == "wrong_kind_of_game"
+    assert f"/v1/games/{game_id}/turns/1/play" in turn["error"]["message"]
+    await api.call("GET", f"/v1/games/{game_id}/turns/1/play")
+    await _fits_the_contract(api, recorder)

@@ -198,6 +198,38 @@ async def test_skirmish_demo_plays_a_game_of_moves_to_its_end_and_serves_on(
         await _interrupted(demo)
 
 
+async def test_sigterm_stops_skirmish_demo_and_its_server_as_ctrl_c_does(
+    schema_url: str, tmp_path: Path
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    demo = await asyncio.create_subprocess_exec(
+        str(SKIRMISH), "demo", "--game", "skor", "--port", str(port), "--turn-seconds", "0.5",
+        "--round-limit", "20", "--seed", "3", "--data-dir", str(tmp_path / "demo"),
+        env={**os.environ, "DATABASE_URL": schema_url},
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        watch = await _line(demo.stdout)
+        assert watch.startswith(f"watch: {base}/games/")
+        # Mid-game: its bots playing, its server serving.
+        async with httpx.AsyncClient(base_url=base) as page:
+            assert (await page.get("/v1/health")).status_code == 200
+        demo.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(60):
+            assert await demo.wait() == 143
+        # Its server (`serve --fake-clock`, a child of its own) stopped with it.
+        with pytest.raises(httpx.ConnectError):
+            async with httpx.AsyncClient(base_url=base) as page:
+                await page.get("/v1/health")
+    finally:
+        if demo.returncode is None:
+            demo.kill()
+            await demo.wait()
+
+
 async def test_skirmish_demo_refuses_players_the_game_does_not_seat(tmp_path: Path) -> None:
     refused = await asyncio.create_subprocess_exec(
         str(SKIRMISH), "demo", "--game", "skor", "--players", "3",

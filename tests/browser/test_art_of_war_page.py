@@ -100,6 +100,14 @@ async def test_an_art_of_war_turn_played_through_the_page(server: Server, page: 
     await expect(pending).to_have_attribute("data-units", str(sent))
     await expect(pending.locator(".arrow-count")).to_have_text(str(sent))
     await expect(page.locator("#sealed")).to_contain_text(f"{source} {sent} to {target}")
+    # A second submission joins the first (§3.4): both are hers, and an invalid order (not her
+    # territory) displaces nothing, so the arrow stays.
+    await page.locator("#move-text").fill(f"{target} hold")
+    await page.get_by_role("button", name="Send the move").click()
+    await expect(page.locator("#sealed")).to_contain_text(f"{target} hold")
+    await expect(page.locator("#sealed")).to_contain_text(f"{source} {sent} to {target}")
+    await expect(pending).to_have_count(1)
+    await expect(pending).to_have_attribute("data-units", str(sent))
     await expect(page.locator(f'#players li[data-player="{ann.id}"] .seat-state')).to_have_text(
         " has moved"
     )

@@ -95,6 +95,9 @@ class RockPaperScissors:
             raise MoveRefused(f"throw rock, paper or scissors, not {move!r}")
         return Sealed(move)
 
+    def seal(self, earlier: Move | None, move: Move) -> Move:
+        return move
+
     def resolve(self, state: State, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
         first, second = state.seats
         a, b = moves[first], moves[second]

@@ -84,6 +84,9 @@ class TicTacToe:
             raise MoveRefused(f"cell {move} is taken")
         return [Marked(seat, move)]
 
+    def seal(self, earlier: Move | None, move: Move) -> Move:
+        return move
+
     def resolve(self, state: State, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
         raise MoveRefused("tic-tac-toe has no sealed moves")
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from projections.evolve import fold
 from projections.game import GameState
-from projections.playing import by_seat, definition_of, recorded
+from projections.playing import by_seat, definition_of, recorded, sealed_with
 from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Private, Sealed
 from rules.kit.prng import commitment
 from schema import errors as codes
@@ -93,8 +93,12 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
         kind: StepKind = "act" if wait.sealed else "move"
         return told(state, _step(state, kind, decision, seat, command.move, command.now))
     assert wait.sealed, f"{definition.name} sealed a move outside a sealed wait"
+    try:
+        moves = sealed_with(state, seat, decision.move)
+    except MoveRefused as error:
+        raise InvalidCommand(codes.MOVE_REFUSED, str(error)) from error
+    # The new move alone: the fold joins it to the seat's earlier one as the game says.
     sealed = MoveSealed(player_id=seat, turn=state.turn, move=decision.move)
-    moves = {**state.sealed, seat: decision.move}
     if not all_in(state, moves):
         return [sealed]
     return [sealed, *told(state, _resolution(state, moves, "resolution", command.now))]

@@ -12,7 +12,13 @@ from projections.loading import stream_of
 from projections.visibility import Viewer
 from schema.api import Archive, ArchivedTruncation, EventPage, FeedEvent, PlayTurn, TurnView
 from schema.game_events import game_codec
-from server.game.application import administered, past_play, past_turn, readable
+from server.game.application import (
+    administered,
+    past_play,
+    past_turn,
+    readable,
+    require_skirmish,
+)
 from server.http.api import documented, json_response
 from server.http.identity import caller, required_caller
 from server.http.routes.games import GameId
@@ -33,14 +39,17 @@ def _feed_event(viewer: Viewer, state: GameState, recorded: RecordedEvent) -> Fe
 
 @router.get(
     "/turns/{turn}",
-    **documented(responses={200: TurnView}, errors=(404,), summary="A turn: its start and results"),
+    **documented(
+        responses={200: TurnView}, errors=(404, 409), summary="A turn: its start and results"
+    ),
 )
 async def get_turn(
     request: Request, game: GameId, turn: Annotated[int, Path(ge=1, le=1_000_000)]
 ) -> Response:
     found = services(request)
-    position = (await readable(found, game)).position
-    return json_response(await past_turn(found, game, turn, position=position))
+    loaded = await readable(found, game)
+    require_skirmish(loaded.state, f"its turns are read at /v1/games/{game}/turns/{turn}/play")
+    return json_response(await past_turn(found, game, turn, position=loaded.position))
 
 
 @router.get(

@@ -37,6 +37,11 @@ MALFORMED: list[tuple[str, dict[str, Any], str]] = [
         "may not contain the word 'to'",
     ),
     ("draw_max without a draw", {"players": {"red": {"draw_max": 3}}}, "draw_max goes with"),
+    (
+        "draw_max past 20",
+        {"players": {"red": {"stance": "draw", "draw_max": 21}}},
+        "draw_max goes with a draw, and is 2 to 20",
+    ),
     ("unknown field", {"armies": {}}, "malformed request"),
     ("too many units", {"units": {"CO": 100_001}}, "at most 100000 units"),
 ]

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.artofwar.definition import ART_OF_WAR
-from rules.artofwar.play import Play, play_board
+from rules.artofwar.diplomacy import Stance
+from rules.artofwar.play import Play, StanceChanged, play_board
 from rules.game import Draws, MoveRefused, OptionsRefused, Sealed
 from rules.kit.prng import SeededRandom
 from rules.registry import newest
@@ -120,6 +121,25 @@ def test_orders_are_sealed_as_texts_and_stances_are_acts() -> None:
         ART_OF_WAR.move(state, "p1", {"stance": "no_mercy"}, draws)
     with pytest.raises(MoveRefused, match="draw_max"):
         ART_OF_WAR.move(state, "p2", {"stance": "surrender", "draw_max": 2}, draws)
+    for past in (21, 10**30):
+        with pytest.raises(MoveRefused, match="is 2 to 20"):
+            ART_OF_WAR.move(state, "p2", {"stance": "draw", "draw_max": past}, draws)
+    with pytest.raises(MoveRefused, match="is 2 to 20"):
+        ART_OF_WAR.move(state, "p2", "stance draw 21", draws)
+    widest = ART_OF_WAR.move(state, "p2", {"stance": "draw", "draw_max": 20}, draws)
+    assert widest == [StanceChanged("p2", Stance("draw", 20))]
+
+
+def test_a_seats_submissions_of_a_turn_are_sealed_together_in_the_order_sent() -> None:
+    assert ART_OF_WAR.seal(None, ["US 3 to AK"]) == ["US 3 to AK"]
+    assert ART_OF_WAR.seal(["US 3 to AK"], ["US hold", "MX 1 to US"]) == [
+        "US 3 to AK",
+        "US hold",
+        "MX 1 to US",
+    ]
+    assert ART_OF_WAR.seal(["US 3 to AK"], []) == ["US 3 to AK"]
+    with pytest.raises(MoveRefused, match="a turn's orders holds at most"):
+        ART_OF_WAR.seal(["US hold"] * 1500, ["MX hold"] * 600)
 
 
 def test_a_resigned_seat_surrenders_is_not_waited_for_and_the_last_one_abandons() -> None:

@@ -157,6 +157,8 @@ def test_an_unknown_command_without_a_close_one_suggests_nothing() -> None:
     found = problem("BL H")
     assert found.message == "Unknown command: /BL."
     assert found.suggestion is None
+    assert found.unknown
+    assert not problem("/start now").unknown
 
 
 def test_an_empty_text_is_a_problem() -> None:

@@ -19,6 +19,17 @@ def test_a_problem_with_a_usage_line() -> None:
     assert text == "'x' is not a whole number.\nUsage: /color <1-20>"
 
 
+def test_a_text_that_is_no_command_nor_a_games_move_is_told_as_neither() -> None:
+    typo = Problem("Unknown command: /US.", unknown=True)
+    assert replies.not_a_move("US 3 too\n  AK", "art-of-war", typo).split("\n") == [
+        "Neither a command nor one of art-of-war's moves: US 3 too AK",
+        "Send /help for the commands and the forms art-of-war's moves take.",
+    ]
+    long = replies.not_a_move("US 3 too AK " * 20, "skor", typo).split("\n")[0]
+    assert long.endswith("...")
+    assert len(long) < 110
+
+
 def test_an_unknown_command_suggests_and_points_to_help() -> None:
     text = replies.problem(Problem("Unknown command: /sumbit.", suggestion="/submit"))
     assert text.split("\n") == [

@@ -57,8 +57,9 @@ export function adjudicate(request) {
 
 const checked = new Map(); // request's JSON -> the orders as the rules read them
 
-// Orders not yet run, as the rules read them (kind, from, to, sent; `invalid` with its reason):
-// the contract's reports of a turn run with them alone, whose outcome is never shown.
+// Orders not yet run, as the rules read them (kind, from, to, sent; `invalid` with its reason,
+// `replaced` by a newer one of the same territory): the contract's reports of a turn run with
+// them alone, whose outcome is never shown.
 export async function readOrders(play, orders) {
   const request = requestOf(play, orders);
   const key = JSON.stringify(request);
@@ -68,7 +69,7 @@ export async function readOrders(play, orders) {
       adjudicate(request).then((answer) =>
         answer.orders.map((report) => ({
           ...report,
-          result: report.result === "invalid" ? "invalid" : null,
+          result: ["invalid", "replaced"].includes(report.result) ? report.result : null,
         })),
       ),
     );

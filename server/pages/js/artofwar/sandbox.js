@@ -153,7 +153,7 @@ function renderPlayers() {
         id: `draw-max-${player}`,
         type: "number",
         min: 2,
-        max: 100,
+        max: 20,
         inputmode: "numeric",
         value: state.stance.draw_max ?? "",
       });

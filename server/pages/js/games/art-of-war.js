@@ -106,14 +106,15 @@ export function render(root, game, context) {
   describeOrders(drawn.orders, run, context);
   drawn.sandbox.href = `/sandbox/art-of-war?game=${encodeURIComponent(game.id)}&turn=${context.turn}`;
 
-  // The reader's own orders not yet run, as the rules read them.
+  // The reader's own orders not yet run (every submission of the turn), as the rules read
+  // them: an order replaced by a newer one of its territory is not drawn.
   const sealed = Object.entries(context.sealed).filter(([, move]) => Array.isArray(move));
   drawn.pending.replaceChildren();
   if (!sealed.length) return;
   readOrders(play, Object.fromEntries(sealed))
     .then((reports) => {
       if (ticket !== drawn.ticket) return; // drawn again meanwhile
-      draw(reports);
+      draw(reports.filter((r) => r.result !== "replaced"));
       mark(drawn);
       const invalid = reports.filter((r) => r.result === "invalid");
       drawn.pending.replaceChildren(
