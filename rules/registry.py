@@ -8,7 +8,7 @@ server at its start (SKIRMISH_GAMES, server/plugins.py), in every process that m
 
 from typing import Any
 
-from rules.artofwar.definition import ART_OF_WAR
+from rules.artofwar.definition import ART_OF_WAR, ART_OF_WAR_VERSION_1
 from rules.game import Game
 from rules.skirmish.ruleset import SKIRMISH_SOCIETY, SkirmishSociety
 from rules.skor.definition import SKOR
@@ -18,7 +18,7 @@ Rules = SkirmishSociety | Game[Any, Any]
 # Name -> versions, the oldest first. A new game is one line here.
 _GAMES: dict[str, tuple[Rules, ...]] = {
     SKIRMISH_SOCIETY.name: (SKIRMISH_SOCIETY,),
-    ART_OF_WAR.name: (ART_OF_WAR,),
+    ART_OF_WAR.name: (ART_OF_WAR_VERSION_1, ART_OF_WAR),
     SKOR.name: (SKOR,),
 }
 _BUILT_IN = frozenset(_GAMES)

@@ -56,7 +56,8 @@ from rules.kit.prng import SeededRandom
 
 class ArtOfWar:
     name = "art-of-war"
-    version = 1
+    # 2: a seat's submissions of a turn are all carried (§3.4); 1 kept only the newest.
+    version = 2
     state_type = Play
     event_type = Event
     text_forms: tuple[tuple[str, str], ...] = (
@@ -248,4 +249,15 @@ def _with_stance(state: Play, seat: Seat, stance: Stance) -> Play:
     return replace(state, position=replace(state.position, players=players))
 
 
+class ArtOfWarVersion1(ArtOfWar):
+    """The rules the first games were played by, for their replay and verify: a new
+    submission replaced the seat's earlier ones of the turn."""
+
+    version = 1
+
+    def seal(self, earlier: Move | None, move: Move) -> Move:
+        return move
+
+
+ART_OF_WAR_VERSION_1 = ArtOfWarVersion1()
 ART_OF_WAR = ArtOfWar()

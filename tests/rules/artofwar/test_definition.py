@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.artofwar.definition import ART_OF_WAR
+from rules.artofwar.definition import ART_OF_WAR, ArtOfWar
 from rules.artofwar.diplomacy import Stance
 from rules.artofwar.play import Play, StanceChanged, play_board
 from rules.game import Draws, MoveRefused, OptionsRefused, Sealed
 from rules.kit.prng import SeededRandom
-from rules.registry import newest
+from rules.registry import game_rules, newest
 
 SECRET = bytes(range(32))
 
@@ -140,6 +140,13 @@ def test_a_seats_submissions_of_a_turn_are_sealed_together_in_the_order_sent() -
     assert ART_OF_WAR.seal(["US 3 to AK"], []) == ["US 3 to AK"]
     with pytest.raises(MoveRefused, match="a turn's orders holds at most"):
         ART_OF_WAR.seal(["US hold"] * 1500, ["MX hold"] * 600)
+
+
+def test_games_of_version_1_replay_as_played_a_new_submission_replacing_the_earlier() -> None:
+    old = game_rules("art-of-war", 1)
+    assert (old.version, ART_OF_WAR.version) == (1, 2)
+    assert isinstance(old, ArtOfWar)
+    assert old.seal(["US 3 to AK"], ["MX 1 to US"]) == ["MX 1 to US"]
 
 
 def test_a_resigned_seat_surrenders_is_not_waited_for_and_the_last_one_abandons() -> None:
