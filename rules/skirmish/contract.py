@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from rules.kit.inline import InlineKey, inline_key
 from rules.kit.requests import RequestError, decoded
 from rules.skirmish.board import Board, GameMap, MapError, map_from_object
 from rules.skirmish.effects import Effect, parse_effect
@@ -191,38 +192,15 @@ def _map(spec: str | dict[str, Any]) -> GameMap:
     return game_map
 
 
-class _InlineMap:
-    """An inline map as a cache key: two are equal when their msgpack encodings are, which
-    keeps apart everything that converting to a GameMap tells apart (unlike JSON, which
-    writes NaN as null)."""
-
-    __slots__ = ("encoded", "spec")
-
-    def __init__(self, spec: dict[str, Any], encoded: bytes) -> None:
-        self.spec = spec
-        self.encoded = encoded
-
-    def __hash__(self) -> int:
-        return hash(self.encoded)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _InlineMap) and self.encoded == other.encoded
-
-
 def _inline_map(spec: dict[str, Any]) -> GameMap:
     """An inline map, converted and checked once while it keeps coming back (a game sends
     its generated map with every turn): encoding it is far cheaper than building it."""
-    try:
-        encoded = msgspec.msgpack.encode(spec)
-    # An integer beyond 64 bits, or values nested too deeply, cannot be a key; converting
-    # the map says what is wrong.
-    except (TypeError, OverflowError, RecursionError, msgspec.EncodeError):
-        return map_from_object(spec)
-    return _converted_map(_InlineMap(spec, encoded))
+    key = inline_key(spec)
+    return map_from_object(spec) if key is None else _converted_map(key)
 
 
 @lru_cache(maxsize=16)
-def _converted_map(key: _InlineMap) -> GameMap:
+def _converted_map(key: InlineKey) -> GameMap:
     game_map = map_from_object(key.spec)
     game_map.board  # noqa: B018 (built once, with the map)
     return game_map
