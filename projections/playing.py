@@ -56,6 +56,23 @@ def started_play(state: GameState, event: PlayStarted) -> GameState:
 
 
 def stepped(state: GameState, event: PlayRecorded) -> GameState:
+    """The state a step leaves. The last step folded is remembered with the state it was
+    folded on: the decider folds a step to find whom it leaves to move (told), and the room
+    folds the same step on the same state again to keep it, and a big resolution's game
+    events cost more to read and evolve than all the rest of its command. Both are frozen,
+    and the fold is a function of them alone: the same objects, the same state after."""
+    global _last_step
+    if _last_step is not None and _last_step[0] is state and _last_step[1] is event:
+        return _last_step[2]
+    after = _stepped(state, event)
+    _last_step = (state, event, after)
+    return after
+
+
+_last_step: tuple[GameState, PlayRecorded, GameState] | None = None
+
+
+def _stepped(state: GameState, event: PlayRecorded) -> GameState:
     definition = definition_of(state)
     play = folded_play(definition, state.play, game_events(definition, event.events))
     over = definition.ending(play) is not None
