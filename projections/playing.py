@@ -56,25 +56,8 @@ def started_play(state: GameState, event: PlayStarted) -> GameState:
 
 
 def stepped(state: GameState, event: PlayRecorded) -> GameState:
-    """The state a step leaves. The last step folded is remembered with the state it was
-    folded on: the decider folds a step to find whom it leaves to move (told), and the room
-    folds the same step on the same state again to keep it, and a big resolution's game
-    events cost more to read and evolve than all the rest of its command. Both are frozen,
-    and the fold is a function of them alone: the same objects, the same state after."""
-    global _last_step
-    if _last_step is not None and _last_step[0] is state and _last_step[1] is event:
-        return _last_step[2]
-    after = _stepped(state, event)
-    _last_step = (state, event, after)
-    return after
-
-
-_last_step: tuple[GameState, PlayRecorded, GameState] | None = None
-
-
-def _stepped(state: GameState, event: PlayRecorded) -> GameState:
     definition = definition_of(state)
-    play = folded_play(definition, state.play, game_events(definition, event.events))
+    play = _played(definition, state.play, event)
     over = definition.ending(play) is not None
     began = state.wait_began_at
     if event.at is not None and newly_waited(definition, event, state.play, play):
@@ -91,6 +74,26 @@ def _stepped(state: GameState, event: PlayRecorded) -> GameState:
         phase="finished" if over else state.phase,
         wait_began_at=began,
     )
+
+
+def _played(definition: Game[Any, Any], play: Any, step: PlayRecorded) -> Any:
+    """The game's own state after a step. The last is remembered with the state and step it
+    came from: the decider folds a step to find whom it leaves to move (`told`), then the room
+    folds the same step on the same game's state again to keep it (a sealed move folded
+    before it changes the room's state, not the game's), and a big step's events (an Art of
+    War turn's, some 90 kB) cost more to read and evolve than the rest of its command. All
+    three are immutable and the fold a function of them alone: the same objects, the same
+    state after."""
+    global _last_played
+    last = _last_played
+    if last is not None and last[0] is definition and last[1] is play and last[2] is step:
+        return last[3]
+    after = folded_play(definition, play, game_events(definition, step.events))
+    _last_played = (definition, play, step, after)
+    return after
+
+
+_last_played: tuple[Game[Any, Any], Any, PlayRecorded, Any] | None = None
 
 
 def newly_waited(
