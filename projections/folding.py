@@ -11,7 +11,7 @@ from eventstore.records import BriefEvent, Checkpoint, RecordedEvent
 from projections.evolve import fold
 from projections.game import SNAPSHOT_NAME, GameState, decode_snapshot
 from projections.loading import game_of, state_until, stream_of
-from projections.rows import GameRows
+from projections.rows import TURN_EVENT_TYPES, GameRows
 from projections.states import GameStates
 from schema.game_events import GameEvent, TurnRewound, game_codec
 
@@ -141,7 +141,10 @@ async def _fold(
     state = before
     for start in range(0, len(events), _SLICE):
         part = events[start : start + _SLICE]
-        decoded = game_codec.decode_all(part)
+        # With the state known, only the events that move the rows are read: a resolution's
+        # notices and a game's own steps (an Art of War turn's is some 90 kB) are not.
+        read = part if known is None else [e for e in part if e.type in TURN_EVENT_TYPES]
+        decoded = game_codec.decode_all(read)
         for event in decoded:
             rows.add(event)
         if known is None:

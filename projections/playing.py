@@ -57,7 +57,7 @@ def started_play(state: GameState, event: PlayStarted) -> GameState:
 
 def stepped(state: GameState, event: PlayRecorded) -> GameState:
     definition = definition_of(state)
-    play = folded_play(definition, state.play, game_events(definition, event.events))
+    play = _played(definition, state.play, event)
     over = definition.ending(play) is not None
     began = state.wait_began_at
     if event.at is not None and newly_waited(definition, event, state.play, play):
@@ -74,6 +74,26 @@ def stepped(state: GameState, event: PlayRecorded) -> GameState:
         phase="finished" if over else state.phase,
         wait_began_at=began,
     )
+
+
+def _played(definition: Game[Any, Any], play: Any, step: PlayRecorded) -> Any:
+    """The game's own state after a step. The last is remembered with the state and step it
+    came from: the decider folds a step to find whom it leaves to move (`told`), then the room
+    folds the same step on the same game's state again to keep it (a sealed move folded
+    before it changes the room's state, not the game's), and a big step's events (an Art of
+    War turn's, some 90 kB) cost more to read and evolve than the rest of its command. All
+    three are immutable and the fold a function of them alone: the same objects, the same
+    state after."""
+    global _last_played
+    last = _last_played
+    if last is not None and last[0] is definition and last[1] is play and last[2] is step:
+        return last[3]
+    after = folded_play(definition, play, game_events(definition, step.events))
+    _last_played = (definition, play, step, after)
+    return after
+
+
+_last_played: tuple[Game[Any, Any], Any, PlayRecorded, Any] | None = None
 
 
 def newly_waited(

@@ -15,6 +15,7 @@ import msgspec
 
 from eventstore.migrations import Connection
 from projections.game import GameState, Player
+from schema.events import event_type
 from schema.game_events import GameForked, GameStarted, TurnResolved, TurnRewound
 
 _encode = msgspec.json.Encoder().encode
@@ -24,6 +25,8 @@ _encode = msgspec.json.Encoder().encode
 # start).
 Member = tuple[str, str | None, str | None, bool, str | None]
 _TURN_EVENTS = (GameStarted, GameForked, TurnResolved, TurnRewound)
+# Their stored types: where the game's state is known, no other event need be read for rows.
+TURN_EVENT_TYPES = frozenset(event_type(cls) for cls in _TURN_EVENTS)
 
 
 @dataclass(slots=True)
