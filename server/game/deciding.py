@@ -12,7 +12,7 @@ from projections.game import SNAPSHOT_NAME, GameState
 from projections.states import Loaded
 from schema.commands import GameCommand
 from schema.errors import Refusal
-from schema.game_events import GameEvent, TurnResolved, game_codec
+from schema.game_events import GameEvent, PlayRecorded, TurnResolved, game_codec
 from server.game.decide import decide
 
 Decided = list[GameEvent] | Refusal
@@ -52,10 +52,18 @@ def new_events(
 
 
 def snapshot_of(decided: list[Decided], state: GameState) -> NewSnapshot | None:
-    """Each resolution leaves a snapshot, written with its events in one round trip."""
-    if any(isinstance(e, TurnResolved) for d in decided if isinstance(d, list) for e in d):
+    """Each resolution leaves a snapshot, written with its events in one round trip: a
+    Skirmish turn's, or a sealed wait of a game run by its definition resolved (an Art of War
+    turn, whose events are large: a game loaded afresh folds from the last one)."""
+    if any(_resolves(e) for d in decided if isinstance(d, list) for e in d):
         return NewSnapshot(SNAPSHOT_NAME, _encoder.encode(state))
     return None
+
+
+def _resolves(event: GameEvent) -> bool:
+    if isinstance(event, PlayRecorded):
+        return event.kind == "resolution" or (event.kind == "timeout" and event.player_id is None)
+    return isinstance(event, TurnResolved)
 
 
 def continues(version: int, events: list[RecordedEvent]) -> bool:
