@@ -173,6 +173,10 @@ def _limit_rows(decided: Mapping[str, Decisions]) -> list[list[object]]:
 def cost(library: float, mine: float, *, fewer_is_worse: bool = False) -> str:
     """How much more the library takes than the hand-written module, in %, and whether
     that is beyond the rule's threshold."""
+    over_what = library if fewer_is_worse else mine
+    if over_what == 0:
+        # A CPU time read from /proc in clock ticks: a short run may spend less than one.
+        return "n/a (too short to measure)"
     more = (mine / library - 1) if fewer_is_worse else (library / mine - 1)
     # Rounded: 110 beside 100 is 10%, not 10.000000000000009%.
     over = round(more, 6) > THRESHOLD

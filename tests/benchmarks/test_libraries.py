@@ -38,3 +38,6 @@ def test_a_library_is_over_the_threshold_only_when_it_costs_more_than_ten_percen
     assert cost(111.0, 100.0) == "+11% (over 10%)"
     assert cost(90.0, 100.0, fewer_is_worse=True) == "+11% (over 10%)"
     assert cost(200.0, 100.0, fewer_is_worse=True) == "-50%"
+    # A short run's CPU time, in clock ticks, may be none at all.
+    assert cost(30.0, 0.0) == "n/a (too short to measure)"
+    assert cost(0.0, 100.0, fewer_is_worse=True) == "n/a (too short to measure)"
