@@ -1,9 +1,12 @@
-"""Helpers for tests that need a real PostgreSQL: one fresh schema per test."""
+"""Helpers for tests that need a real PostgreSQL (one fresh schema per test), and a port for a
+server a test starts itself."""
 
 import asyncio
 import contextlib
 import itertools
 import json
+import random
+import socket
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -16,6 +19,22 @@ from eventstore.records import NewEvent, RecordedEvent
 from server.ops.database import create_pool, with_search_path
 
 FIXED_TIME = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+# Below Linux's ephemeral ports (32768-60999), which every server started on port 0 and
+# every outgoing connection takes from: a port probed there and let go may be handed to
+# another test's server before this test's own binds it (and answers its health checks).
+_OWN_PORTS = range(20_000, 32_768)
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now, for a server started by the test."""
+    while True:
+        port = random.choice(_OWN_PORTS)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 @contextlib.asynccontextmanager

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from client import SkirmishClient
 from schema.api import NewGame
 from tests.api.support import serving, until
 from tests.server.running import SKIRMISH
+from tests.support import free_port
 
 
 async def _line(stream: asyncio.StreamReader | None) -> str:
@@ -33,9 +33,7 @@ async def _demo(
 ) -> AsyncIterator[tuple[asyncio.subprocess.Process, str]]:
     """`skirmish demo` with `args` on a free port, its files under tmp_path: the process and
     its server's address. Killed at the end if it still runs."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     demo = await asyncio.create_subprocess_exec(
         str(SKIRMISH), "demo", "--port", str(port), "--data-dir", str(tmp_path / "demo"), *args,
         env={**os.environ, "DATABASE_URL": schema_url},
@@ -201,9 +199,7 @@ async def test_skirmish_demo_plays_a_game_of_moves_to_its_end_and_serves_on(
 async def test_sigterm_stops_skirmish_demo_and_its_server_as_ctrl_c_does(
     schema_url: str, tmp_path: Path
 ) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     demo = await asyncio.create_subprocess_exec(
         str(SKIRMISH), "demo", "--game", "skor", "--port", str(port), "--turn-seconds", "0.5",

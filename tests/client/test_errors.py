@@ -1,7 +1,5 @@
 """Refusals become exceptions of their kind, with the code, message and Retry-After."""
 
-import socket
-
 import pytest
 
 from client import (
@@ -22,6 +20,7 @@ from client.errors import error_from_answer
 from schema.api import NewGame
 from server.accounts.ratelimit import Rate, RateLimits
 from tests.api.support import Server, serving
+from tests.support import free_port
 
 
 @pytest.mark.parametrize(
@@ -109,10 +108,7 @@ async def test_a_rate_limit_raises_rate_limited_with_retry_after(schema_url: str
 
 
 async def test_a_server_that_is_not_there_is_unreachable() -> None:
-    # A port that was bound and let go: nothing listens there.
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     async with SkirmishClient(f"http://127.0.0.1:{port}") as client:
         with pytest.raises(Unreachable) as nobody:
             await client.health()

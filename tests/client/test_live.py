@@ -3,7 +3,6 @@ the server closes the socket or restarts, with no event twice and none missing."
 
 import asyncio
 import contextlib
-import socket
 from datetime import UTC, datetime
 
 import pytest
@@ -23,6 +22,7 @@ from schema.live import (
 from server.http.routes import live as live_route
 from server.live import auth as live_auth
 from tests.api.support import OPERATOR_TOKEN, Server, collecting, serving, until
+from tests.support import free_port
 
 Delivered = tuple[str, int, str | None]
 
@@ -126,7 +126,7 @@ async def test_it_resumes_across_a_restart_and_reads_what_a_snapshot_stands_for(
 ) -> None:
     # Few events make a client far behind, so that the resume comes as a snapshot.
     monkeypatch.setattr(live_route, "SNAPSHOT_BEYOND", 5)
-    port = _free_port()
+    port = free_port()
     async with contextlib.AsyncExitStack() as stack:
         anyone = await stack.enter_async_context(SkirmishClient(f"http://127.0.0.1:{port}"))
         async with serving(schema_url, port=port):
@@ -158,13 +158,6 @@ async def test_it_resumes_across_a_restart_and_reads_what_a_snapshot_stands_for(
     gap = [m for m in before if m.type == "event" and m.position > said.position]
     assert len(gap) >= 11
     assert not [m for m in received[received.index(snapshot) :] if m.position < snapshot.position]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _event(position: int, kind: str = "message_broadcast.v1") -> EventMessage:
