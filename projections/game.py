@@ -201,7 +201,8 @@ class GameState(msgspec.Struct, frozen=True):
     def _scheduled_resolution(self) -> datetime | None:
         """Skirmish Society's next resolution, on its daily (or fast) schedule, with its lock
         windows and reminders: None for any other game."""
-        if self.phase != "running" or self.earliest_resolution is None or self.game != DEFAULT_GAME:
+        skirmish = self.definition is None
+        if self.phase != "running" or self.earliest_resolution is None or not skirmish:
             return None
         return resolution_from(self.earliest_resolution, self.settings)
 

@@ -67,8 +67,7 @@ async def past_turn(found: Services, game: str, turn: int, *, position: int) -> 
 async def start_of_turn(found: Services, state: GameState, turn: int) -> GameState:
     """The game as it stood when `turn` began, from its first turn to its current one (for a
     game run by its definition: its own state then, as a fork at that turn would take it)."""
-    if not state.first_turn <= turn <= state.turn:
-        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    _require_reached(state, turn)
     if turn == state.turn:
         return state
     then, _ = await _start_of(found, state, turn)
@@ -192,8 +191,7 @@ async def past_play(
     definition = state.definition
     if definition is None or state.play is None:
         raise NotFound(codes.TURN_NOT_FOUND, "this game's turns are read at /turns/{turn}")
-    if not state.first_turn <= turn <= state.turn:
-        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
+    _require_reached(state, turn)
     then, last = await _start_of(found, state, turn)
     began = game_codec.decode_recorded(last)
     events = (
@@ -206,3 +204,8 @@ async def past_play(
     return PlayTurn(
         turn=turn, play=definition.view(then.play, seats), events=events, position=last.position
     )
+
+
+def _require_reached(state: GameState, turn: int) -> None:
+    if not state.first_turn <= turn <= state.turn:
+        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
