@@ -12,13 +12,14 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import msgspec
+import pytest
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from client import SkirmishClient
 from client.live import Cursor
-from client.newer import SkippedEvent
-from schema.api import FEED_EVENTS
+from client.newer import SkippedEvent, read_message
+from schema.api import FEED_EVENTS, AnyFeedEvent
 from schema.game_events import MessageBroadcast, PlayerNotified
 from schema.live import EventMessage, StandingsMessage
 from tests.api.support import collecting, until
@@ -146,3 +147,18 @@ def test_an_event_passed_over_still_owes_its_companion() -> None:
     assert cursor.resume_after == 6
     cursor.pass_over(SkippedEvent(position=2, type="thing_done.v1"))
     assert cursor.resume_after == 6
+
+
+def test_a_known_message_that_does_not_decode_is_still_an_error() -> None:
+    # A `resolved` without its resolution, an `event` whose event reads but whose own
+    # position does not: a broken server, not a newer one.
+    for broken in (
+        {"type": "resolved", "position": 1, "turn": 1},
+        {"type": "event", "position": "1", "event": known(1)},
+        {"type": "event", "position": 1, "event": {"type": "thing_done.v1"}},
+    ):
+        with pytest.raises(msgspec.ValidationError):
+            read_message(msgspec.json.encode(broken))
+    assert read_message(message(known(1))) == EventMessage(
+        position=1, event=msgspec.convert(known(1), AnyFeedEvent)
+    )
