@@ -7,7 +7,9 @@ connection that delivers anything: then it raises. Every event after `after` is 
 once, in order. Where the server sends a `snapshot` instead of the events a client missed
 (more than 200 of them), those events are read from the event feed first and yielded before
 the snapshot, unless `fill_gaps` is off: then the snapshot stands for them, as the server
-means it. Pings and `error` messages are the subscription's own business, not yielded.
+means it. Pings and `error` messages are the subscription's own business, not yielded;
+nor is what a newer server sends that this client cannot read (client/newer.py), though the
+position moves past it.
 """
 
 import asyncio
@@ -23,6 +25,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from client.errors import ApiError, RateLimited, Unavailable, Unreachable, error_for
+from client.newer import SkippedEvent, read_message
 from schema.api import EventPage, FeedEvent
 from schema.game_events import TurnResolved
 from schema.live import (
@@ -47,7 +50,6 @@ _COMPANIONS = {"turn_resolved": "resolved", "turn_rewound": "rewound"}
 # 4429 (too many sockets) and anything below 4000 are worth another try.
 _FINAL = 4000
 _TOO_MANY = 4429
-_decode = msgspec.json.Decoder(ServerMessage).decode
 
 
 class Cursor:
@@ -69,21 +71,26 @@ class Cursor:
         """Note the message; whether to yield it (False for what was yielded already)."""
         kind = message.type
         if kind in ("event", "resolved", "rewound"):
-            if message.position < self.position or (
-                message.position == self.position and kind in self._yielded_here
-            ):
-                return False
-            self._move_to(message.position)
-            self._yielded_here.add(kind)
-            self._owed = None
-            if isinstance(message, EventMessage):
-                self._owed = _COMPANIONS.get(message.event.type.split(".")[0])
-            return True
+            event = message.event.type if isinstance(message, EventMessage) else None
+            return self._reach(kind, message.position, event)
         if kind in ("ping", "snapshot") and message.position > self.position:
             # Everything up to a ping's position has been sent; a snapshot stands for it.
             self._move_to(message.position)
             self._owed = None
         return kind in ("snapshot", "standings")
+
+    def pass_over(self, skipped: SkippedEvent) -> None:
+        """Note an event this client cannot read as if yielded: a reconnection goes on past
+        it, and a companion it owes is still waited for."""
+        self._reach("event", skipped.position, skipped.type)
+
+    def _reach(self, kind: str, position: int, event: str | None) -> bool:
+        if position < self.position or (position == self.position and kind in self._yielded_here):
+            return False
+        self._move_to(position)
+        self._yielded_here.add(kind)
+        self._owed = None if event is None else _COMPANIONS.get(event.split(".")[0])
+        return True
 
     def _move_to(self, position: int) -> None:
         if position > self.position:
@@ -165,7 +172,11 @@ class Subscription:
             except ConnectionClosed as closed:
                 self._lost(closed)
                 continue
-            await self._receive(_decode(raw))
+            message = read_message(raw)
+            if isinstance(message, SkippedEvent):
+                self._cursor.pass_over(message)
+            elif message is not None:
+                await self._receive(message)
         message = self._ready.popleft()
         if isinstance(message, EventMessage) and self._on_event is not None:
             self._on_event(message.event)

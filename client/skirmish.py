@@ -13,6 +13,7 @@ from client.games import GameCalls, game_path
 from client.heads import Heads
 from client.http import ActingUser, Http, credential_headers, http_headers
 from client.live import Subscription, live_url
+from client.newer import read_page
 from rules.skirmish.board import GameMap
 from rules.skirmish.contract import Request as Adjudication
 from rules.skirmish.contract import Response as Adjudicated
@@ -161,12 +162,13 @@ class SkirmishClient(GameCalls):
         return await self._call("GET", f"{game_path(game)}/turns/{turn}/play", PlayTurn)
 
     async def events(self, game: str, *, after: int = 0, limit: int | None = None) -> EventPage:
-        """A page of the event feed after `after`, as this caller may see it."""
+        """A page of the event feed after `after`, as this caller may see it, without the
+        events this client cannot read (client/newer.py): `position` is past them."""
         params: dict[str, Any] = {"after": after}
         if limit is not None:
             params["limit"] = limit
         path = f"{game_path(game)}/events"
-        page = await self._call("GET", path, EventPage, params=params)
+        page = read_page(await self._http.send("GET", path, self._headers, None, params))
         self._heads.read(game, page.events)
         return page
 
