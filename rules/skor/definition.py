@@ -184,14 +184,7 @@ class Skor:
                 )
                 return replace(state, setup=setup, game=game)
             case Acted():
-                game = _acted(state, event.player, event.generation, event.actions, event.dice)
-                return replace(
-                    state,
-                    game=game,
-                    offer=standing(state.offer, game),
-                    dice=tuple(event.dice),
-                    timeouts={**state.timeouts, event.player: 0},
-                )
+                return _played(state, event, timeouts={**state.timeouts, event.player: 0})
             case TimedOut():
                 assert state.game is not None
                 timeouts = {**state.timeouts, event.player: state.timeouts.get(event.player, 0) + 1}
@@ -200,14 +193,7 @@ class Skor:
                     return replace(
                         state, game=replace(state.game, ending=ending), timeouts=timeouts
                     )
-                game = _acted(state, event.player, event.generation, event.actions, event.dice)
-                return replace(
-                    state,
-                    game=game,
-                    offer=standing(state.offer, game),
-                    dice=tuple(event.dice),
-                    timeouts=timeouts,
-                )
+                return _played(state, event, timeouts)
             case DrawOffered(player):
                 assert state.game is not None
                 return replace(state, offer=DrawOffer(player, state.game.turn.number))
@@ -336,18 +322,23 @@ class Skor:
         return picture(state.game, state.dice, looks)
 
 
-def _acted(
-    state: Play, player: Seat, generation: int, actions: list[AnyAction], dice: list[DieRecord]
-) -> State:
-    """The engine's state after the player's actions, their dice as recorded."""
+def _played(state: Play, event: Acted | TimedOut, timeouts: dict[Seat, int]) -> Play:
+    """The game after a player's actions (its own, or those a timeout made for it), their
+    dice as recorded: a draw offer may lapse, the dice are the last action's."""
     assert state.game is not None
-    game = replace(state.game, generation=generation)
-    rolls = _rolls(dice)
-    for action in actions:
-        result = act(game, player, action, rolls)
+    game = replace(state.game, generation=event.generation)
+    rolls = _rolls(event.dice)
+    for action in event.actions:
+        result = act(game, event.player, action, rolls)
         assert result.refused is None, result.refused
         game = result.state
-    return game
+    return replace(
+        state,
+        game=game,
+        offer=standing(state.offer, game),
+        dice=tuple(event.dice),
+        timeouts=timeouts,
+    )
 
 
 def _choice(options: Options, seat: Seat, move: Move) -> dict[str, Any]:
