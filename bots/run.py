@@ -23,7 +23,9 @@ from bots.moving import MoveBot
 from bots.play import OVER, Bot, outcome, seat
 from bots.strategies import STRATEGIES
 from client import ApiError, SkirmishClient
-from rules.registry import DEFAULT_GAME
+from rules.registry import DEFAULT_GAME, newest
+from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS
+from rules.skirmish.ruleset import SkirmishSociety
 from schema.api import NewGame
 
 # After a resolution, fast-mode orders stay locked for a minute: the demo steps past it.
@@ -84,6 +86,15 @@ class Demo:
         if self.game == "skor":
             return {"round_limit": self.round_limit}
         return {}
+
+
+def seat_range(demo: Demo) -> tuple[int, int]:
+    """How few and how many bots the demo's game seats with its options, as the game says;
+    its OptionsRefused (a ValueError) for options it does not take."""
+    rules = newest(demo.game)
+    if isinstance(rules, SkirmishSociety):
+        return MIN_PLAYERS, MAX_PLAYERS
+    return rules.seat_range(rules.check_options(demo.options()))
 
 
 async def run_demo(demo: Demo, port: int, data_dir: Path) -> int:

@@ -194,30 +194,20 @@ def _bot(args: argparse.Namespace) -> int:
         return 130
 
 
-# The demo's players and pace by game: a Skirmish Society turn, an Art of War turn, a Skor
-# action.
-DEMO_PLAYERS = {"skirmish-society": (3, 20), "art-of-war": (2, 20), "skor": (2, 2)}
+# The demo's pace by game (the games it has bots for): a Skirmish Society turn, an Art of War
+# turn, a Skor action.
 DEMO_TURN_SECONDS = {"skirmish-society": 10.0, "art-of-war": 2.0, "skor": 0.5}
 
 
 def _demo(args: argparse.Namespace) -> int:
     import asyncio
+    from dataclasses import replace
 
-    from bots.run import Demo, default_demo_dir, run_demo
+    from bots.run import Demo, default_demo_dir, run_demo, seat_range
     from client import ApiError
 
-    fewest, most = DEMO_PLAYERS[args.game]
-    players = args.players if args.players is not None else min(4, most)
-    if not fewest <= players <= most:
-        seated = str(most) if fewest == most else f"{fewest} to {most}"
-        print(f"error: {args.game} is played by {seated} players", file=sys.stderr)
-        return 2
-    if not 1 <= args.round_limit <= 10_000:
-        print("error: the round limit is 1 to 10000", file=sys.stderr)
-        return 2
     demo = Demo(
         game=args.game,
-        players=players,
         turn_seconds=args.turn_seconds
         if args.turn_seconds is not None
         else DEMO_TURN_SECONDS[args.game],
@@ -226,9 +216,19 @@ def _demo(args: argparse.Namespace) -> int:
         map=args.map,
         round_limit=args.round_limit,
     )
+    try:
+        fewest, most = seat_range(demo)
+    except ValueError as error:  # the game's OptionsRefused: its reason
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    players = args.players if args.players is not None else min(4, most)
+    if not fewest <= players <= most:
+        seated = str(most) if fewest == most else f"{fewest} to {most}"
+        print(f"error: {args.game} is played by {seated} players", file=sys.stderr)
+        return 2
     data_dir = args.data_dir or default_demo_dir()
     try:
-        return asyncio.run(run_demo(demo, args.port, data_dir))
+        return asyncio.run(run_demo(replace(demo, players=players), args.port, data_dir))
     except KeyboardInterrupt:
         return 130
     except (RuntimeError, ApiError) as error:  # ApiError: a game the server would not start
@@ -374,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--game",
-        choices=list(DEMO_PLAYERS),
+        choices=list(DEMO_TURN_SECONDS),
         default="skirmish-society",
         help="the game the bots play (default: skirmish-society)",
     )

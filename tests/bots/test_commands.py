@@ -226,12 +226,22 @@ async def test_sigterm_stops_skirmish_demo_and_its_server_as_ctrl_c_does(
             await demo.wait()
 
 
-async def test_skirmish_demo_refuses_players_the_game_does_not_seat(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        (["--game", "skor", "--players", "3"], b"skor is played by 2 players"),
+        # The game's own seats for its options: a map of 9 territories seats 9 at most.
+        (["--game", "art-of-war", "--map", "aow-mini", "--players", "12"], b"2 to 9 players"),
+        (["--game", "skor", "--round-limit", "0"], b"round_limit (1 to 10000)"),
+    ],
+)
+async def test_skirmish_demo_refuses_what_the_game_does_not_take(
+    tmp_path: Path, options: list[str], reason: bytes
+) -> None:
     refused = await asyncio.create_subprocess_exec(
-        str(SKIRMISH), "demo", "--game", "skor", "--players", "3",
-        "--data-dir", str(tmp_path / "demo"),
+        str(SKIRMISH), "demo", *options, "--data-dir", str(tmp_path / "demo"),
         stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     _, errors = await refused.communicate()
     assert refused.returncode == 2
-    assert b"skor is played by 2 players" in errors
+    assert reason in errors
