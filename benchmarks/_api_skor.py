@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from benchmarks._api_load import percentile, refusals
+from benchmarks._api_load import load_row
 from benchmarks._api_server import Http, call
 from benchmarks._skor import PER_TURN, TRIES, likely
 from rules.kit.prng import SeededRandom
@@ -38,16 +38,9 @@ async def skor_submissions(port: int, *, games: int, seconds: float) -> list[obj
     cpu = time.process_time()
     latencies, refused, elapsed = await skor_actions(port, tables, seconds, rng)
     cpu = time.process_time() - cpu
-    return [
-        f"Skor: {games} games of 2 players",
-        2 * games,
-        len(latencies),
-        len(latencies) / elapsed,
-        percentile(latencies, 50) * 1000,
-        percentile(latencies, 99) * 1000,
-        refusals(refused),
-        cpu / len(latencies) * 1e6,
-    ]
+    return load_row(
+        f"Skor: {games} games of 2 players", 2 * games, latencies, refused, elapsed, cpu
+    )
 
 
 class Table:
