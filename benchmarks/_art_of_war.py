@@ -3,6 +3,9 @@
 
 import json
 
+import msgspec
+
+from rules.artofwar.contract import ArtOfWarRequest, adjudicate_json
 from rules.artofwar.mapgen import generate
 from rules.artofwar.options import Options
 from rules.artofwar.setup import setup
@@ -46,3 +49,24 @@ def art_of_war_requests(count: int, seed: int) -> tuple[int, int, list[bytes]]:
         }
         bodies.append(json.dumps(request).encode())
     return len(board.territories), sum(state.units.values()), bodies
+
+
+def floor_inputs(bodies: list[bytes]) -> list[tuple[bytes, int, int, object]]:
+    """For each body: itself, its turn seed, how many draws its turn makes, and its response
+    as plain objects; what `floor` works from."""
+    result = []
+    for body in bodies:
+        response = msgspec.json.decode(adjudicate_json(body))
+        seed = int(json.loads(body)["seed"], 16)
+        result.append((body, seed, len(response["draws"]), response))
+    return result
+
+
+def floor(inputs: tuple[bytes, int, int, object]) -> None:
+    """What any engine keeping the contract must spend on a turn, the rules aside: decoding
+    the request, making the turn's draws (§4.9: one per fighting unit) and encoding the
+    response, whose every draw is reported."""
+    body, seed, draws, response = inputs
+    msgspec.json.decode(body, type=ArtOfWarRequest)
+    SeededRandom(seed).units(draws)
+    msgspec.json.encode(response)

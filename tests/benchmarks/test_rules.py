@@ -1,5 +1,6 @@
-"""`python -m benchmarks rules`, small: every row is measured, the Art of War's beside the
-20-player Skirmish turn, and Skor's actions through its engine from games played to the end."""
+"""`python -m benchmarks rules`, small: every row is measured, the Art of War's and its floor
+beside the 20-player Skirmish turn, and Skor's actions through its engine from games played to
+the end."""
 
 import re
 
@@ -16,7 +17,14 @@ def test_every_engine_has_its_row(capsys: pytest.CaptureFixture[str]) -> None:
     out = re.sub(r" +", " ", capsys.readouterr().out)
     war = r"\| Art of War generated 20p \(\d+ terr\.\) \| .* \| 30 \| .* \| <= 1 \|"
     assert re.search(war, out)
-    for engine in ("ours: adjudicate()", "pydip: resolve_turn()", "diplomacy: Game.process()"):
+    engines = (
+        "(floor: JSON in, draws, JSON out)",
+        "ours: adjudicate_json()",
+        "ours: adjudicate()",
+        "pydip: resolve_turn()",
+        "diplomacy: Game.process()",
+    )
+    for engine in engines:
         assert f"| {engine} |" in out
     skor = re.search(r"\| Skor, 2 seeded games \| ours: skor act\(\) \| (\d+) \| [\d,]+ \|", out)
     assert skor is not None
