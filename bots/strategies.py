@@ -8,8 +8,8 @@ are sent. In same-day voting the effect of the vote under way is not known yet, 
 server checks without it, as here.
 """
 
-import random
 from collections.abc import Callable
+from random import Random
 
 from rules.skirmish.board import Board
 from rules.skirmish.effects import Effect, parse_effect
@@ -18,9 +18,9 @@ from rules.skirmish.position import REF, Position, Situation
 from schema.views import PublicGame
 
 # The public view, the bot's player id, its randomness -> the orders of one turn.
-Strategy = Callable[[PublicGame, str, random.Random], list[str]]
+Strategy = Callable[[PublicGame, str, Random], list[str]]
 # What a vote is cast for, the same way.
-Ballot = Callable[[PublicGame, str, random.Random], str | None]
+Ballot = Callable[[PublicGame, str, Random], str | None]
 
 
 def situation_of(game: PublicGame) -> Situation:
@@ -75,7 +75,7 @@ def reinforcements(situation: Situation, player: str) -> list[Reinforce]:
     return [order for order in candidates if order.problem(player, situation) is None]
 
 
-def random_orders(game: PublicGame, player: str, rng: random.Random) -> list[str]:
+def random_orders(game: PublicGame, player: str, rng: Random) -> list[str]:
     """For each army, one of its legal orders drawn uniformly; and, when the player may
     reinforce, a reinforcement drawn uniformly among its barracks."""
     situation = situation_of(game)
@@ -88,7 +88,7 @@ def random_orders(game: PublicGame, player: str, rng: random.Random) -> list[str
     return [order_text(order) for order in orders]
 
 
-def greedy_orders(game: PublicGame, player: str, rng: random.Random) -> list[str]:
+def greedy_orders(game: PublicGame, player: str, rng: Random) -> list[str]:
     """Takes what nobody defends: an army on a farm farms; one on a barracks no other
     player's army could reach builds a farm; otherwise it moves into a neighbour left empty
     (barracks and farms first, then another player's, then unclaimed land), or, with a
@@ -187,7 +187,7 @@ def _support_or_hold(
     return Hold(army)
 
 
-def random_ballot(game: PublicGame, player: str, rng: random.Random) -> str | None:
+def random_ballot(game: PublicGame, player: str, rng: Random) -> str | None:
     return rng.choice(game.vote.candidates) if game.vote is not None else None
 
 
@@ -204,7 +204,7 @@ _GREEDY_TASTE = [
 ]
 
 
-def greedy_ballot(game: PublicGame, player: str, rng: random.Random) -> str | None:
+def greedy_ballot(game: PublicGame, player: str, rng: Random) -> str | None:
     if game.vote is None:
         return None
     return min(game.vote.candidates, key=lambda name: _GREEDY_TASTE.index(parse_effect(name)))

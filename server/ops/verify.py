@@ -1,7 +1,8 @@
 """Verification of a game's history, for `skirmish verify` and `GET /v1/games/{game}/verify`:
 its hash chain recomputed (eventstore/chain.py), archive included, and every resolution
-replayed through the rules engine as it is now (server/ops/replay.py). Pure: the stored events
-in, what differs out; `verify_stored` reads them."""
+replayed through the rules engine as it is now (server/ops/replay.py). `verify` is a pure
+function, the stored events in and what differs out; `read_stored` and `verify_stored` read
+them from the store."""
 
 import asyncio
 import hashlib
