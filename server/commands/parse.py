@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from rules.registry import DEFAULT_GAME
 from schema.api import NewGame
 from schema.bounds import MAX_SEED
 
@@ -246,6 +247,7 @@ _OPTION_NAMES = {
     "seed": "seed",
     "sandbox": "sandbox",
     "broadcasting": "broadcasting",
+    "game": "game",
 }
 _CHOICES = {
     "votes": ("every_turn", "every_other_turn", "disabled"),
@@ -260,9 +262,12 @@ def parse_options(text: str) -> NewGame:
         tokens = shlex.split(text)
     except ValueError as error:
         raise ValueError(f"The options do not read: {error}.") from error
+    pairs = [_pair(token) for token in tokens]
+    game = next((_game_name(value) for key, value in pairs if key == "game"), DEFAULT_GAME)
+    if game != DEFAULT_GAME:
+        return _new_game_of(game, pairs)
     options: dict[str, Any] = {}
-    for token in tokens:
-        key, value = _pair(token)
+    for key, value in pairs:
         field = _OPTION_NAMES.get(key)
         if field is None:
             raise ValueError(f"Unknown option: {key[:30]}.")
@@ -271,6 +276,38 @@ def parse_options(text: str) -> NewGame:
         options[field] = _option_value(field, key, value)
     options.setdefault("name", DEFAULT_GAME_NAME)
     return NewGame(**options)
+
+
+def _new_game_of(game: str, pairs: list[tuple[str, str]]) -> NewGame:
+    """A game run by its definition: the room's settings, and every other pair the game's
+    own option, its value read as JSON where it reads (`true`, `3600`, `null`), else as
+    text. The game checks its options when the game is created, with its own reasons."""
+    room: dict[str, Any] = {"name": game, "game": game}
+    options: dict[str, Any] = {}
+    seen: set[str] = set()
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"{key} is given twice.")
+        seen.add(key)
+        if key == "name":
+            room["name"] = value
+        elif key == "sandbox":
+            room["sandbox"] = parse_flag(value)
+        elif key != "game":
+            options[key] = _json_or_text(value)
+    return NewGame(**room, options=options)
+
+
+def _game_name(value: str) -> str:
+    """`art-of-war`, `Art of War` and `art_of_war` are one game."""
+    return re.sub(r"[\s_]+", "-", value.strip().lower())
+
+
+def _json_or_text(value: str) -> object:
+    try:
+        return msgspec.json.decode(value)
+    except msgspec.DecodeError:
+        return value
 
 
 def _pair(token: str) -> tuple[str, str]:
@@ -287,6 +324,8 @@ def _pair(token: str) -> tuple[str, str]:
 def _option_value(field: str, key: str, value: str) -> object:
     if field in ("current_hour", "resolution_hour"):
         return parse_hour(value)
+    if field == "game":
+        return _game_name(value)
     if field == "seed":
         if not _SEED.fullmatch(value) or int(value) > MAX_SEED:
             raise ValueError(f"seed is a whole number from 0 to {MAX_SEED}.")

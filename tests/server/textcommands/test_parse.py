@@ -266,6 +266,26 @@ def test_advanced_setup_takes_discord_style_options_and_api_extras() -> None:
 
 def test_advanced_setup_without_options_is_the_default_game() -> None:
     assert request("/advanced_setup").setup == NewGame(name=DEFAULT_GAME_NAME)
+    named = request("/advanced_setup game=skirmish_society vp=12").setup
+    assert named == NewGame(name=DEFAULT_GAME_NAME, vp_target=12)
+
+
+def test_another_game_takes_its_own_options_read_as_json_where_they_read() -> None:
+    parsed = request(
+        '/advanced_setup game="Art of War" map=world deadline=3600 intrigue=true '
+        "draw=null sandbox=yes"
+    )
+    assert parsed.setup == NewGame(
+        name="art-of-war",
+        game="art-of-war",
+        sandbox=True,
+        options={"map": "world", "deadline": 3600, "intrigue": True, "draw": None},
+    )
+    named = request('/advanced_setup name="Long War" game=skor round_limit=40').setup
+    assert named == NewGame(name="Long War", game="skor", options={"round_limit": 40})
+    problem = parse("/advanced_setup game=skor turn_time=60 turn_time=90")
+    assert isinstance(problem, Problem)
+    assert problem.message == "turn_time is given twice."
 
 
 @pytest.mark.parametrize(

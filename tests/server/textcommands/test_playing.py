@@ -324,3 +324,20 @@ async def test_hints_quotes_and_the_cheat_sheet(schema_url: str) -> None:
         sheet = await ann.ok("/cheat_sheet")
         assert "REF to MA" in sheet.reply
         assert sheet.result is None
+
+
+async def test_another_game_is_set_up_and_played_by_text(schema_url: str) -> None:
+    async with table(schema_url) as t:
+        ann, bob = [await t.person(name) for name in ("Ann", "Bob")]
+        setup = '/advanced_setup game="Art of War" name=War map=aow-mini deadline=3600'
+        game = await t.game(ann, [ann, bob], setup)
+        await ann.ok("/start")
+        public = (await t.client.get(f"/v1/games/{game}")).json()
+        assert (public["game"], public["name"]) == ("art-of-war", "War")
+        assert public["options"]["deadline"] == 3600
+        owners = public["play"]["position"]["owners"]
+        territory = next(t for t, owner in owners.items() if owner == "p1")
+        held = await ann.ok(f"{territory} hold")
+        assert held.result is not None
+        refused = await ann.refused("/advanced_setup game=skor turn_time=soon")
+        assert "turn_time" in refused.reply
