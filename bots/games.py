@@ -1,9 +1,9 @@
-"""The bots of the games run by their definitions (rules/game.py): what a seat's bot moves
-now, from the game's public view, for the Art of War (bots/artofwar.py) and Skor
-(bots/skor.py). Pure, like the strategies."""
+"""The bots of the games run by their definitions (rules/game.py), one entry a game in
+`BOTS`: what a seat's bot moves now, from the game's public view, for the Art of War
+(bots/artofwar.py) and Skor (bots/skor.py). Pure, like the strategies."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from bots import artofwar, skor, skor_greedy
 from rules.kit.prng import SeededRandom, derived
@@ -11,7 +11,6 @@ from rules.skor.actions import Action
 from rules.skor.setup import Setup
 from rules.skor.state import State
 
-GAMES = ("art-of-war", "skor")
 STRATEGIES = ("random", "greedy")
 SKOR_CHOICES: dict[str, Callable[[Setup, str, SeededRandom], dict[str, Any]]] = {
     "random": skor.random_choice,
@@ -23,6 +22,32 @@ SKOR_ACTIONS: dict[str, Callable[[State, str, SeededRandom], Action]] = {
 }
 
 
+class Bots(Protocol):
+    """A game's bots: a seat's moves now, from the game's public view, by the strategy's
+    name, from the bot's randomness; `weary` is the turn from which a bot seeks a draw."""
+
+    def __call__(
+        self, view: Any, seat: str, strategy: str, rng: SeededRandom, weary: int
+    ) -> list[Any]: ...
+
+
+def _art_of_war(view: Any, seat: str, strategy: str, rng: SeededRandom, weary: int) -> list[Any]:
+    """A change of stance if any, then the turn's orders."""
+    return artofwar.STRATEGIES[strategy](artofwar.read_view(view), seat, rng, weary)
+
+
+def _skor(view: Any, seat: str, strategy: str, rng: SeededRandom, weary: int) -> list[Any]:
+    """The setup choice, or one action (Skor's bots never seek a draw)."""
+    play = skor.read_view(view)
+    if play.game is None:
+        return [SKOR_CHOICES[strategy](play.setup, seat, rng)]
+    return [skor.as_move(SKOR_ACTIONS[strategy](play.game, seat, rng))]
+
+
+# Each game's bots by the game's name (rules/registry.py): one line a game.
+BOTS: dict[str, Bots] = {"art-of-war": _art_of_war, "skor": _skor}
+
+
 def moves_now(
     game: str,
     view: Any,
@@ -31,18 +56,11 @@ def moves_now(
     rng: SeededRandom,
     weary: int = artofwar.WEARY_TURN,
 ) -> list[Any]:
-    """The seat's moves, to be made in order, when the game waits for it: in the Art of War
-    a change of stance if any, then its orders; in Skor its setup choice, or one action.
-    `weary` is the Art of War's turn from which its bots offer a draw."""
-    if game == "art-of-war":
-        turn = artofwar.STRATEGIES[strategy]
-        return turn(artofwar.read_view(view), seat, rng, weary)
-    if game == "skor":
-        play = skor.read_view(view)
-        if play.game is None:
-            return [SKOR_CHOICES[strategy](play.setup, seat, rng)]
-        return [skor.as_move(SKOR_ACTIONS[strategy](play.game, seat, rng))]
-    raise ValueError(f"no bots play {game!r}; they play {', '.join(GAMES)}")
+    """The seat's moves, to be made in order, when the game waits for it."""
+    bots = BOTS.get(game)
+    if bots is None:
+        raise ValueError(f"no bots play {game!r}; they play {', '.join(BOTS)}")
+    return bots(view, seat, strategy, rng, weary)
 
 
 def bot_stream(seed: int, seat: str, step: int) -> SeededRandom:
