@@ -65,7 +65,7 @@ class ArtOfWar:
         ("place 2 AK", "place units (free placement)"),
         ("stance draw 3", "change your stance: no mercy, offer mercy, draw [N], surrender"),
         ("say <text>", "a public message"),
-        ("tell <player> <text>", "a private message to a player, by name or seat (p2): intrigue"),
+        ("tell <player> <text>", "a private message, to a name or seat (p2): intrigue games"),
     )
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -209,7 +209,7 @@ async def test_text_commands_play_the_art_of_war(server: Server) -> None:
     assert forms["ok"] is True
     assert "Waiting for: general1, general2." in forms["reply"]
     assert "- `US 3 to AK, MX hold`: orders (§3.6)" in forms["reply"]
-    assert "- `tell <player> <text>`: a private message to a player, by name" in forms["reply"]
+    assert "- `tell <player> <text>`: a private message, to a name or seat" in forms["reply"]
     assert forms["result"]["game"] == "art-of-war"
 
     stance = await command(api, game_id, one, "stance draw 2")
