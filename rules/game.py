@@ -23,7 +23,9 @@ game says the rest through this protocol, on its own state and events (msgspec v
   runs out is resolved with the sealed moves that are in;
 - how a line of text becomes a move (`read_text`), for the room's text commands, and the
   forms it reads (`text_forms`), for their help;
-- optionally, its board as a picture (`Pictured.picture`): plain shapes the server paints.
+- optionally, its board as a picture (`Pictured.picture`): plain shapes the server paints;
+- optionally, the player a move is addressed to (`Addressed`: a private message's), which
+  its sender may name as players know each other, by name: the room finds the seat.
 
 Each call of `move`, `resolve`, `time_out` or `leave` is one step of the game: the room
 records the move with the events it made, and replays it (server/ops/replay.py) by calling
@@ -184,6 +186,23 @@ class Game(Protocol[S, E]):
         """The move a text command's text is (one line or several), or None when it is none
         of the game's forms: the room then answers it as an unknown command. Whether the
         move is allowed is `move`'s to say."""
+        ...
+
+
+@runtime_checkable
+class Addressed(Protocol):
+    """The optional part of a definition whose moves name another seat (the Art of War's
+    private messages). Players know each other by name, which the room keeps and the game does
+    not: the room finds the player a move names, by seat or name, and hands the game the move
+    with the seat, as it records it (so that a replay needs no names)."""
+
+    def addressee(self, move: Move) -> str | None:
+        """Whom `move` is addressed to as its sender wrote it (a seat or a player's name), or
+        None for a move addressed to nobody (or malformed: `move` says why)."""
+        ...
+
+    def addressed_to(self, move: Move, seat: Seat) -> Move:
+        """`move` addressed to `seat` instead."""
         ...
 
 

@@ -109,7 +109,8 @@ class GameList(msgspec.Struct, frozen=True):
 
 
 class Done(msgspec.Struct, frozen=True):
-    """What an action appended: the event types, and the position after them."""
+    """What an action appended: the event types, but for the notices it made (whether a
+    player takes notices is theirs alone to know), and the position after them."""
 
     events: list[str]
     position: int

@@ -13,7 +13,7 @@ from rules.artofwar.board import map_file_of
 from rules.artofwar.diplomacy import Stance, StanceRefused, change_stance
 from rules.artofwar.draws import Draws as TurnDraws
 from rules.artofwar.draws import map_seed, setup_stream, turn_seed
-from rules.artofwar.messages import MessageSent, message_of, message_text, send
+from rules.artofwar.messages import MessageSent, addressee, message_of, message_text, send
 from rules.artofwar.options import MAX_PLAYERS, MIN_PLAYERS
 from rules.artofwar.orders import shaped, split_lines
 from rules.artofwar.picture import picture
@@ -65,7 +65,7 @@ class ArtOfWar:
         ("place 2 AK", "place units (free placement)"),
         ("stance draw 3", "change your stance: no mercy, offer mercy, draw [N], surrender"),
         ("say <text>", "a public message"),
-        ("tell <seat> <text>", "a private message to a seat (p2): intrigue games only"),
+        ("tell <player> <text>", "a private message, to a name or seat (p2): intrigue games"),
     )
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -233,6 +233,12 @@ class ArtOfWar:
             return text
         lines = split_lines(text)
         return text if lines and all(shaped(line) for line in lines) else None
+
+    def addressee(self, move: Move) -> str | None:
+        return addressee(move)
+
+    def addressed_to(self, move: Move, seat: Seat) -> Move:
+        return {**move, "to": seat}
 
     def picture(self, state: Play, looks: Mapping[Seat, Look]) -> Picture:
         return picture(state, looks)

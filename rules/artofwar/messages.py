@@ -26,7 +26,9 @@ class MessageSent(msgspec.Struct, frozen=True, omit_defaults=True, tag="message_
 
 
 class Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A message as a move: `{"message": "...", "to": "p2"}`, `to` left out for all."""
+    """A message as a move: `{"message": "...", "to": "p2"}`, `to` left out for all. The
+    room takes a player's name in `to` too, and hands the game the seat (rules/game.py,
+    `Addressed`)."""
 
     message: str
     to: str | None = None
@@ -41,7 +43,7 @@ def message_of(move: Any) -> Message | None:
         message = msgspec.convert(move, Message)
     except msgspec.ValidationError as error:
         raise MoveRefused(
-            f'a message is {{"message": text, "to": a seat or left out}}: {error}'
+            f'a message is {{"message": text, "to": a player or left out}}: {error}'
         ) from error
     text = message.message.strip()
     if not text:
@@ -51,6 +53,14 @@ def message_of(move: Any) -> Message | None:
     if not all(ch.isprintable() or ch in "\n\t" for ch in text):
         raise MoveRefused("a message holds unprintable characters")
     return Message(text, message.to)
+
+
+def addressee(move: Any) -> str | None:
+    """Whom a message is sent to, as written: None for a public message or no message."""
+    if isinstance(move, dict) and "message" in move and isinstance(move.get("to"), str):
+        to: str = move["to"]
+        return to
+    return None
 
 
 def send(seat: str, message: Message, seats: tuple[str, ...], intrigue: bool) -> MessageSent:
@@ -69,9 +79,10 @@ def send(seat: str, message: Message, seats: tuple[str, ...], intrigue: bool) ->
 
 
 def message_text(text: str) -> dict[str, str] | None:
-    """A message in text: `say <text>` to everyone, `tell <seat> <text>` to one player."""
+    """A message in text: `say <text>` to everyone, `tell <player> <text>` to one player (a
+    seat or a name, which the room finds)."""
     if found := _TELL.fullmatch(text):
-        return {"message": found[2], "to": found[1].lower()}
+        return {"message": found[2], "to": found[1]}
     if found := _SAY.fullmatch(text):
         return {"message": found[1]}
     return None

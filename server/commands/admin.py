@@ -25,12 +25,13 @@ from schema.game_events import PlayerLeft, TurnResolved, TurnRewound
 from schema.views import PublicGame
 from server.commands import announcements
 from server.commands.context import Context, answer, the
-from server.commands.lookup import find_player, mentioned_user
+from server.commands.lookup import mentioned_user
 from server.commands.parse import DEFAULT_GAME_NAME, Request
 from server.commands.players import Handler
 from server.game.application import done, fork, set_up
 from server.game.decide.acting import require_admin
 from server.game.decide.errors import Conflict, InvalidCommand, NotFound
+from server.game.decide.names import find_player
 from server.game.outcome import Outcome
 
 

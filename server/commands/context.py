@@ -13,9 +13,10 @@ from schema import errors as codes
 from schema.api import CommandReply
 from schema.commands import GameCommand
 from server.accounts.store import Identity
-from server.commands.lookup import find_player, mentioned_user
+from server.commands.lookup import mentioned_user
 from server.game.application import readable
 from server.game.decide.errors import NotFound
+from server.game.decide.names import find_player
 from server.game.outcome import Outcome
 from server.services import Services
 

@@ -21,6 +21,7 @@ from schema.game_events import (
     GameEvent,
     GameForked,
     GameStarted,
+    PlayerNotified,
     PlayRecorded,
     PlayStarted,
     Settings,
@@ -35,8 +36,12 @@ from server.services import Services
 
 
 def done(outcome: Outcome[GameState] | Outcome[Due]) -> Done:
-    """What an action appended, as the API answers it."""
-    return Done([game_codec.type_of(e) for e in outcome.events], outcome.position)
+    """What an action appended, as the API answers it, but for the notices it made. Those are
+    their recipients' (projections/visibility.py), and made only for the players who take
+    notices: listed, they would tell the caller (a message's sender, a mover passing the
+    turn on, an admin resolving) which of the others do."""
+    appended = [e for e in outcome.events if not isinstance(e, PlayerNotified)]
+    return Done([game_codec.type_of(e) for e in appended], outcome.position)
 
 
 async def readable(found: Services, game: str) -> Loaded:

@@ -93,8 +93,8 @@ async def test_orders_stay_sealed_until_the_last_player_submits(server: Server) 
     last = await make_move(api, game_id, three, "stance no mercy")  # free diplomacy: tightened
     assert last["events"] == ["play_recorded.v1"]
     ran = await make_move(api, game_id, three, _attacks(play, "p3"))
-    told = ["player_notified.v1"] * 3
-    assert ran["events"] == ["move_sealed.v1", "play_recorded.v1", *told]
+    # Each seat's notice that turn 2 waits for it is theirs: not in the mover's answer.
+    assert ran["events"] == ["move_sealed.v1", "play_recorded.v1"]
 
     view = await public_game(api, game_id)
     assert (view["turn"], view["play"]["position"]["turn"]) == (2, 2)
@@ -209,7 +209,7 @@ async def test_text_commands_play_the_art_of_war(server: Server) -> None:
     assert forms["ok"] is True
     assert "Waiting for: general1, general2." in forms["reply"]
     assert "- `US 3 to AK, MX hold`: orders (§3.6)" in forms["reply"]
-    assert "- `tell <seat> <text>`" in forms["reply"]
+    assert "- `tell <player> <text>`: a private message, to a name or seat" in forms["reply"]
     assert forms["result"]["game"] == "art-of-war"
 
     stance = await command(api, game_id, one, "stance draw 2")

@@ -60,7 +60,8 @@ async def test_private_messages_are_their_two_players_alone(server: Server) -> N
         Live.open(server.base, game_id, token=two.token) as recipient,
     ):
         sent = await make_move(api, game_id, one, {"message": f"ally? {BEFORE}", "to": "p2"})
-        assert sent["events"] == ["play_recorded.v1", "player_notified.v1"]
+        # The recipient's notice is theirs: not in the sender's answer.
+        assert sent["events"] == ["play_recorded.v1"]
         said = await make_move(api, game_id, three, {"message": "peace to all"})
         assert said["events"] == ["play_recorded.v1"]
         # A private message is no turn, and no order: the turn waits for everyone still.
@@ -132,3 +133,45 @@ async def test_without_intrigue_messages_are_public_only(server: Server) -> None
     assert (await command(api, game_id, two, "say hello, all"))["ok"] is True
     messages = played(await feed_of(api, game_id), "message_sent.v1")
     assert messages == [{"type": "message_sent.v1", "seat": "p2", "text": "hello, all"}]
+
+
+async def test_a_private_message_names_its_recipient_by_name_or_seat(server: Server) -> None:
+    """Players know each other by name: `to` (and `tell`'s player) takes a player's name,
+    case-insensitive, as well as a seat; the game is handed, and the log keeps, the seat."""
+    api = server.api
+    game_id, (one, two, three) = await _started(api, intrigue=True)
+    by_name = await make_move(api, game_id, one, {"message": "by name", "to": "ENVOY2"})
+    assert by_name["events"] == ["play_recorded.v1"]
+    told = await command(api, game_id, three, "tell Envoy1 by text")
+    assert (told["ok"], told["reply"]) == (True, "Sent, seen by you and p1 only.")
+    assert (await command(api, game_id, two, "tell P3 by seat"))["ok"] is True
+    mine = [e["move"] for e in await feed_of(api, game_id, one) if e["type"] == "play_recorded.v1"]
+    assert mine == [{"message": "by name", "to": "p2"}, {"message": "by text", "to": "p1"}]
+
+    # A name that is nobody's, or that could be several players' (spaces may be left out,
+    # as in a Discord mention): a 422 that says which, and nothing is sent.
+    unknown = await make_move(api, game_id, one, {"message": "hi", "to": "Zed"}, expect=422)
+    assert unknown["error"]["code"] == "move_refused"
+    assert unknown["error"]["message"] == (
+        "no player called Zed in this game (players: envoy1, envoy2, envoy3)"
+    )
+    refused = await command(api, game_id, one, "tell nobody hi")
+    assert refused == {
+        "ok": False,
+        "reply": "no player called nobody in this game (players: envoy1, envoy2, envoy3)",
+        "result": None,
+    }
+    for who, name in ((two, "Ann Lee"), (three, "An nLee")):
+        await api.call("PATCH", f"/v1/games/{game_id}/players/me", who, {"name": name})
+    twice = await make_move(api, game_id, one, {"message": "hi", "to": "annlee"}, expect=422)
+    assert twice["error"] == {
+        "code": "player_ambiguous",
+        "message": "annlee could be any of Ann Lee (p2), An nLee (p3): use the player id",
+    }
+    assert (await command(api, game_id, one, "tell AnnLee hi"))["ok"] is False
+    assert (await command(api, game_id, one, "tell ann-lee hi"))["reply"].startswith(
+        "no player called ann-lee"
+    )
+    after = [e for e in await feed_of(api, game_id, one) if e["type"] == "play_recorded.v1"]
+    assert len(after) == len(mine)
+    assert (await api.call("GET", f"/v1/games/{game_id}/verify"))["ok"] is True

@@ -21,6 +21,7 @@ from schema.commands import MakeMove, ResolveTurn, StartGame
 from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
 from server.game.decide.acting import active_player, require_admin, require_phase
 from server.game.decide.errors import Conflict, InvalidCommand, WrongTurn
+from server.game.decide.names import with_seat
 from server.game.decide.notices import message_notices, your_turn_notices
 
 StepKind = Literal["move", "act", "resolution", "leave", "timeout"]
@@ -77,8 +78,10 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
     wait = definition.to_move(state.play)
     if seat not in wait.seats:
         raise Conflict(codes.NOT_YOUR_MOVE, f"{definition.name} waits for another seat's move")
+    # A player named by name is handed to the game, and recorded, as their seat.
+    move = with_seat(state, definition, command.move)
     try:
-        decision = definition.move(state.play, seat, command.move, draws(state))
+        decision = definition.move(state.play, seat, move, draws(state))
     except NotYourMove as error:
         raise Conflict(codes.NOT_YOUR_MOVE, str(error)) from error
     except MoveRefused as error:
@@ -86,12 +89,12 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
     if isinstance(decision, Private):
         # No turn of its own, even in a game of turns: the turn is public, the move is not.
         audience = decision.seats | {seat}
-        step = _step(state, "act", decision.events, seat, command.move, command.now, audience)
+        step = _step(state, "act", decision.events, seat, move, command.now, audience)
         return [step, *message_notices(state, seat, audience - {seat})]
     if not isinstance(decision, Sealed):
         # In a sealed wait a move played at once is an act, not a turn of its own.
         kind: StepKind = "act" if wait.sealed else "move"
-        return told(state, _step(state, kind, decision, seat, command.move, command.now))
+        return told(state, _step(state, kind, decision, seat, move, command.now))
     assert wait.sealed, f"{definition.name} sealed a move outside a sealed wait"
     try:
         moves = sealed_with(state, seat, decision.move)

@@ -8,7 +8,7 @@ import pytest
 
 from rules.artofwar.definition import ART_OF_WAR
 from rules.artofwar.messages import MAX_MESSAGE, MessageSent
-from rules.game import Draws, MoveRefused, Private, Sealed
+from rules.game import Addressed, Draws, MoveRefused, Private, Sealed
 from tests.rules.artofwar.test_definition import SECRET, _fold, _start
 
 DRAWS = Draws(SECRET)
@@ -58,7 +58,9 @@ def test_a_private_message_goes_to_another_seat_of_the_game(to: str, reason: str
     ("text", "move"),
     [
         ("say hello all", {"message": "hello all"}),
-        ("tell P2 meet me in AK\nat dawn", {"message": "meet me in AK\nat dawn", "to": "p2"}),
+        # The player as written: the room finds the seat (a seat or a name, any case).
+        ("tell P2 meet me in AK\nat dawn", {"message": "meet me in AK\nat dawn", "to": "P2"}),
+        ("tell Fiona hi", {"message": "hi", "to": "Fiona"}),
         ("stance draw 3", "stance draw 3"),
         ("US 3 to AK, MX hold", "US 3 to AK, MX hold"),
         ("USA 3 -> Alaska\nplace 2 AK", "USA 3 -> Alaska\nplace 2 AK"),
@@ -80,3 +82,24 @@ def test_what_a_text_reads_is_a_move_the_game_takes() -> None:
     assert isinstance(ART_OF_WAR.move(state, "p1", orders, DRAWS), Sealed)
     told = ART_OF_WAR.read_text("tell p2 psst")
     assert isinstance(ART_OF_WAR.move(state, "p1", told, DRAWS), Private)
+
+
+@pytest.mark.parametrize(
+    ("move", "named"),
+    [
+        ({"message": "hi", "to": "Fiona"}, "Fiona"),
+        ({"message": "hi"}, None),
+        ({"message": "hi", "to": 2}, None),
+        ({"to": "Fiona"}, None),
+        ("tell Fiona hi", None),
+        ("US 3 to AK", None),
+    ],
+)
+def test_a_private_message_is_addressed_to_the_player_it_names(move: Any, named: Any) -> None:
+    """`Addressed`: the room reads whom a message names, and hands it back with the seat."""
+    assert isinstance(ART_OF_WAR, Addressed)
+    assert ART_OF_WAR.addressee(move) == named
+    if named is not None:
+        readdressed = ART_OF_WAR.addressed_to(move, "p3")
+        assert readdressed == {"message": "hi", "to": "p3"}
+        assert ART_OF_WAR.addressee(readdressed) == "p3"

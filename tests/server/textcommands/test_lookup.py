@@ -4,7 +4,8 @@ import pytest
 
 from projections.game import Player
 from schema import errors as codes
-from server.commands.lookup import find_player, mentioned_user
+from server.commands.lookup import mentioned_user
+from server.game.decide.names import find_player
 from tests.server.decide.given import refused
 
 FIONA = Player("p1", "Fictitious Fiona", ("acct-1",), 1, 1)
