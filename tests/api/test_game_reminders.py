@@ -1,13 +1,28 @@
 """Reminders of games run by their definition, through a real server on a fake clock (POST
 /v1/admin/clock, whose scheduler reminds and times out what falls due): a timed wait reminds
 the seats it still waits for, once, a quarter of the wait before its deadline (an hour at
-most); nobody else, nobody who takes no notices, nobody while paused; a rewind begins the wait
-again, and its reminder with it."""
+most); nobody else, nobody who takes no notices, nobody while paused, and no webhook but a
+trusted one (a reminder tells who has not moved yet); a rewind begins the wait again, and its
+reminder with it."""
 
+import json
 from datetime import timedelta
 
 from tests.api.clocks import Json, advance, choose, deadline_of, started
-from tests.api.support import START, Account, Api, Live, Server, feed_of, make_move, public_game
+from tests.api.support import (
+    START,
+    Account,
+    Api,
+    Live,
+    Server,
+    feed_of,
+    make_move,
+    public_game,
+    serving,
+    until,
+)
+from tests.server.running import running
+from tests.server.webhook_support import Receiver
 
 
 async def _reminders(api: Api, game_id: str, who: Account) -> list[Json]:
@@ -118,3 +133,31 @@ async def test_a_rewind_begins_the_wait_again_and_its_reminder(server: Server) -
     assert ["until 2030-03-04 08:10:00" in r["text"] for r in reminders] == [True, False]
     assert "until 2030-03-04 08:17:30 UTC" in reminders[1]["text"]
     assert await _reminders(api, game_id, second) == []
+
+
+async def test_a_plain_webhook_is_told_whose_turn_it_is_but_not_who_is_reminded(
+    schema_url: str,
+) -> None:
+    receiver = Receiver()
+    async with (
+        running(receiver.app) as hook,
+        serving(schema_url, webhook_allow_private=True) as server,
+    ):
+        api = server.api
+        game_id, accounts = await started(api, "skor", 2, turn_time=600)
+        hooked = {"url": f"{hook}/hook"}
+        set_by = await api.call("PUT", f"/v1/games/{game_id}/webhook", accounts[0], hooked)
+        assert set_by["trusted"] is False
+        first, second = await choose(api, game_id, accounts)
+        # The first player reminded, then the turn timed out and passed, and passed back: the
+        # start's your-turns (the choices, both seats), then one a turn.
+        await advance(api, 600)
+        await make_move(api, game_id, second, "end")
+        assert await _reminded(api, game_id, [first, second]) == [1, 0]
+
+        def kinds() -> list[str]:
+            bodies = [json.loads(body) for _, body in receiver.received]
+            return [b["event"]["kind"] for b in bodies if "kind" in b["event"]]
+
+        await until(lambda: kinds().count("your_turn") == 5, what="the your-turn notices")
+        assert "reminder" not in kinds()
