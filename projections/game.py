@@ -20,7 +20,7 @@ from projections.schedule import (
     wait_reminder_lead,
     window,
 )
-from rules.game import Game
+from rules.game import Game, Wait
 from rules.registry import DEFAULT_GAME, game_rules
 from rules.skirmish.board import GameMap
 from rules.skirmish.ruleset import SkirmishSociety
@@ -241,14 +241,15 @@ class GameState(msgspec.Struct, frozen=True):
         wait's of a game run by its definition. None once sent, without a deadline (paused
         too), or if nobody is to be reminded."""
         resolves_at = self.next_resolution_at()
-        if resolves_at is None or self.reminded or not self.to_remind():
+        if resolves_at is None or self.reminded:
             return None
-        definition = self.definition
-        if definition is None:
+        wait = self._wait()
+        if not self._to_remind(wait):
+            return None
+        if wait is None:
             return resolves_at - reminder_lead(self.settings)
-        seconds = definition.to_move(self.play).seconds
-        assert seconds is not None, "a wait with a deadline has seconds"
-        return resolves_at - wait_reminder_lead(seconds)
+        assert wait.seconds is not None, "a wait with a deadline has seconds"
+        return resolves_at - wait_reminder_lead(wait.seconds)
 
     @property
     def reminded(self) -> bool:
@@ -263,10 +264,16 @@ class GameState(msgspec.Struct, frozen=True):
         """The players who want notices whom the current wait's reminder goes to: in
         Skirmish Society every one; in a game run by its definition the seats it still waits
         for (in a sealed wait, those that have sealed no move yet), and nobody else."""
+        return self._to_remind(self._wait())
+
+    def _wait(self) -> Wait | None:
+        """The wait of a game run by its definition; None for Skirmish Society."""
         definition = self.definition
-        if definition is None:
+        return None if definition is None else definition.to_move(self.play)
+
+    def _to_remind(self, wait: Wait | None) -> list[Player]:
+        if wait is None:
             return [player for player in self.players.values() if player.wants_notices]
-        wait = definition.to_move(self.play)
         seats = wait.seats - self.sealed.keys() if wait.sealed else wait.seats
         waited = (self.players.get(seat) for seat in sorted(seats))
         return [player for player in waited if player is not None and player.wants_notices]
