@@ -1,6 +1,7 @@
 """Art of War games built fast for `python -m benchmarks scheduler`: 20 players on a generated
 map, started and played by the pure decider up to a turn that every player but one has sent
-orders for, so that it runs at its deadline (P30), as the scheduler times it out."""
+orders for, its reminder sent to the last, so that it runs at its deadline (P30), as the
+scheduler times it out."""
 
 import random
 from datetime import datetime
@@ -16,7 +17,7 @@ PLAYERS = 20
 def art_of_war_due(game_id: str, *, seed: int, at: datetime, deadline: int) -> BuiltGame:
     """A game started at `at`, on the generated map of `seed`, each territory of every player
     but the last attacking a random neighbour with one unit, its turn due at `deadline`
-    seconds after `at`."""
+    seconds after `at`, and the last player reminded of it when the reminder fell due."""
     game = BuiltGame(game_id)
     options = {"map": "generated", "map_seed": seed, "initial": "fill", "deadline": deadline}
     settings = Settings(name="Benchmark")
@@ -46,4 +47,7 @@ def art_of_war_due(game_id: str, *, seed: int, at: datetime, deadline: int) -> B
         account = game.state.players[seat].accounts[0]
         move = ", ".join(orders.get(seat, []))
         game.run(MakeMove(actor=Actor(account), now=at, move=move))
+    reminded_at = game.state.next_reminder_at()
+    assert reminded_at is not None, "the last player is to be reminded"
+    game.remind(reminded_at)
     return game

@@ -4,8 +4,8 @@ what the game's events call for (discord_bot/herald_story.py): the start, each r
 with the map and the standings, the votes and their outcome, anonymous broadcasts, pauses,
 rewinds, the end. For each member who plays a seat it reads the socket as that member (the
 trusted client acting for them), where their own `player_notified` events arrive (their
-reminder before a resolution and their results after it, which the server writes only for
-players who want notifications), and sends each to them alone.
+reminder before a resolution or a deadline and their results after it, which the server
+writes only for players who want notifications), and sends each to them alone.
 
 Every message is sent before the position it stands at is recorded as handled
 (discord_bot/herald_state.py), and carries a nonce named after that position: a herald that

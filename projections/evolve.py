@@ -67,7 +67,11 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             mine = (*state.submissions.get(event.player_id, ()), event)
             return replace(state, submissions={**state.submissions, event.player_id: mine})
         case PlayerNotified():
-            if event.kind == "reminder" and event.turn > state.reminded_turn:
+            if event.kind != "reminder":
+                return state
+            if state.definition is not None:
+                return replace(state, wait_reminded=True)
+            if event.turn > state.reminded_turn:
                 return replace(state, reminded_turn=event.turn)
             return state
         case TurnResolved():
@@ -131,8 +135,10 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 state,
                 ballots={},
                 earliest_resolution=earliest_resolution(event.at, state.settings),
-                # The wait the rewind goes back to begins afresh: its time is all there.
+                # The wait the rewind goes back to begins afresh: its time is all there, and
+                # its reminder is yet to come.
                 wait_began_at=event.at,
+                wait_reminded=False,
                 # A rewound wait's sealed moves were shown when it resolved: its seats move
                 # again rather than resolve at once what everyone has seen.
                 sealed={},

@@ -17,9 +17,10 @@ from projections.schedule import (
     orders_open,
     reminder_lead,
     resolution_from,
+    wait_reminder_lead,
     window,
 )
-from rules.game import Game
+from rules.game import Game, Wait
 from rules.registry import DEFAULT_GAME, game_rules
 from rules.skirmish.board import GameMap
 from rules.skirmish.ruleset import SkirmishSociety
@@ -116,6 +117,9 @@ class GameState(msgspec.Struct, frozen=True):
     # this plus the wait's `seconds`. And when the game was paused, while it is.
     wait_began_at: datetime | None = None
     paused_at: datetime | None = None
+    # Whether the current wait of a game run by its definition has reminded its seats: set by
+    # its reminder, cleared by a step or rewind that begins a wait afresh (not by an unpause).
+    wait_reminded: bool = False
 
     @property
     def rules(self) -> SkirmishSociety:
@@ -233,13 +237,46 @@ class GameState(msgspec.Struct, frozen=True):
         )
 
     def next_reminder_at(self) -> datetime | None:
-        """When this turn's reminders are due; None once sent, or if nobody wants one."""
-        resolves_at = self._scheduled_resolution()
-        if resolves_at is None or self.reminded_turn >= self.turn:
+        """When the current wait's reminders are due: Skirmish Society's turn's, or a timed
+        wait's of a game run by its definition. None once sent, without a deadline (paused
+        too), or if nobody is to be reminded."""
+        resolves_at = self.next_resolution_at()
+        if resolves_at is None or self.reminded:
             return None
-        if not any(p.wants_notices for p in self.players.values()):
+        wait = self._wait()
+        if not self._to_remind(wait):
             return None
-        return resolves_at - reminder_lead(self.settings)
+        if wait is None:
+            return resolves_at - reminder_lead(self.settings)
+        assert wait.seconds is not None, "a wait with a deadline has seconds"
+        return resolves_at - wait_reminder_lead(wait.seconds)
+
+    @property
+    def reminded(self) -> bool:
+        """Whether the current wait's reminders went out: Skirmish Society's once a turn (a
+        rewind does not remind again), a game run by its definition's once a wait (a rewind
+        begins the wait again, and may remind again)."""
+        if self.definition is None:
+            return self.reminded_turn >= self.turn
+        return self.wait_reminded
+
+    def to_remind(self) -> list[Player]:
+        """The players who want notices whom the current wait's reminder goes to: in
+        Skirmish Society every one; in a game run by its definition the seats it still waits
+        for (in a sealed wait, those that have sealed no move yet), and nobody else."""
+        return self._to_remind(self._wait())
+
+    def _wait(self) -> Wait | None:
+        """The wait of a game run by its definition; None for Skirmish Society."""
+        definition = self.definition
+        return None if definition is None else definition.to_move(self.play)
+
+    def _to_remind(self, wait: Wait | None) -> list[Player]:
+        if wait is None:
+            return [player for player in self.players.values() if player.wants_notices]
+        seats = wait.seats - self.sealed.keys() if wait.sealed else wait.seats
+        waited = (self.players.get(seat) for seat in sorted(seats))
+        return [player for player in waited if player is not None and player.wants_notices]
 
     def due(self) -> Due:
         return Due(self.phase, self.turn, self.next_resolution_at(), self.next_reminder_at())

@@ -59,20 +59,21 @@ def stepped(state: GameState, event: PlayRecorded) -> GameState:
     definition = definition_of(state)
     play = _played(definition, state.play, event)
     over = definition.ending(play) is not None
-    began = state.wait_began_at
+    began, reminded = state.wait_began_at, state.wait_reminded
     if event.at is not None and newly_waited(definition, event, state.play, play):
-        began = event.at
+        # A wait begun afresh: all its time, and its reminder yet to come.
+        began, reminded = event.at, False
+    phase = "finished" if over else state.phase
     if event.kind in ("act", "leave"):
-        return replace(
-            state, play=play, phase="finished" if over else state.phase, wait_began_at=began
-        )
+        return replace(state, play=play, phase=phase, wait_began_at=began, wait_reminded=reminded)
     return replace(
         state,
         play=play,
         turn=event.turn + 1,
         sealed={},
-        phase="finished" if over else state.phase,
+        phase=phase,
         wait_began_at=began,
+        wait_reminded=reminded,
     )
 
 

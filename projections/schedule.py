@@ -12,7 +12,8 @@ LOCK = timedelta(minutes=5)
 FAST_LOCK = timedelta(minutes=1)
 # A daily turn keeps orders open at least this long between its two lock windows.
 SHORTEST_OPEN = timedelta(hours=1)
-# How long before a resolution the players who want it are reminded.
+# How long before a resolution the players who want it are reminded; before the deadline
+# of a shorter wait of a game run by its definition, a quarter of the wait (wait_reminder_lead).
 REMINDER_LEAD = timedelta(hours=1)
 FAST_REMINDER_LEAD = timedelta(minutes=3)
 _INSTANT = timedelta(microseconds=1)
@@ -34,6 +35,14 @@ def lock_length(settings: Settings) -> timedelta:
 
 def reminder_lead(settings: Settings) -> timedelta:
     return FAST_REMINDER_LEAD if settings.fast_mode else REMINDER_LEAD
+
+
+def wait_reminder_lead(seconds: float) -> timedelta:
+    """How long before its deadline a wait of `seconds` of a game run by its definition
+    reminds the seats still to move: an hour, but never more than a quarter of the wait, so
+    that a reminder never comes before the wait has well begun (a minute's wait reminds 15
+    seconds before; a day's, an hour before)."""
+    return min(REMINDER_LEAD, timedelta(seconds=seconds) / 4)
 
 
 def earliest_resolution(began: datetime, settings: Settings) -> datetime:

@@ -91,8 +91,9 @@ class Wait(msgspec.Struct, frozen=True):
     # public "submitted" flags); otherwise nobody learns it before the wait resolves.
     announced: bool = False
     # How long the wait may last, from when it began (the room's clock: the step that began
-    # it, less any pause); None: it waits for ever. The room then resolves a sealed wait
-    # with the moves that are in, or asks `time_out` of the seat a wait of turns waits for.
+    # it, less any pause); None: it waits for ever. The room reminds the seats still to move
+    # before it runs out, then resolves a sealed wait with the moves that are in, or asks
+    # `time_out` of the seat a wait of turns waits for.
     seconds: float | None = None
 
 

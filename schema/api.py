@@ -363,7 +363,8 @@ class WebhookSet(msgspec.Struct, frozen=True):
     # Signs every delivery (header X-Skirmish-Signature: sha256=HMAC of the body); shown
     # only now.
     secret: str
-    # Set by the operator or through a trusted client: also receives players' reminders.
+    # Set through the trusted client the game was set up through (its bot, which DMs each
+    # player their own): also receives players' reminders (docs/api.md, "Webhooks").
     trusted: bool
 
 

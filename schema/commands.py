@@ -84,7 +84,9 @@ class ResolveTurn(Command, frozen=True, kw_only=True):
 
 
 class RemindPlayers(Command, frozen=True, kw_only=True):
-    """Remind the players who want it that `turn` resolves soon (once per turn)."""
+    """Remind the players who want it that `turn` resolves soon (once per turn); in a game
+    run by its definition, the seats its timed wait still waits for that its deadline comes
+    (once a wait)."""
 
     turn: int
 

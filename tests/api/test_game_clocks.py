@@ -6,65 +6,27 @@ the game's webhook."""
 
 import json
 from datetime import datetime, timedelta
-from typing import Any
 
-from tests.api.support import (
-    OPERATOR_TOKEN,
-    START,
-    Account,
-    Api,
-    Live,
-    Server,
-    feed_of,
-    make_move,
-    public_game,
-    serving,
-    until,
-)
+from tests.api.clocks import advance, choose, deadline_of, started, steps
+from tests.api.support import START, Live, Server, feed_of, make_move, public_game, serving, until
 from tests.server.running import running
 from tests.server.webhook_support import Receiver
-
-Json = dict[str, Any]
-FEUDAL = {"culture": "feudal", "side": 1}
-
-
-async def _started(api: Api, game: str, players: int, **options: Any) -> tuple[str, list[Account]]:
-    accounts = [await api.account(f"player{n}") for n in range(1, players + 1)]
-    body = {"name": "On the clock", "game": game, "options": options}
-    game_id = (await api.call("POST", "/v1/games", accounts[0], body, expect=201))["id"]
-    for who in accounts:
-        await api.join(game_id, who)
-    await api.start(game_id, accounts[0])
-    return game_id, accounts
-
-
-async def _advance(api: Api, seconds: float) -> None:
-    await api.call("POST", "/v1/admin/clock", OPERATOR_TOKEN, {"advance_seconds": seconds})
-
-
-def _at(view: Json) -> datetime | None:
-    due = view["next_resolution_at"]
-    return None if due is None else datetime.fromisoformat(due)
-
-
-def _steps(feed: list[Json]) -> list[Json]:
-    return [event for event in feed if event["type"] == "play_recorded.v1"]
 
 
 async def test_an_art_of_war_turn_runs_at_its_deadline_without_the_missing_orders(
     server: Server,
 ) -> None:
     api = server.api
-    game_id, (one, _, _) = await _started(api, "art-of-war", 3, map="aow-mini", deadline=3_600)
-    assert _at(await public_game(api, game_id)) == START + timedelta(hours=1)
+    game_id, (one, _, _) = await started(api, "art-of-war", 3, map="aow-mini", deadline=3_600)
+    assert deadline_of(await public_game(api, game_id)) == START + timedelta(hours=1)
     await make_move(api, game_id, one, "")
-    await _advance(api, 3_599)
+    await advance(api, 3_599)
     assert (await public_game(api, game_id))["turn"] == 1
-    await _advance(api, 1)
+    await advance(api, 1)
     view = await public_game(api, game_id)
     assert (view["turn"], view["to_move"]) == (2, ["p1", "p2", "p3"])
-    assert _at(view) == START + timedelta(hours=2)
-    (step,) = _steps(await feed_of(api, game_id))
+    assert deadline_of(view) == START + timedelta(hours=2)
+    (step,) = steps(await feed_of(api, game_id))
     assert (step["kind"], step["player_id"], step["turn"]) == ("timeout", None, 1)
     # p1's empty submission counts; p2 and p3 sent none: they gave no orders.
     assert step["events"][0]["orders"] == {"p1": []}
@@ -72,36 +34,27 @@ async def test_an_art_of_war_turn_runs_at_its_deadline_without_the_missing_order
     assert verified["ok"] is True, verified
 
 
-async def _choose(api: Api, game_id: str, accounts: list[Account]) -> tuple[Account, Account]:
-    """Both choose a Feudal culture (no purge dice); the first and second to play."""
-    for who in accounts:
-        await make_move(api, game_id, who, FEUDAL)
-    first_seat, second_seat = (await public_game(api, game_id))["play"]["game"]["players"]
-    seat = {"p1": accounts[0], "p2": accounts[1]}
-    return seat[first_seat], seat[second_seat]
-
-
 async def test_skor_turns_time_out_and_the_third_in_a_row_forfeits(server: Server) -> None:
     api = server.api
-    game_id, accounts = await _started(api, "skor", 2, turn_time=600)
+    game_id, accounts = await started(api, "skor", 2, turn_time=600)
     # The setup's choices wait for ever.
-    assert _at(await public_game(api, game_id)) is None
-    await _choose(api, game_id, accounts)
+    assert deadline_of(await public_game(api, game_id)) is None
+    await choose(api, game_id, accounts)
     view = await public_game(api, game_id)
     first_seat, second_seat = view["play"]["game"]["players"]
     timed_out = []
     for turn in range(1, 5):
-        await _advance(api, 600)
+        await advance(api, 600)
         game = (await public_game(api, game_id))["play"]["game"]
         assert game["turn"]["number"] == turn + 1
-        timed_out.append(_steps(await feed_of(api, game_id))[-1]["player_id"])
+        timed_out.append(steps(await feed_of(api, game_id))[-1]["player_id"])
     assert timed_out == [first_seat, second_seat] * 2
-    await _advance(api, 600)
+    await advance(api, 600)
     view = await public_game(api, game_id)
     assert view["phase"] == "finished"
     assert view["play"]["game"]["ending"] == {"winner": second_seat, "by": "forfeit"}
-    assert _at(view) is None
-    last = _steps(await feed_of(api, game_id))[-1]
+    assert deadline_of(view) is None
+    last = steps(await feed_of(api, game_id))[-1]
     assert (last["kind"], last["player_id"]) == ("timeout", first_seat)
     assert last["events"][0]["forfeited"] is True
     verified = await api.call("GET", f"/v1/games/{game_id}/verify")
@@ -110,16 +63,16 @@ async def test_skor_turns_time_out_and_the_third_in_a_row_forfeits(server: Serve
 
 async def test_a_move_of_the_player_starts_its_count_of_timeouts_again(server: Server) -> None:
     api = server.api
-    game_id, accounts = await _started(api, "skor", 2, turn_time=600)
-    first, second = await _choose(api, game_id, accounts)
+    game_id, accounts = await started(api, "skor", 2, turn_time=600)
+    first, second = await choose(api, game_id, accounts)
     first_seat = (await public_game(api, game_id))["play"]["game"]["players"][0]
     for _ in range(2):
-        await _advance(api, 600)
+        await advance(api, 600)
         await make_move(api, game_id, second, "end")
     assert (await public_game(api, game_id))["play"]["timeouts"][first_seat] == 2
     await make_move(api, game_id, first, "end")
     await make_move(api, game_id, second, "end")
-    await _advance(api, 600)
+    await advance(api, 600)
     # Two timeouts, a move, a timeout: not three in a row.
     view = await public_game(api, game_id)
     assert view["phase"] == "running"
@@ -128,19 +81,19 @@ async def test_a_move_of_the_player_starts_its_count_of_timeouts_again(server: S
 
 async def test_a_paused_games_clock_stands_still(server: Server) -> None:
     api = server.api
-    game_id, (admin, _) = await _started(api, "art-of-war", 2, map="aow-mini", deadline=3_600)
-    await _advance(api, 1_200)
+    game_id, (admin, _) = await started(api, "art-of-war", 2, map="aow-mini", deadline=3_600)
+    await advance(api, 1_200)
     await api.call("POST", f"/v1/games/{game_id}/admin/pause", admin)
-    assert _at(await public_game(api, game_id)) is None
-    await _advance(api, 7_200)
+    assert deadline_of(await public_game(api, game_id)) is None
+    await advance(api, 7_200)
     assert (await public_game(api, game_id))["turn"] == 1
     await api.call("POST", f"/v1/games/{game_id}/admin/unpause", admin)
     # 40 minutes were left when it paused: they are left now.
     resumed = START + timedelta(seconds=8_400)
-    assert _at(await public_game(api, game_id)) == resumed + timedelta(minutes=40)
-    await _advance(api, 2_399)
+    assert deadline_of(await public_game(api, game_id)) == resumed + timedelta(minutes=40)
+    await advance(api, 2_399)
     assert (await public_game(api, game_id))["turn"] == 1
-    await _advance(api, 1)
+    await advance(api, 1)
     assert (await public_game(api, game_id))["turn"] == 2
 
 
@@ -151,10 +104,10 @@ async def test_your_turn_reaches_the_players_socket_and_the_webhook(schema_url: 
         serving(schema_url, webhook_allow_private=True) as server,
     ):
         api = server.api
-        game_id, accounts = await _started(api, "skor", 2, turn_time=600)
+        game_id, accounts = await started(api, "skor", 2, turn_time=600)
         hooked = {"url": f"{hook}/hook"}
         await api.call("PUT", f"/v1/games/{game_id}/webhook", accounts[0], hooked)
-        first, second = await _choose(api, game_id, accounts)
+        first, second = await choose(api, game_id, accounts)
         seat_of = {accounts[0].token: "p1", accounts[1].token: "p2"}
         async with (
             Live.open(server.base, game_id, token=second.token) as mine,

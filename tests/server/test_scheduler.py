@@ -64,6 +64,27 @@ class World:
             )
         await self.games.execute(game_id, StartGame(actor=Actor(ADMIN), now=now, secret=SECRET))
 
+    async def new_art_of_war(self, game_id: str) -> None:
+        """An Art of War game of two seats whose turns have a deadline of 10 minutes."""
+        now = self.clock.now()
+        await self.games.execute(
+            game_id,
+            CreateGame(
+                actor=Actor(ADMIN),
+                now=now,
+                game_id=game_id,
+                settings=Settings(name=game_id),
+                seed=3,
+                game="art-of-war",
+                options={"map": "aow-mini", "deadline": 600},
+            ),
+        )
+        for i in range(1, 3):
+            await self.games.execute(
+                game_id, JoinGame(actor=Actor(f"acct-{i}"), now=now, name=f"P{i}")
+            )
+        await self.games.execute(game_id, StartGame(actor=Actor(ADMIN), now=now, secret=SECRET))
+
     async def resolutions(self, game_id: str) -> list[TurnResolved]:
         events = await self.store.read_stream(stream_of(game_id))
         decoded = (game_codec.decode_recorded(e) for e in events)
@@ -317,26 +338,8 @@ async def test_read_models_that_do_not_move_slow_the_scheduler_but_never_stop_it
 async def test_two_schedulers_racing_time_out_each_deadline_once(world: World) -> None:
     """Art of War games whose turn has a deadline (P30): each turn runs once, at it, with
     the orders that are in; the next turn's deadline is reckoned from that run."""
-    now = world.clock.now()
     for n in range(10):
-        game_id = f"w{n}"
-        await world.games.execute(
-            game_id,
-            CreateGame(
-                actor=Actor(ADMIN),
-                now=now,
-                game_id=game_id,
-                settings=Settings(name=game_id),
-                seed=3,
-                game="art-of-war",
-                options={"map": "aow-mini", "deadline": 600},
-            ),
-        )
-        for i in range(1, 3):
-            await world.games.execute(
-                game_id, JoinGame(actor=Actor(f"acct-{i}"), now=now, name=f"P{i}")
-            )
-        await world.games.execute(game_id, StartGame(actor=Actor(ADMIN), now=now, secret=SECRET))
+        await world.new_art_of_war(f"w{n}")
     await read_models_caught_up(world.pool, world.store)
     world.clock.set(START + timedelta(minutes=10))
     other = Scheduler(GameService(world.store), world.pool, world.clock, batch=3)
@@ -351,3 +354,24 @@ async def test_two_schedulers_racing_time_out_each_deadline_once(world: World) -
         assert [(s.kind, s.turn, s.at) for s in steps] == [("timeout", 1, world.clock.now())]
         state = (await world.games.load(f"w{n}")).state
         assert state.next_resolution_at() == START + timedelta(minutes=20)
+
+
+async def test_two_schedulers_racing_remind_each_wait_once(world: World) -> None:
+    """Art of War games whose turn has a deadline of 10 minutes: each seat is reminded once,
+    a quarter of the wait before it, however many schedulers race for it."""
+    for n in range(10):
+        await world.new_art_of_war(f"w{n}")
+    await read_models_caught_up(world.pool, world.store)
+    world.clock.set(START + timedelta(minutes=7, seconds=30))
+    other = Scheduler(GameService(world.store), world.pool, world.clock, batch=3)
+    ticks = await asyncio.gather(world.scheduler.run_due(), other.run_due(), other.run_due())
+    assert sum(t.reminded for t in ticks) <= 10
+    await world.advance(seconds=0)
+    for n in range(10):
+        events = [
+            game_codec.decode_recorded(e) for e in await world.store.read_stream(f"game-w{n}")
+        ]
+        reminders = [e for e in events if isinstance(e, PlayerNotified) and e.kind == "reminder"]
+        assert [(r.player_id, r.turn) for r in reminders] == [("p1", 1), ("p2", 1)]
+        state = (await world.games.load(f"w{n}")).state
+        assert (state.next_reminder_at(), state.wait_reminded) == (None, True)

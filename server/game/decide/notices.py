@@ -1,5 +1,6 @@
-"""What the bot tells each player: a reminder before a resolution, their results after it,
-a private message sent to them, and in a game run by its definition that it is their turn."""
+"""What the bot tells each player: a reminder before a resolution (or a deadline), their
+results after it, a private message sent to them, and in a game run by its definition that it
+is their turn."""
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
@@ -21,23 +22,41 @@ _MARKS = {"succeeded": "✓", "failed": "✗", "cut": "✗", "invalid": "✗", "
 
 
 def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
+    """The current wait's reminders, once: in Skirmish Society to every player who wants
+    notices, in a game run by its definition to the seats it still waits for (GameState's
+    `to_remind`), each saying when the wait's deadline is."""
     require_admin(state, command.actor)
     require_phase(state, "running")
     if command.turn != state.turn:
         raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
     resolves_at = state.next_resolution_at()
-    if state.reminded_turn >= state.turn or resolves_at is None:
+    if state.reminded or resolves_at is None:
         return []
+    # A game run by its definition tells each seat the same; Skirmish Society each their orders.
+    same = None if state.definition is None else wait_reminder_text(state, resolves_at)
     return [
         PlayerNotified(
             player_id=player.id,
             kind="reminder",
             turn=state.turn,
-            text=reminder_text(state, player, resolves_at),
+            text=same or reminder_text(state, player, resolves_at),
         )
-        for player in state.players.values()
-        if player.wants_notices
+        for player in state.to_remind()
     ]
+
+
+def wait_reminder_text(state: GameState, deadline: datetime) -> str:
+    """A reminder of a game run by its definition: the seat's time runs out at `deadline`
+    (to the second: a wait may last a minute), and what happens then."""
+    when = f"{deadline:%Y-%m-%d %H:%M:%S} UTC"
+    if definition_of(state).to_move(state.play).sealed:
+        return (
+            f"{state.settings.name}: you have not moved yet in turn {state.turn}. "
+            f"It goes on without your move at {when}."
+        )
+    return (
+        f"{state.settings.name}: it is still your turn, until {when}. Then the game moves for you."
+    )
 
 
 def reminder_text(state: GameState, player: Player, resolves_at: datetime) -> str:

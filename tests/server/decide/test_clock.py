@@ -1,7 +1,8 @@
 """The room's clock for games run by their definition (server/game/decide/playing.py): a wait
 with `seconds` falls due at its deadline, when the scheduler's ResolveTurn times it out once
 (a sealed wait resolved with the moves that are in, a turn by the game's own move for the
-seat), a paused game's clock stands still, and the seats a step leaves to move are told."""
+seat), a paused game's clock stands still, the seats a step leaves to move are told, and the
+seats still to move are reminded once before the deadline (RemindPlayers)."""
 
 from datetime import timedelta
 from typing import Any
@@ -13,6 +14,7 @@ from schema.commands import (
     JoinGame,
     MakeMove,
     PauseGame,
+    RemindPlayers,
     Resign,
     ResolveTurn,
     StartGame,
@@ -143,3 +145,33 @@ def test_a_skor_clock_runs_per_turn_and_the_turn_passes_at_its_deadline() -> Non
     assert (step.kind, step.player_id) == ("timeout", f"p{second}")
     assert notice.player_id == f"p{first}"
     assert game.state.next_resolution_at() == at(25)
+
+
+def _remind(game: Game, minutes: float) -> list[Any]:
+    return game.run(RemindPlayers(actor=SCHEDULER, now=at(minutes), turn=game.state.turn))
+
+
+def test_a_timed_wait_reminds_the_seats_still_to_move_once() -> None:
+    game = _started("art-of-war", 3, deadline=60)
+    # A minute's wait reminds a quarter of it, 15 seconds, before its deadline.
+    assert game.state.next_reminder_at() == T0 + timedelta(seconds=45)
+    _move(game, 1, "", 0.25)
+    reminders = _remind(game, 0.75)
+    assert [(n.player_id, n.kind, n.turn) for n in reminders] == [
+        ("p2", "reminder", 1),
+        ("p3", "reminder", 1),
+    ]
+    assert game.state.next_reminder_at() is None
+    # Exactly once, however many schedulers try.
+    assert _remind(game, 0.8) == []
+    # The next wait reminds again.
+    _time_out(game, 1)
+    assert game.state.next_reminder_at() == at(1.75)
+
+
+def test_a_long_wait_reminds_an_hour_before_and_an_endless_one_never() -> None:
+    day = _started("art-of-war", 2, deadline=86_400)
+    assert day.state.next_reminder_at() == T0 + timedelta(hours=23)
+    endless = _started("art-of-war", 2, deadline=None)
+    assert endless.state.next_reminder_at() is None
+    assert _remind(endless, 60) == []
