@@ -192,10 +192,16 @@ async def past_play(
     """Turn `turn` of a game run by its definition, as a reader playing `seats` sees it: the
     game's view at the start of the turn, and the game's events of the step that began it
     (the setup's for a game's first turn, none for a fork's). 404 for a turn it has not
-    reached, and for Skirmish Society (its turns are GET /turns/{turn})."""
+    reached; 409 wrong_kind_of_game for Skirmish Society, naming where its turns are read,
+    as require_skirmish does the other way round."""
     definition = state.definition
-    if definition is None or state.play is None:
-        raise NotFound(codes.TURN_NOT_FOUND, "this game's turns are read at /turns/{turn}")
+    if definition is None:
+        where = f"GET /v1/games/{state.game_id}/turns/{turn}"
+        raise Conflict(
+            codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: its turns are read at {where}"
+        )
+    if state.play is None:
+        raise NotFound(codes.TURN_NOT_FOUND, f"turn {turn} has not been reached")
     _require_reached(state, turn)
     then, last = await _start_of(found, state, turn)
     began = game_codec.decode_recorded(last)

@@ -65,11 +65,20 @@ async def test_past_turns_show_each_start_and_the_step_before_it(server: Server)
 
 
 async def test_skirmish_society_turns_are_not_read_there(server: Server) -> None:
+    """A 409 that names where they are read, as the other way round below, not a turn "not
+    reached": the game has a turn 1."""
     api = server.api
-    admin = await api.account("ann")
-    game_id = (await api.call("POST", "/v1/games", admin, {"name": "SS"}, expect=201))["id"]
-    refused = await api.call("GET", f"/v1/games/{game_id}/turns/1/play", expect=404)
-    assert refused["error"]["code"] == "turn_not_found"
+    recorder = Recorder()
+    recorder.follow(api.client)
+    ann, bob, cy = [await api.account(name) for name in ("ann", "bob", "cy")]
+    game_id = await joined_game(api, {"name": "SS"}, (ann, bob, cy))
+    await api.start(game_id, ann)
+    await api.call("GET", f"/v1/games/{game_id}/turns/1")
+    refused = await api.call("GET", f"/v1/games/{game_id}/turns/1/play", expect=409)
+    assert refused["error"]["code"] == "wrong_kind_of_game"
+    assert f"GET /v1/games/{game_id}/turns/1" in refused["error"]["message"]
+    assert "/play" not in refused["error"]["message"]
+    await _fits_the_contract(api, recorder)
 
 
 async def test_skirmish_society_reads_of_a_game_run_by_its_definition_name_its_own(

@@ -56,7 +56,7 @@ async def get_turn(
     "/turns/{turn}/play",
     **documented(
         responses={200: PlayTurn},
-        errors=(401, 404),
+        errors=(401, 404, 409),
         summary="A turn of a game run by its definition: its start as the caller sees it",
     ),
 )
