@@ -102,17 +102,21 @@ def _verify(args: argparse.Namespace) -> int:
 def _with_database(args: argparse.Namespace, use: Callable[[str], int]) -> int:
     """Run `use` with DATABASE_URL, or else the embedded PostgreSQL of --data-dir (held for
     it, started if it was not running, and stopped after unless another process, a server,
-    still holds it); exit 2 on bad settings, 1 if the database will not start."""
+    still holds it), knowing the games of SKIRMISH_GAMES as the server does; exit 2 on bad
+    settings, 1 if the database will not start."""
     import os
 
     import msgspec
 
     from server.ops.database import EmbeddedPostgres, EmbeddedPostgresError
+    from server.plugins import GameNotFound, register_games
     from server.settings import Settings, SettingsError
 
     try:
         settings = Settings.from_env(os.environ)
-    except SettingsError as error:
+        # The stored games of those it would not know otherwise are read by their rules.
+        register_games(settings.games)
+    except (SettingsError, GameNotFound) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.data_dir is not None:

@@ -1,6 +1,7 @@
 """Rock, paper, scissors for two, best of `rounds`: each round's throws are made at once, in
 secret (a sealed wait), and shown together. A seat may say something to the other meanwhile,
-in public at once (`{"say": "..."}`)."""
+in public at once (`{"say": "..."}`). With `seconds`, a round that lasts longer is played with
+the throws that are in: a seat that threw beats one that did not."""
 
 from collections.abc import Mapping
 from typing import Any
@@ -16,6 +17,7 @@ BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 class Seated(msgspec.Struct, frozen=True, tag="seated.v1"):
     seats: tuple[Seat, Seat]
     rounds: int
+    seconds: int | None = None
 
 
 class RoundPlayed(msgspec.Struct, frozen=True, tag="round_played.v1"):
@@ -38,6 +40,7 @@ Event = Seated | RoundPlayed | Forfeited | Said
 class State(msgspec.Struct, frozen=True):
     seats: tuple[Seat, Seat]
     rounds: int
+    seconds: int | None = None
     played: int = 0
     points: dict[Seat, int] = {}
     forfeited: Seat | None = None
@@ -52,10 +55,12 @@ class RockPaperScissors:
     text_forms: tuple[tuple[str, str], ...] = (("rock", "throw rock, paper or scissors"),)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        rounds = options.get("rounds", 3)
-        if set(options) - {"rounds"} or type(rounds) is not int or not 1 <= rounds <= 9:
-            raise OptionsRefused("the one option is rounds, 1 to 9")
-        return {"rounds": rounds}
+        rounds, seconds = options.get("rounds", 3), options.get("seconds")
+        if set(options) - {"rounds", "seconds"} or type(rounds) is not int or not 1 <= rounds <= 9:
+            raise OptionsRefused("the options are rounds, 1 to 9, and seconds")
+        if seconds is not None and (type(seconds) is not int or not 1 <= seconds <= 86_400):
+            raise OptionsRefused("seconds, a round's time, is 1 to 86400")
+        return {"rounds": rounds, "seconds": seconds}
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         return 2, 2
@@ -64,12 +69,13 @@ class RockPaperScissors:
         self, options: Mapping[str, Any], seats: tuple[Seat, ...], draws: Draws
     ) -> list[Event]:
         first, second = seats
-        return [Seated((first, second), options["rounds"])]
+        return [Seated((first, second), options["rounds"], options["seconds"])]
 
     def evolve(self, state: State | None, event: Event) -> State:
         match event:
             case Seated():
-                return State(event.seats, event.rounds, points=dict.fromkeys(event.seats, 0))
+                points = dict.fromkeys(event.seats, 0)
+                return State(event.seats, event.rounds, event.seconds, points=points)
             case RoundPlayed():
                 assert state is not None
                 points = dict(state.points)
@@ -86,7 +92,7 @@ class RockPaperScissors:
     def to_move(self, state: State) -> Wait:
         if self.ending(state) is not None:
             return Wait()
-        return Wait(frozenset(state.seats), sealed=True)
+        return Wait(frozenset(state.seats), sealed=True, seconds=state.seconds)
 
     def move(self, state: State, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
         if isinstance(move, dict) and set(move) == {"say"} and isinstance(move["say"], str):
@@ -99,13 +105,18 @@ class RockPaperScissors:
         return move
 
     def resolve(self, state: State, moves: Mapping[Seat, Move], draws: Draws) -> list[Event]:
+        # Fewer than both when the round timed out.
         first, second = state.seats
-        a, b = moves[first], moves[second]
-        winner = first if BEATS[a] == b else second if BEATS[b] == a else None
+        a, b = moves.get(first), moves.get(second)
+        if a is None or b is None:
+            winner = first if a is not None else second if b is not None else None
+        else:
+            winner = first if BEATS[a] == b else second if BEATS[b] == a else None
         return [RoundPlayed(dict(moves), winner)]
 
     def time_out(self, state: State, seat: Seat, draws: Draws) -> list[Event]:
-        raise AssertionError("rock-paper-scissors has no clock")
+        # Every wait is sealed: one that times out is resolved with the throws that are in.
+        raise AssertionError("rock-paper-scissors has no wait of turns to time out")
 
     def leave(self, state: State, seat: Seat) -> list[Event]:
         return [Forfeited(seat)]

@@ -1,4 +1,5 @@
-"""Tic-tac-toe: two seats take turns; who plays first is drawn from the game's secret."""
+"""Tic-tac-toe: two seats take turns; who plays first is drawn from the game's secret. With
+`seconds`, a seat whose turn lasts longer has the lowest free cell marked for it."""
 
 from collections.abc import Mapping
 from typing import Any
@@ -14,6 +15,7 @@ class Began(msgspec.Struct, frozen=True, tag="began.v1"):
     # X plays first.
     x: Seat
     o: Seat
+    seconds: int | None = None
 
 
 class Marked(msgspec.Struct, frozen=True, tag="marked.v1"):
@@ -31,6 +33,7 @@ Event = Began | Marked | Resigned
 class State(msgspec.Struct, frozen=True):
     x: Seat
     o: Seat
+    seconds: int | None = None
     cells: tuple[Seat | None, ...] = (None,) * 9
     resigned: Seat | None = None
 
@@ -48,9 +51,12 @@ class TicTacToe:
     text_forms: tuple[tuple[str, str], ...] = (("4", "mark a cell, 0 to 8"),)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        if options:
-            raise OptionsRefused("tic-tac-toe has no options")
-        return {}
+        seconds = options.get("seconds")
+        if set(options) - {"seconds"}:
+            raise OptionsRefused("tic-tac-toe's one option is seconds")
+        if seconds is not None and (type(seconds) is not int or not 1 <= seconds <= 86_400):
+            raise OptionsRefused("seconds, a turn's time, is 1 to 86400")
+        return {"seconds": seconds}
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         return 2, 2
@@ -59,12 +65,12 @@ class TicTacToe:
         self, options: Mapping[str, Any], seats: tuple[Seat, ...], draws: Draws
     ) -> list[Event]:
         first = draws.stream("first").below(2)
-        return [Began(x=seats[first], o=seats[1 - first])]
+        return [Began(x=seats[first], o=seats[1 - first], seconds=options["seconds"])]
 
     def evolve(self, state: State | None, event: Event) -> State:
         match event:
             case Began():
-                return State(event.x, event.o)
+                return State(event.x, event.o, event.seconds)
             case Marked():
                 assert state is not None
                 cells = list(state.cells)
@@ -75,7 +81,9 @@ class TicTacToe:
                 return msgspec.structs.replace(state, resigned=event.seat)
 
     def to_move(self, state: State) -> Wait:
-        return Wait() if self.ending(state) is not None else Wait(frozenset({state.next}))
+        if self.ending(state) is not None:
+            return Wait()
+        return Wait(frozenset({state.next}), seconds=state.seconds)
 
     def move(self, state: State, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
         if type(move) is not int or not 0 <= move <= 8:
@@ -91,7 +99,7 @@ class TicTacToe:
         raise MoveRefused("tic-tac-toe has no sealed moves")
 
     def time_out(self, state: State, seat: Seat, draws: Draws) -> list[Event]:
-        raise AssertionError("tic-tac-toe has no clock")
+        return [Marked(seat, state.cells.index(None))]
 
     def leave(self, state: State, seat: Seat) -> list[Event]:
         return [Resigned(seat)]
