@@ -7,14 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    Server,
-    profile_dir,
-    require_browser,
-    serving,
-)
+from tests.browser.support import Server, opened_page, serving
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -40,45 +33,5 @@ def expected_errors() -> list[str]:
 
 @pytest.fixture
 async def page(origins: tuple[str, ...], expected_errors: list[str]) -> AsyncIterator["Page"]:
-    require_browser()
-    from playwright.async_api import ConsoleMessage, Error, Request, async_playwright
-
-    elsewhere: list[str] = []
-    problems: list[str] = []
-
-    def on_request(request: Request) -> None:
-        url = request.url
-        if not url.startswith((*(origin + "/" for origin in origins), "data:", "about:")):
-            elsewhere.append(url)
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(f"console: {message.text}")
-
-    def on_error(error: Error) -> None:
-        problems.append(f"page error: {error}")
-
-    with profile_dir() as profile:
-        async with async_playwright() as playwright:
-            context = await playwright.chromium.launch_persistent_context(
-                profile,
-                executable_path=str(CHROMIUM),
-                headless=True,
-                args=CHROMIUM_ARGS,
-                viewport={"width": 1200, "height": 900},
-                device_scale_factor=1,
-                locale="en-GB",
-                timezone_id="UTC",
-                reduced_motion="reduce",
-            )
-            context.set_default_timeout(10_000)
-            context.on("request", on_request)
-            context.on("console", on_console)
-            context.on("weberror", lambda web_error: on_error(web_error.error))
-            try:
-                yield context.pages[0] if context.pages else await context.new_page()
-            finally:
-                await context.close()
-    assert not elsewhere, f"requests beyond the server: {elsewhere}"
-    unexpected = [p for p in problems if p.removeprefix("console: ") not in expected_errors]
-    assert not unexpected, "\n".join(unexpected)
+    async with opened_page(origins, expected_errors) as opened:
+        yield opened

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -20,6 +20,9 @@ from server.app import create_app
 from server.clock import Clock, FakeClock
 from server.settings import Settings
 from tests.server.running import running
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
 
 CHROMIUM = Path(os.environ.get("SKIRMISH_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -203,3 +206,53 @@ def first_move(state: Json, player_id: str) -> tuple[str, str]:
 def profile_dir() -> tempfile.TemporaryDirectory[str]:
     """A fresh, empty Chromium profile for each browser."""
     return tempfile.TemporaryDirectory(prefix="skirmish-chromium-")
+
+
+@contextlib.asynccontextmanager
+async def opened_page(
+    origins: tuple[str, ...], expected_errors: list[str]
+) -> AsyncIterator["Page"]:
+    """A page of a fresh headless Chromium (the `page` fixture's) that fails the test on any
+    JavaScript error but `expected_errors` and on any request beyond `origins`."""
+    require_browser()
+    from playwright.async_api import ConsoleMessage, Error, Request, async_playwright
+
+    elsewhere: list[str] = []
+    problems: list[str] = []
+
+    def on_request(request: Request) -> None:
+        url = request.url
+        if not url.startswith((*(origin + "/" for origin in origins), "data:", "about:")):
+            elsewhere.append(url)
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            problems.append(f"console: {message.text}")
+
+    def on_error(error: Error) -> None:
+        problems.append(f"page error: {error}")
+
+    with profile_dir() as profile:
+        async with async_playwright() as playwright:
+            context = await playwright.chromium.launch_persistent_context(
+                profile,
+                executable_path=str(CHROMIUM),
+                headless=True,
+                args=CHROMIUM_ARGS,
+                viewport={"width": 1200, "height": 900},
+                device_scale_factor=1,
+                locale="en-GB",
+                timezone_id="UTC",
+                reduced_motion="reduce",
+            )
+            context.set_default_timeout(10_000)
+            context.on("request", on_request)
+            context.on("console", on_console)
+            context.on("weberror", lambda web_error: on_error(web_error.error))
+            try:
+                yield context.pages[0] if context.pages else await context.new_page()
+            finally:
+                await context.close()
+    assert not elsewhere, f"requests beyond the server: {elsewhere}"
+    unexpected = [p for p in problems if p.removeprefix("console: ") not in expected_errors]
+    assert not unexpected, "\n".join(unexpected)

@@ -4,34 +4,32 @@ game from outside the project is. Its view is shown as JSON; the players, who is
 the move box, the reader's own sealed move and the history work as for every game."""
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.support import UNLABELLED_CONTROLS, Server, serving
-from tests.games.conftest import GAMES, forget
+from tests.browser.support import UNLABELLED_CONTROLS, Server, opened_page, serving
+from tests.games.conftest import GAMES
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
 
 @pytest.fixture
-def forgotten() -> Iterator[None]:
-    yield
-    forget()
-
-
-@pytest.fixture
 async def server(schema_url: str, forgotten: None) -> AsyncIterator[Server]:
+    """The browser tests' server (tests/browser/support.py), with the games."""
     async with serving(schema_url, games=GAMES) as running_server:
         yield running_server
 
 
 @pytest.fixture
-def expected_errors() -> list[str]:
+async def page(server: Server) -> AsyncIterator["Page"]:
+    """The browser tests' page (tests/browser/conftest.py), on this server alone."""
     # The shell asks for the game's renderer, which this game does not have.
-    return ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
+    expected = ["Failed to load resource: the server responded with a status of 404 (Not Found)"]
+    async with opened_page((server.base,), expected) as opened:
+        yield opened
 
 
 async def test_a_game_without_a_renderer_is_played_through_the_shell(
