@@ -182,6 +182,16 @@ async def _advance(api: Api, seconds: float) -> None:
     await api.call("POST", "/v1/admin/clock", OPERATOR_TOKEN, {"advance_seconds": seconds})
 
 
+async def test_a_clock_out_of_bounds_is_refused(server: Server, plan: Plan) -> None:
+    api = server.api
+    one = await api.account("one")
+    for seconds in (0, 86_401, 1.5, True):
+        options = {**plan.options, "seconds": seconds}
+        body = {"name": plan.game, "game": plan.game, "options": options}
+        refused = await api.call("POST", "/v1/games", one, body, expect=422)
+        assert refused["error"]["code"] == "options_refused", refused
+
+
 def _at(seconds: float) -> str:
     return (START + timedelta(seconds=seconds)).isoformat().replace("+00:00", "Z")
 

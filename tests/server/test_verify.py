@@ -193,6 +193,16 @@ async def test_skirmish_verify_exits_1_for_a_game_that_differs_and_0_for_one_tha
     assert "error: there is no game nosuch" in missing.stderr
 
 
+async def test_skirmish_verify_stops_at_a_game_of_skirmish_games_it_cannot_load(
+    schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It registers them as the server does (tests/games replays such games through it).
+    monkeypatch.setenv("SKIRMISH_GAMES", "no_such_module:GAME")
+    done = await run_skirmish(schema_url, "verify")
+    assert (done.returncode, done.stdout) == (2, ""), done
+    assert "error: SKIRMISH_GAMES: cannot load 'no_such_module:GAME'" in done.stderr
+
+
 async def test_a_history_rewritten_before_a_rewind_is_found_by_the_archives_chain(
     played: PostgresEventStore, pool: asyncpg.Pool
 ) -> None:
