@@ -26,6 +26,8 @@ class Plan:
     # What the first seat does before the clock runs out on its first wait (with `seconds`),
     # which the clock then plays on to an end, the first seat winning.
     before_the_clock: Step
+    # How many waits the clock then times out, to the end.
+    timeouts: int
     # Whether a wait is sealed: the clock resolves it, for no seat; else it times out a seat.
     sealed: bool
 
@@ -37,8 +39,9 @@ ROCK_PAPER_SCISSORS = Plan(
     opening=(((0, "rock"), (1, "scissors")),),
     won=((1, "scissors"), (0, "rock")),
     drawn=(((0, "scissors"), (1, "rock")),),
-    # The one round goes to the only seat that threw.
+    # The first round goes to the only seat that threw; nobody throws in the second.
     before_the_clock=((0, "paper"),),
+    timeouts=2,
     sealed=True,
 )
 
@@ -51,6 +54,7 @@ TIC_TAC_TOE = Plan(
     drawn=(((0, 5),), ((1, 2),), ((0, 6),), ((1, 7),), ((0, 8),)),
     # Each time out marks the lowest free cell: the first seat's line 2-4-6 on the seventh.
     before_the_clock=(),
+    timeouts=7,
     sealed=False,
 )
 
