@@ -4,8 +4,12 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from server.ops.client_tools import add_parser as add_clients_parser
+
+if TYPE_CHECKING:
+    from rules.game import DemoFlag
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -194,27 +198,21 @@ def _bot(args: argparse.Namespace) -> int:
         return 130
 
 
-# The demo's pace by game (the games it has bots for): a Skirmish Society turn, an Art of War
-# turn, a Skor action.
-DEMO_TURN_SECONDS = {"skirmish-society": 10.0, "art-of-war": 2.0, "skor": 0.5}
-
-
 def _demo(args: argparse.Namespace) -> int:
     import asyncio
     from dataclasses import replace
 
-    from bots.run import Demo, default_demo_dir, run_demo, seat_range
+    from bots.run import Demo, default_demo_dir, demo_games, run_demo, seat_range
     from client import ApiError
 
     demo = Demo(
         game=args.game,
         turn_seconds=args.turn_seconds
         if args.turn_seconds is not None
-        else DEMO_TURN_SECONDS[args.game],
+        else demo_games()[args.game],
         seed=args.seed,
         vp_target=args.vp,
-        map=args.map,
-        round_limit=args.round_limit,
+        flags={flag.name: getattr(args, flag.name) for flag in _demo_flags(args.game)},
     )
     try:
         fewest, most = seat_range(demo)
@@ -234,6 +232,69 @@ def _demo(args: argparse.Namespace) -> int:
     except (RuntimeError, ApiError) as error:  # ApiError: a game the server would not start
         print(f"error: {error}", file=sys.stderr)
         return 1
+
+
+def _demo_flags(game: str) -> "tuple[DemoFlag, ...]":
+    """The game's own flags of `skirmish demo`, as its definition says (`Demoed`)."""
+    from rules.game import Demoed
+    from rules.registry import definitions
+
+    rules = definitions().get(game)
+    return rules.demo_flags if isinstance(rules, Demoed) else ()
+
+
+def _add_demo_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """`skirmish demo`, with each game's own flags, as the games say (docs/bots.md)."""
+    from bots.run import SKIRMISH_TURN_SECONDS, demo_games
+    from rules.registry import DEFAULT_GAME
+
+    paces = demo_games()
+    demo = commands.add_parser(
+        "demo",
+        help="watch a game of bots on a server of its own",
+        description="Start a server on a fake clock (embedded PostgreSQL in its own data "
+        "directory unless DATABASE_URL), a game of bots on it (random and greedy by turns), "
+        "and print where to watch it. Skirmish Society (the default) plays fast mode, the "
+        "clock moved a turn every --turn-seconds; every other game plays through its "
+        "moves, each bot waiting --turn-seconds before each of its steps (docs/bots.md).",
+    )
+    demo.add_argument(
+        "--game",
+        choices=list(paces),
+        default=DEFAULT_GAME,
+        help="the game the bots play (default: skirmish-society)",
+    )
+    demo.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="bots: 4 by default, or as many as the game seats if fewer; a number it does "
+        "not seat is refused, saying how many it does",
+    )
+    demo.add_argument("--port", type=int, default=8000, help="port to listen on")
+    others = ", ".join(f"{game} {pace:g}" for game, pace in paces.items() if game != DEFAULT_GAME)
+    demo.add_argument(
+        "--turn-seconds",
+        type=float,
+        default=None,
+        help=f"real seconds a Skirmish Society turn ({SKIRMISH_TURN_SECONDS:g}), or before "
+        f"each bot's step in another game ({others})",
+    )
+    demo.add_argument("--seed", type=int, default=0, help="the map's and the bots' seed")
+    demo.add_argument("--vp", type=int, default=10, help="Skirmish Society's VP target, 1 to 50")
+    for game in paces:
+        for flag in _demo_flags(game):
+            bounds = f", {flag.bounds[0]} to {flag.bounds[1]}" if flag.bounds else ""
+            demo.add_argument(
+                "--" + flag.name.replace("_", "-"),
+                type=type(flag.default),
+                choices=flag.choices or None,
+                default=flag.default,
+                help=f"{flag.help}{bounds} (default {flag.default})",
+            )
+    demo.add_argument("--data-dir", type=Path, default=None, help="the demo's embedded PostgreSQL")
+    demo.set_defaults(run=_demo)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -363,53 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--name", default=None, help="the name of the account to create")
     bot.set_defaults(run=_bot)
 
-    demo = commands.add_parser(
-        "demo",
-        help="watch a game of bots on a server of its own",
-        description="Start a server on a fake clock (embedded PostgreSQL in its own data "
-        "directory unless DATABASE_URL), a game of bots on it (random and greedy by turns), "
-        "and print where to watch it. Skirmish Society (the default) plays fast mode, the "
-        "clock moved a turn every --turn-seconds; the Art of War and Skor play through their "
-        "moves, each bot waiting --turn-seconds before each of its steps (docs/bots.md).",
-    )
-    demo.add_argument(
-        "--game",
-        choices=list(DEMO_TURN_SECONDS),
-        default="skirmish-society",
-        help="the game the bots play (default: skirmish-society)",
-    )
-    demo.add_argument(
-        "--players",
-        type=int,
-        default=None,
-        metavar="N",
-        help="bots: 3-20 for Skirmish Society, 2-20 for the Art of War (4 by default); Skor "
-        "is played by 2",
-    )
-    demo.add_argument("--port", type=int, default=8000, help="port to listen on")
-    demo.add_argument(
-        "--turn-seconds",
-        type=float,
-        default=None,
-        help="real seconds a Skirmish Society turn (10), before each bot's Art of War turn "
-        "(2) or Skor action (0.5)",
-    )
-    demo.add_argument("--seed", type=int, default=0, help="the map's and the bots' seed")
-    demo.add_argument("--vp", type=int, default=10, help="Skirmish Society's VP target, 1 to 50")
-    demo.add_argument(
-        "--map",
-        choices=["generated", "aow-mini", "world"],
-        default="generated",
-        help="the Art of War's map (generated: from --seed, for the players)",
-    )
-    demo.add_argument(
-        "--round-limit",
-        type=int,
-        default=20,
-        help="Skor's round limit, 1 to 10000: drawn when it ends (default 20)",
-    )
-    demo.add_argument("--data-dir", type=Path, default=None, help="the demo's embedded PostgreSQL")
-    demo.set_defaults(run=_demo)
+    _add_demo_parser(commands)
 
     maps = commands.add_parser("map", help="map tools")
     map_commands = maps.add_subparsers(dest="map_command", required=True, metavar="COMMAND")
