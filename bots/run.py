@@ -18,20 +18,18 @@ from typing import Any
 
 import platformdirs
 
-from bots.games import BOTS
+from bots.games import SKIRMISH_TURN_SECONDS
 from bots.games import STRATEGIES as STRATEGY_NAMES
 from bots.moving import MoveBot
 from bots.play import OVER, Bot, outcome, seat
 from bots.strategies import STRATEGIES
 from client import ApiError, SkirmishClient
 from rules.game import Demoed
-from rules.registry import DEFAULT_GAME, definitions, newest
+from rules.registry import DEFAULT_GAME, newest
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS
 from rules.skirmish.ruleset import SkirmishSociety
 from schema.api import NewGame
 
-# Skirmish Society's pace in the demo: a fast-mode turn every so many real seconds.
-SKIRMISH_TURN_SECONDS = 10.0
 # After a resolution, fast-mode orders stay locked for a minute: the demo steps past it.
 PAST_THE_LOCK = 61.0
 
@@ -69,17 +67,6 @@ async def play_bot(
             return 1
     _say(f"game {game}: {outcome(final)}" if final.phase in OVER else f"{player} is out")
     return 0
-
-
-def demo_games() -> dict[str, float]:
-    """The games `skirmish demo` plays, each with its pace by default: Skirmish Society's
-    turn, or how long each bot of another game waits before each of its steps, for a game
-    whose definition says how to demo it (`Demoed`) and which has bots (bots/games.py)."""
-    games = definitions().items()
-    demoed = {name: game for name, game in games if isinstance(game, Demoed) and name in BOTS}
-    return {DEFAULT_GAME: SKIRMISH_TURN_SECONDS} | {
-        name: game.demo_seconds for name, game in demoed.items()
-    }
 
 
 @dataclass(frozen=True)

@@ -248,7 +248,8 @@ class Mapped(Protocol):
 @runtime_checkable
 class WhatIf(Protocol):
     """The optional part of a definition with a stateless what-if (POST /v1/adjudicate and
-    `skirmish adjudicate` with `"ruleset"` its name; docs/adjudicate.md)."""
+    `skirmish adjudicate` with `"ruleset"` its name; docs/adjudicate.md). The command line
+    knows the built-in games only: SKIRMISH_GAMES registers a game in the server."""
 
     # The request and its answer (msgspec Structs), for /openapi.json.
     what_if_types: tuple[Any, Any]
@@ -276,7 +277,8 @@ class Sandboxed(Protocol):
 
 class DemoFlag(msgspec.Struct, frozen=True):
     """One of the game's options `skirmish demo` takes, as the flag `--<name>` (its
-    underscores as dashes): an int one within `bounds`, or a str one of `choices`."""
+    underscores as dashes; no other game's flag, nor the demo's own, takes the name): an
+    int one within `bounds`, or a str one of `choices`."""
 
     name: str
     default: int | str

@@ -202,7 +202,8 @@ def _demo(args: argparse.Namespace) -> int:
     import asyncio
     from dataclasses import replace
 
-    from bots.run import Demo, default_demo_dir, demo_games, run_demo, seat_range
+    from bots.games import demo_games
+    from bots.run import Demo, default_demo_dir, run_demo, seat_range
     from client import ApiError
 
     demo = Demo(
@@ -245,7 +246,7 @@ def _demo_flags(game: str) -> "tuple[DemoFlag, ...]":
 
 def _add_demo_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """`skirmish demo`, with each game's own flags, as the games say (docs/bots.md)."""
-    from bots.run import SKIRMISH_TURN_SECONDS, demo_games
+    from bots.games import SKIRMISH_TURN_SECONDS, demo_games
     from rules.registry import DEFAULT_GAME
 
     paces = demo_games()

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bots.games import BOTS
-from bots.run import Demo, demo_games, seat_range
+from bots.games import BOTS, demo_games
+from bots.run import Demo, seat_range
 from client import SkirmishClient
 from rules.registry import register, unregister
 from server.ops.cli import build_parser
