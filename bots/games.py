@@ -6,7 +6,9 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bots import artofwar, skor, skor_greedy
+from rules.game import Demoed
 from rules.kit.prng import SeededRandom, derived
+from rules.registry import DEFAULT_GAME, definitions
 from rules.skor.actions import Action
 from rules.skor.setup import Setup
 from rules.skor.state import State
@@ -46,6 +48,19 @@ def _skor(view: Any, seat: str, strategy: str, rng: SeededRandom, weary: int) ->
 
 # Each game's bots by the game's name (rules/registry.py): one line a game.
 BOTS: dict[str, Bots] = {"art-of-war": _art_of_war, "skor": _skor}
+# Skirmish Society's pace in `skirmish demo`: a fast-mode turn every so many real seconds.
+SKIRMISH_TURN_SECONDS = 10.0
+
+
+def demo_games() -> dict[str, float]:
+    """The games `skirmish demo` plays, each with its pace by default: Skirmish Society's
+    turn, or how long each bot of another game waits before each of its steps, for a game
+    whose definition says how to demo it (`Demoed`) and which has bots (bots/games.py)."""
+    games = definitions().items()
+    demoed = {name: game for name, game in games if isinstance(game, Demoed) and name in BOTS}
+    return {DEFAULT_GAME: SKIRMISH_TURN_SECONDS} | {
+        name: game.demo_seconds for name, game in demoed.items()
+    }
 
 
 def moves_now(

@@ -11,18 +11,20 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+from bots.games import SKIRMISH_TURN_SECONDS
 from bots.games import STRATEGIES as STRATEGY_NAMES
 from bots.moving import MoveBot
 from bots.play import OVER, Bot, outcome, seat
 from bots.strategies import STRATEGIES
 from client import ApiError, SkirmishClient
+from rules.game import Demoed
 from rules.registry import DEFAULT_GAME, newest
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS
 from rules.skirmish.ruleset import SkirmishSociety
@@ -73,19 +75,19 @@ class Demo:
 
     game: str = DEFAULT_GAME
     players: int = 4
-    turn_seconds: float = 10.0
+    turn_seconds: float = SKIRMISH_TURN_SECONDS
     seed: int = 0
     vp_target: int = 10  # Skirmish Society's
-    map: str = "generated"  # the Art of War's
-    round_limit: int = 20  # Skor's
+    # Another game's own demo flags by name (its definition's `Demoed`); one left out is its
+    # default.
+    flags: Mapping[str, Any] = field(default_factory=dict)
 
     def options(self) -> dict[str, Any]:
-        if self.game == "art-of-war":
-            generated = {"map_seed": self.seed} if self.map == "generated" else {}
-            return {"map": self.map, **generated}
-        if self.game == "skor":
-            return {"round_limit": self.round_limit}
-        return {}
+        rules = newest(self.game)
+        if not isinstance(rules, Demoed):
+            return {}
+        given = {flag.name: self.flags.get(flag.name, flag.default) for flag in rules.demo_flags}
+        return rules.demo_options(given, self.seed)
 
 
 def seat_range(demo: Demo) -> tuple[int, int]:

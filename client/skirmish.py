@@ -14,6 +14,8 @@ from client.heads import Heads
 from client.http import ActingUser, Http, credential_headers, http_headers
 from client.live import Subscription, live_url
 from client.newer import read_page
+from rules.game import Mapped
+from rules.registry import definitions
 from rules.skirmish.board import GameMap
 from rules.skirmish.contract import Request as Adjudication
 from rules.skirmish.contract import Response as Adjudicated
@@ -44,7 +46,7 @@ from schema.api import (
     WebhookSet,
     WebhookView,
 )
-from schema.maps import ArtOfWarMap, EffectList, GenerateBody, MapList
+from schema.maps import EffectList, GenerateBody, MapList
 from schema.verification import Verification
 
 T = TypeVar("T")
@@ -235,14 +237,19 @@ class SkirmishClient(GameCalls):
     async def maps(self) -> MapList:
         return await self._call("GET", "/v1/maps", MapList)
 
-    async def builtin_map(self, name: str) -> GameMap | ArtOfWarMap:
-        """A built-in map of any game: Skirmish Society's with outlines to draw it by, or an
-        Art of War map whole, with its drawing hints (its `game` says so)."""
+    async def builtin_map(self, name: str) -> GameMap | Any:
+        """A built-in map of any game: Skirmish Society's (a `GameMap`) with outlines to draw
+        it by, or another game's whole, its `game` naming it: the game's own map (its
+        definition's `map_type`, rules/game.py `Mapped`: the Art of War's `ArtOfWarMap`), or
+        its JSON if this client does not know the game."""
         path = f"/v1/maps/{quote(name, safe='')}"
         content = await self._http.send("GET", path, self._headers)
-        if msgspec.json.decode(content, type=_OfGame).game == "art-of-war":
-            return msgspec.json.decode(content, type=ArtOfWarMap)
-        return msgspec.json.decode(content, type=GameMap)
+        game = msgspec.json.decode(content, type=_OfGame).game
+        if not game:
+            return msgspec.json.decode(content, type=GameMap)
+        rules = definitions().get(game)
+        whole = rules.map_type if isinstance(rules, Mapped) else Any
+        return msgspec.json.decode(content, type=whole)
 
     async def generate_map(
         self, players: int, map_type: MapType = "normal", seed: int = 0

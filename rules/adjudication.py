@@ -1,24 +1,32 @@
 """The stateless what-if of every game (docs/adjudicate.md): a request names its game by
-`"ruleset"`, and one without it is Skirmish Society's, as requests were before the others."""
+`"ruleset"`, and one without it is Skirmish Society's, as requests were before the others.
+Every other game's is its definition's (`WhatIf`, rules/game.py), found in the registry."""
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import msgspec
 
-from rules.artofwar import contract as art_of_war
+from rules.game import WhatIf
 from rules.kit.requests import RequestError, decoded
+from rules.registry import definitions
 from rules.skirmish import contract as skirmish_society
-from rules.skor import contract as skor
 
-# Game name -> its contract, bytes in and out. A game with a contract is one line here.
-CONTRACTS: Mapping[str, Callable[[bytes | str], bytes]] = {
-    "skirmish-society": skirmish_society.adjudicate_json,
-    "skor": skor.adjudicate_json,
-    "art-of-war": art_of_war.adjudicate_json,
-}
 DEFAULT_RULESET = "skirmish-society"
 
-__all__ = ["CONTRACTS", "RequestError", "adjudicate_json"]
+__all__ = ["RequestError", "adjudicate_json", "contracts", "what_ifs"]
+
+
+def what_ifs() -> dict[str, WhatIf]:
+    """Each game run by its definition that has a what-if, by name (the newest version's)."""
+    return {name: game for name, game in definitions().items() if isinstance(game, WhatIf)}
+
+
+def contracts() -> dict[str, Callable[[bytes | str], bytes]]:
+    """Every game's what-if by name, bytes in and out: Skirmish Society's, then the others'."""
+    found: dict[str, Callable[[bytes | str], bytes]] = {
+        DEFAULT_RULESET: skirmish_society.adjudicate_json
+    }
+    return found | {name: game.what_if for name, game in what_ifs().items()}
 
 
 class _Named(msgspec.Struct, frozen=True):
@@ -31,8 +39,9 @@ _named = msgspec.json.Decoder(_Named)
 def adjudicate_json(data: bytes | str) -> bytes:
     """The answer of the game the request names."""
     ruleset = decoded(_named, data).ruleset
-    contract = CONTRACTS.get(ruleset)
+    known = contracts()
+    contract = known.get(ruleset)
     if contract is None:
-        known = ", ".join(sorted(CONTRACTS))
-        raise RequestError(f"no ruleset named {ruleset!r} here; the rulesets are: {known}")
+        names = ", ".join(sorted(known))
+        raise RequestError(f"no ruleset named {ruleset!r} here; the rulesets are: {names}")
     return contract(data)

@@ -53,6 +53,13 @@ def names() -> list[str]:
     return sorted(_GAMES)
 
 
+def definitions() -> dict[str, Game[Any, Any]]:
+    """Each game run by its definition, by name: the newest version, which the house asks what
+    it has of the definition's optional parts (its maps, its what-if, ...)."""
+    found = ((name, versions[-1]) for name, versions in sorted(_GAMES.items()))
+    return {name: rules for name, rules in found if not isinstance(rules, SkirmishSociety)}
+
+
 def newest(name: str) -> Rules:
     """The version a new game of `name` is played under."""
     versions = _GAMES.get(name)

@@ -1,12 +1,11 @@
 """The answers about maps and effects (GET /v1/maps, /v1/maps/{name}, /v1/effects) and the
 body that generates a map; a Skirmish Society map itself is `rules.skirmish.board.GameMap`,
-an Art of War map `rules.artofwar.board.MapFile`."""
+another game's its definition's `map_type` (rules/game.py, `Mapped`)."""
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 
-from rules.artofwar.board import MapFile
 from rules.registry import DEFAULT_GAME
 from rules.skirmish.effects import EffectName
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType
@@ -35,13 +34,6 @@ class MapSummary(msgspec.Struct, frozen=True):
 
 class MapList(msgspec.Struct, frozen=True):
     maps: list[MapSummary]
-
-
-class ArtOfWarMap(MapFile, frozen=True, kw_only=True):
-    """An Art of War built-in map, whole (GET /v1/maps/{name}). `game` tells it from a
-    Skirmish Society map, which has none: that answer came first, and stays as it was."""
-
-    game: Literal["art-of-war"]
 
 
 class GenerateBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

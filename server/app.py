@@ -22,7 +22,7 @@ from server.clock import Clock, FakeClock, SystemClock
 from server.game.entropy import Entropy, system_entropy
 from server.game.handlers import GameService
 from server.game.homes import Homes, Places
-from server.http.api import document_shared, openapi_components
+from server.http.api import document_games, document_shared, openapi_components
 from server.http.cors import Cors
 from server.http.errors import install_error_handlers
 from server.http.gate import Gate
@@ -257,10 +257,13 @@ async def _within(seconds: float, closing: Awaitable[None], what: str) -> bool:
 def _openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's schema, plus the JSON schemas of the msgspec bodies the routes document."""
     if app.openapi_schema is None:
+        by_game = document_games()
         schema = get_openapi(
             title=app.title, version=app.version, description=app.description, routes=app.routes
         )
         document_shared(schema)
-        schema.setdefault("components", {}).setdefault("schemas", {}).update(openapi_components())
+        schema.setdefault("components", {}).setdefault("schemas", {}).update(
+            openapi_components(by_game)
+        )
         app.openapi_schema = schema
     return app.openapi_schema

@@ -13,6 +13,7 @@ from rules.artofwar.board import map_file_of
 from rules.artofwar.diplomacy import Stance, StanceRefused, change_stance
 from rules.artofwar.draws import Draws as TurnDraws
 from rules.artofwar.draws import map_seed, setup_stream, turn_seed
+from rules.artofwar.house import ArtOfWarHouse
 from rules.artofwar.messages import MessageSent, addressee, message_of, message_text, send
 from rules.artofwar.options import MAX_PLAYERS, MIN_PLAYERS
 from rules.artofwar.orders import shaped, split_lines
@@ -54,7 +55,7 @@ from rules.kit.picture import Look, Picture
 from rules.kit.prng import SeededRandom
 
 
-class ArtOfWar:
+class ArtOfWar(ArtOfWarHouse):
     name = "art-of-war"
     # 2: a seat's submissions of a turn are all carried (§3.4); 1 kept only the newest.
     version = 2

@@ -43,6 +43,7 @@ from rules.skor.agreement import (
 from rules.skor.clock import MOST_ACTIONS, OPTION, action_for, forfeits
 from rules.skor.dice import Dice, DieRecord
 from rules.skor.engine import act
+from rules.skor.house import SkorHouse
 from rules.skor.moves import read
 from rules.skor.picture import picture
 from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup, start
@@ -137,7 +138,7 @@ def _opponent(play: Play, seat: Seat) -> Seat:
     return second if seat == first else first
 
 
-class Skor:
+class Skor(SkorHouse):
     name = "skor"
     version = 1
     state_type = Play

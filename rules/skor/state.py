@@ -19,11 +19,13 @@ Level = Annotated[int, msgspec.Meta(ge=0, le=3)]
 Amount = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
 Count = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
 
+# The longest game (its rounds) the options allow.
+MAX_ROUND_LIMIT = 10_000
 BRANCHES = ("city", "resource", "civilians", "military", "diplomacy", "espionage")
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    round_limit: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 100
+    round_limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUND_LIMIT)] = 100
     alternative_culture: bool = False
 
 

@@ -3,11 +3,13 @@
 Bodies are decoded by msgspec into frozen Structs that refuse unknown fields, and refused if
 an object holds a key twice; responses are encoded once by msgspec. FastAPI does not know
 msgspec types, so every route declares its body and responses through `documented(...)`,
-and `openapi_components()` adds their JSON schemas to /openapi.json.
+and `openapi_components()` adds their JSON schemas to /openapi.json. A route whose types are
+the games' (`ByGame`: each game's what-if, its maps) has them asked when /openapi.json is
+made, once every game, built in or from outside, is registered.
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -24,6 +26,8 @@ MAX_BODY = 64 * 1024
 NESTED_TOO_DEEPLY = "the body is not valid JSON: it is nested too deeply"
 _encoder = msgspec.json.Encoder()
 _registered: set[Any] = set()
+# The schemas of `ByGame` types, each filled in by `document_games`, and what they ask.
+_by_game: list[tuple[dict[str, Any], "ByGame"]] = []
 # The mark `documented` leaves on an operation that answers refusals as replies, for
 # `document_shared`, which takes it off.
 _REPLIES = "x-refusals-as-replies"
@@ -41,6 +45,14 @@ class ErrorDetail(msgspec.Struct, frozen=True):
 
 class Error(msgspec.Struct, frozen=True):
     error: ErrorDetail
+
+
+class ByGame:
+    """Types that `documented` asks for only when /openapi.json is made: those of the games
+    registered then (`types`, any one of them), which a game from outside joins."""
+
+    def __init__(self, types: Callable[[], tuple[Any, ...]]) -> None:
+        self.types = types
 
 
 def json_response(value: object, status: int = 200) -> Response:
@@ -143,19 +155,34 @@ def _response(type_: Any, description: str) -> dict[str, Any]:
     }
 
 
-def _schema_of(type_: Any) -> dict[str, Any]:
+def _schema_of(type_: Any, registered: set[Any] = _registered) -> dict[str, Any]:
     # A tuple is any one of its types: msgspec cannot make a union of untagged Structs, and
     # each game's adjudication request is one (its `ruleset` has a default).
     if isinstance(type_, tuple):
-        return {"anyOf": [_schema_of(one) for one in type_]}
-    _registered.add(type_)
+        return {"anyOf": [_schema_of(one, registered) for one in type_]}
+    if isinstance(type_, ByGame):
+        later: dict[str, Any] = {}
+        _by_game.append((later, type_))
+        return later
+    registered.add(type_)
     (schema,), _ = json_schemas([type_])
     return schema
 
 
-def openapi_components() -> dict[str, Any]:
-    """JSON schemas of every msgspec type a route documented."""
-    _, components = json_schemas(sorted(_registered, key=repr))
+def document_games() -> set[Any]:
+    """Fill in the schemas of the `ByGame` types with the games registered now (before the
+    routes are read for /openapi.json): the types they name, for `openapi_components`."""
+    named: set[Any] = set()
+    for schema, by_game in _by_game:
+        schema.clear()
+        schema.update(_schema_of(by_game.types(), named))
+    return named
+
+
+def openapi_components(by_game: set[Any]) -> dict[str, Any]:
+    """JSON schemas of every msgspec type a route documented, and of the games' (`by_game`,
+    from `document_games`)."""
+    _, components = json_schemas(sorted(_registered | by_game, key=repr))
     return components
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from server.ops.client_tools import add_parser as add_clients_parser
+from server.ops.demo_tools import add_parser as add_demo_parser
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -198,48 +199,6 @@ def _bot(args: argparse.Namespace) -> int:
         return 130
 
 
-# The demo's pace by game (the games it has bots for): a Skirmish Society turn, an Art of War
-# turn, a Skor action.
-DEMO_TURN_SECONDS = {"skirmish-society": 10.0, "art-of-war": 2.0, "skor": 0.5}
-
-
-def _demo(args: argparse.Namespace) -> int:
-    import asyncio
-    from dataclasses import replace
-
-    from bots.run import Demo, default_demo_dir, run_demo, seat_range
-    from client import ApiError
-
-    demo = Demo(
-        game=args.game,
-        turn_seconds=args.turn_seconds
-        if args.turn_seconds is not None
-        else DEMO_TURN_SECONDS[args.game],
-        seed=args.seed,
-        vp_target=args.vp,
-        map=args.map,
-        round_limit=args.round_limit,
-    )
-    try:
-        fewest, most = seat_range(demo)
-    except ValueError as error:  # the game's OptionsRefused: its reason
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    players = args.players if args.players is not None else min(4, most)
-    if not fewest <= players <= most:
-        seated = str(most) if fewest == most else f"{fewest} to {most}"
-        print(f"error: {args.game} is played by {seated} players", file=sys.stderr)
-        return 2
-    data_dir = args.data_dir or default_demo_dir()
-    try:
-        return asyncio.run(run_demo(replace(demo, players=players), args.port, data_dir))
-    except KeyboardInterrupt:
-        return 130
-    except (RuntimeError, ApiError) as error:  # ApiError: a game the server would not start
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skirmish", description="The Skirmish Society server.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -367,53 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--name", default=None, help="the name of the account to create")
     bot.set_defaults(run=_bot)
 
-    demo = commands.add_parser(
-        "demo",
-        help="watch a game of bots on a server of its own",
-        description="Start a server on a fake clock (embedded PostgreSQL in its own data "
-        "directory unless DATABASE_URL), a game of bots on it (random and greedy by turns), "
-        "and print where to watch it. Skirmish Society (the default) plays fast mode, the "
-        "clock moved a turn every --turn-seconds; the Art of War and Skor play through their "
-        "moves, each bot waiting --turn-seconds before each of its steps (docs/bots.md).",
-    )
-    demo.add_argument(
-        "--game",
-        choices=list(DEMO_TURN_SECONDS),
-        default="skirmish-society",
-        help="the game the bots play (default: skirmish-society)",
-    )
-    demo.add_argument(
-        "--players",
-        type=int,
-        default=None,
-        metavar="N",
-        help="bots: 3-20 for Skirmish Society, 2-20 for the Art of War (4 by default); Skor "
-        "is played by 2",
-    )
-    demo.add_argument("--port", type=int, default=8000, help="port to listen on")
-    demo.add_argument(
-        "--turn-seconds",
-        type=float,
-        default=None,
-        help="real seconds a Skirmish Society turn (10), before each bot's Art of War turn "
-        "(2) or Skor action (0.5)",
-    )
-    demo.add_argument("--seed", type=int, default=0, help="the map's and the bots' seed")
-    demo.add_argument("--vp", type=int, default=10, help="Skirmish Society's VP target, 1 to 50")
-    demo.add_argument(
-        "--map",
-        choices=["generated", "aow-mini", "world"],
-        default="generated",
-        help="the Art of War's map (generated: from --seed, for the players)",
-    )
-    demo.add_argument(
-        "--round-limit",
-        type=int,
-        default=20,
-        help="Skor's round limit, 1 to 10000: drawn when it ends (default 20)",
-    )
-    demo.add_argument("--data-dir", type=Path, default=None, help="the demo's embedded PostgreSQL")
-    demo.set_defaults(run=_demo)
+    add_demo_parser(commands)
 
     maps = commands.add_parser("map", help="map tools")
     map_commands = maps.add_subparsers(dest="map_command", required=True, metavar="COMMAND")

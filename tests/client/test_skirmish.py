@@ -6,11 +6,11 @@ from datetime import timedelta
 import pytest
 
 from client import ActingUser, Conflict, Forbidden, NotFound, SkirmishClient, Unauthorized
+from rules.artofwar.house import ArtOfWarMap
 from rules.skirmish.board import GameMap
 from rules.skirmish.contract import PlayerEntry
 from rules.skirmish.contract import Request as Adjudication
 from schema.api import ForkBody, NewGame, PlayerPatch, SettingsPatch
-from schema.maps import ArtOfWarMap
 from tests.api.game import NAMES, ORDERS, SEED
 from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Server, until
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from rules.adjudication import CONTRACTS, RequestError, adjudicate_json
+from rules.adjudication import RequestError, adjudicate_json, contracts
 
 TURN = {"map": "rulebook", "players": {"a": {}, "b": {}, "c": {}}, "orders": {}}
 
@@ -27,6 +27,6 @@ def test_malformed_requests_say_what_is_wrong(body: bytes) -> None:
 
 
 def test_every_contract_refuses_what_it_cannot_read() -> None:
-    for name, contract in CONTRACTS.items():
+    for name, contract in contracts().items():
         with pytest.raises(RequestError):
             contract(json.dumps({"ruleset": name}))

@@ -2,18 +2,17 @@
 (server/http/heavy.py); the answer to a body is kept, since it cannot change."""
 
 import hashlib
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from rules.adjudication import RequestError, adjudicate_json
-from rules.artofwar.contract import ArtOfWarRequest, ArtOfWarResponse
+from rules.adjudication import RequestError, adjudicate_json, what_ifs
 from rules.skirmish.contract import Request as AdjudicationRequest
 from rules.skirmish.contract import Response as Adjudication
-from rules.skor.contract import SkorRequest, SkorResponse
 from schema import errors as codes
 from schema.errors import Refusal
-from server.http.api import MAX_BODY, documented, refuse_duplicate_keys
+from server.http.api import MAX_BODY, ByGame, documented, refuse_duplicate_keys
 from server.http.heavy import caller
 from server.http.lru import Lru
 from server.services import services
@@ -23,12 +22,20 @@ router = APIRouter(prefix="/v1", tags=["rules"])
 _answers: Lru[bytes, bytes] = Lru(256)
 
 
+def _requests() -> tuple[Any, ...]:
+    return (AdjudicationRequest, *(game.what_if_types[0] for game in what_ifs().values()))
+
+
+def _responses() -> tuple[Any, ...]:
+    return (Adjudication, *(game.what_if_types[1] for game in what_ifs().values()))
+
+
 @router.post(
     "/adjudicate",
     **documented(
         # Every game's request and answer, as any of them; `ruleset` says which.
-        body=(AdjudicationRequest, ArtOfWarRequest, SkorRequest),
-        responses={200: (Adjudication, ArtOfWarResponse, SkorResponse)},
+        body=ByGame(_requests),
+        responses={200: ByGame(_responses)},
         errors=(429,),
         summary="Adjudicate one turn: a position and orders in, the outcome out; stores nothing",
     ),

@@ -1,18 +1,15 @@
-"""Maps to draw: every game's built-in ones (Skirmish Society's with outlines filled in, the
-Art of War's whole), generated ones for the sandbox, and the voting effects' descriptions.
-Stateless; nothing is stored."""
+"""Maps to draw: every game's built-in ones (Skirmish Society's with outlines filled in, each
+other game's whole, as its definition gives them: `Mapped`, rules/game.py), generated ones for
+the sandbox, and the voting effects' descriptions. Stateless; nothing is stored."""
 
 import asyncio
-from typing import Annotated
+from typing import Annotated, Any
 
-import msgspec
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
-from rules.artofwar.board import map_file_of
-from rules.artofwar.definition import ART_OF_WAR
-from rules.artofwar.maps import builtin_board
-from rules.artofwar.maps import builtin_names as art_of_war_maps
+from rules.game import Mapped
+from rules.registry import definitions
 from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.effects import DESCRIPTIONS
 from rules.skirmish.mapgen import MapGenerationError, generate
@@ -21,7 +18,6 @@ from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.errors import Refusal
 from schema.maps import (
-    ArtOfWarMap,
     EffectInfo,
     EffectList,
     GenerateBody,
@@ -29,10 +25,19 @@ from schema.maps import (
     MapSummary,
     PlayerCounts,
 )
-from server.http.api import documented, json_response, read_body
+from server.http.api import ByGame, documented, json_response, read_body
 from server.pictures.outlines import drawable_builtin
 
 router = APIRouter(prefix="/v1", tags=["maps"])
+
+
+def _mapped() -> dict[str, Mapped]:
+    """Each game run by its definition that has built-in maps, by name (its newest version)."""
+    return {name: game for name, game in definitions().items() if isinstance(game, Mapped)}
+
+
+def _whole_maps() -> tuple[Any, ...]:
+    return (GameMap, *(game.map_type for game in _mapped().values()))
 
 
 @router.get(
@@ -49,11 +54,11 @@ async def list_maps() -> Response:
                 name, game_map.description, len(game_map.territories), len(game_map.homes), players
             )
         )
-    for name in art_of_war_maps():
-        board = builtin_board(name)
-        summaries.append(
-            MapSummary(name, board.description, len(board.territories), 0, None, ART_OF_WAR.name)
-        )
+    for game, mapped in _mapped().items():
+        for listed in mapped.builtin_maps():
+            summaries.append(
+                MapSummary(listed.name, listed.description, listed.territories, 0, None, game)
+            )
     return json_response(MapList(summaries))
 
 
@@ -61,17 +66,18 @@ async def list_maps() -> Response:
     "/maps/{name}",
     **documented(
         # Skirmish Society's map, as it always was, or another game's, whose `game` says so.
-        responses={200: (GameMap, ArtOfWarMap)},
+        responses={200: ByGame(_whole_maps)},
         errors=(404,),
         summary="A built-in map of any game, whole, to draw it",
     ),
 )
 async def get_map(name: Annotated[str, Path(max_length=64)]) -> Response:
     if name not in builtin_names():
-        if name not in art_of_war_maps():
-            raise Refusal(codes.MAP_NOT_FOUND, f"no built-in map {name!r}")
-        whole = msgspec.structs.asdict(map_file_of(builtin_board(name)))
-        return json_response(ArtOfWarMap(**whole, game="art-of-war"))
+        for game in _mapped().values():
+            whole = game.builtin_map(name)
+            if whole is not None:
+                return json_response(whole)
+        raise Refusal(codes.MAP_NOT_FOUND, f"no built-in map {name!r}")
     try:
         # The first call fits the outlines (a fraction of a second); later ones are cached.
         drawn = await asyncio.to_thread(drawable_builtin, name)

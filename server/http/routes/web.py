@@ -1,12 +1,14 @@
 """The web pages, served by the server itself: a game's live page (`/games/{game}`, with
 `?turn=n` for a turn of its history: Skirmish Society's own, or for a game run by its
 definition the shell that mounts the game's renderer, docs/games.md "A game's page"), the
-sandboxes (`/sandbox`, `/sandbox/art-of-war`, `/sandbox/skor`), and their static files
-(`/static/...`, from `server/pages/`). The pages are plain ES modules with no build step;
-they call the public API (with a token the reader types in, to fork or to move) and make no
-request anywhere else, which the Content-Security-Policy below holds them to."""
+sandboxes (Skirmish Society's `/sandbox`; `/sandbox/<game>` of each game whose definition has
+one, `Sandboxed`: `server/pages/sandbox/<game>.html`, linked from the home page), and their
+static files (`/static/...`, from `server/pages/`). The pages are plain ES modules with no
+build step; they call the public API (with a token the reader types in, to fork or to move)
+and make no request anywhere else, which the Content-Security-Policy below holds them to."""
 
 import hashlib
+import html
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -15,6 +17,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
+from rules.game import Sandboxed
+from rules.registry import definitions
 from schema import errors as codes
 from schema.errors import Refusal
 from server.http.routes.games import GameId
@@ -89,9 +93,33 @@ def send_file(request: Request, found: StaticFile) -> Response:
     return Response(found.body, media_type=found.media_type, headers=headers)
 
 
+# Where the home page links to each game's sandbox.
+_SANDBOXES = "<!-- sandboxes -->"
+
+
+def _sandboxed() -> dict[str, Sandboxed]:
+    return {name: game for name, game in definitions().items() if isinstance(game, Sandboxed)}
+
+
+@cache
+def _home(games: tuple[str, ...]) -> StaticFile:
+    """The home page, with a link to the sandbox of each of `games`, in its definition's
+    words, all in one sentence."""
+    sandboxed = _sandboxed()
+    links: list[str] = []
+    for name in games:
+        said = sandboxed[name].sandbox
+        text = said.link if links else said.link[:1].upper() + said.link[1:]
+        link = f'<a href="/sandbox/{html.escape(name)}">{html.escape(text, quote=False)}</a>'
+        links.append(f"{link} {html.escape(said.does, quote=False)}")
+    sentence = f"<p>{'; '.join(links)}.</p>" if links else ""
+    page = static_files()["index.html"].body.decode().replace(_SANDBOXES, sentence)
+    return StaticFile(page.encode(), _TYPES[".html"])
+
+
 @router.get("/")
 async def index(request: Request) -> Response:
-    return _serve(request, "index.html")
+    return send_file(request, _home(tuple(_sandboxed())))
 
 
 @router.get("/games/{game}")
@@ -108,14 +136,13 @@ async def sandbox_page(request: Request) -> Response:
     return _serve(request, "sandbox.html")
 
 
-@router.get("/sandbox/art-of-war")
-async def art_of_war_sandbox_page(request: Request) -> Response:
-    return _serve(request, "aow-sandbox.html")
-
-
-@router.get("/sandbox/skor")
-async def skor_sandbox_page(request: Request) -> Response:
-    return _serve(request, "skor-sandbox.html")
+@router.get("/sandbox/{game}")
+async def game_sandbox_page(
+    request: Request, game: Annotated[str, Path(max_length=64)]
+) -> Response:
+    if game not in _sandboxed():
+        raise Refusal(codes.NOT_FOUND, f"no game here has a sandbox named {game!r}")
+    return _serve(request, f"sandbox/{game}.html")
 
 
 @router.get("/static/{path:path}")
