@@ -19,6 +19,7 @@ from projections.schedule import (
     resolution_from,
     window,
 )
+from projections.skirmish import SkirmishPlay
 from rules.game import Game
 from rules.registry import DEFAULT_GAME, game_rules
 from rules.skirmish.board import GameMap
@@ -33,11 +34,10 @@ from schema.game_events import (
     RecordedPosition,
     Settings,
     TurnResolved,
-    Vote,
 )
 
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
-SNAPSHOT_NAME = "game-state.v3"
+SNAPSHOT_NAME = "game-state.v4"
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -86,9 +86,6 @@ class GameState(msgspec.Struct, frozen=True):
     earliest_resolution: datetime | None = None
     # This turn's submissions, per player, oldest first.
     submissions: dict[str, tuple[OrdersSubmitted, ...]] = {}
-    vote: Vote | None = None
-    ballots: dict[str, str] = {}
-    effect: str | None = None
     join_requests: dict[str, str] = {}
     last_turn: TurnResolved | None = None
     winner: str | None = None
@@ -103,11 +100,12 @@ class GameState(msgspec.Struct, frozen=True):
     # A real fork waiting for its start: the accounts invited to each seat that have not
     # claimed or declined it yet.
     invited: dict[str, tuple[str, ...]] = {}
-    # A game run by its definition (rules/game.py): its options, its own state (None
-    # before the start), and this turn's sealed moves by seat, each as the game joins a
-    # seat's several (`seal`: the newest, or all of them).
-    options: dict[str, Any] = {}
+    # The game's own state (None before the start): Skirmish Society's SkirmishPlay
+    # (projections.skirmish, read through `skirmish`), or the state of the definition the
+    # game is run by (rules/game.py). And a definition's options, and this turn's sealed
+    # moves by seat, each as the game joins a seat's several (`seal`: the newest, or all).
     play: Any = None
+    options: dict[str, Any] = {}
     sealed: dict[str, Any] = {}
     # The rewinds of the game so far (TurnRewound.rewinds): its draws' generation.
     rewinds: int = 0
@@ -123,6 +121,13 @@ class GameState(msgspec.Struct, frozen=True):
         rules = game_rules(self.game, self.game_version)
         assert isinstance(rules, SkirmishSociety), f"{self.game} has a definition"
         return rules
+
+    @property
+    def skirmish(self) -> SkirmishPlay:
+        """Skirmish Society's own state; empty before the start, and for a game run by its
+        definition (no map, no board, no vote), so that readers shared by every game need
+        not ask which game it is, nor whether it began."""
+        return self.play if isinstance(self.play, SkirmishPlay) else _NO_PLAY
 
     @property
     def definition(self) -> Game[Any, Any] | None:
@@ -245,6 +250,7 @@ class GameState(msgspec.Struct, frozen=True):
         return Due(self.phase, self.turn, self.next_resolution_at(), self.next_reminder_at())
 
 
+_NO_PLAY = SkirmishPlay()
 _state_decoder = msgspec.json.Decoder(GameState)
 
 
@@ -252,9 +258,10 @@ def with_typed_play(state: GameState) -> GameState:
     """The state with its game's own state (`play`) of the game's own type: read as plain JSON
     from a snapshot or a fork's first event, it is not."""
     definition = state.definition
-    if definition is None or state.play is None:
+    play_type = SkirmishPlay if definition is None else definition.state_type
+    if state.play is None or isinstance(state.play, play_type):
         return state
-    return msgspec.structs.replace(state, play=msgspec.convert(state.play, definition.state_type))
+    return msgspec.structs.replace(state, play=msgspec.convert(state.play, play_type))
 
 
 def decode_snapshot(data: bytes, version: int) -> GameState | None:

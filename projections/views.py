@@ -45,12 +45,17 @@ def public_game(
     their own sealed moves of the wait, never another seat's."""
     assert state.phase != "new"
     vote = None
-    if state.vote is not None and state.vote.turn == state.turn:
+    if state.skirmish.vote is not None and state.skirmish.vote.turn == state.turn:
         tally = None
         if state.settings.voting_mode == "normal":
-            counted = Counter(state.ballots.values())
-            tally = {effect: counted[effect] for effect in state.vote.candidates}
-        vote = VoteView(state.vote.turn, state.vote.candidates, state.vote.tie_break, tally)
+            counted = Counter(state.skirmish.ballots.values())
+            tally = {effect: counted[effect] for effect in state.skirmish.vote.candidates}
+        vote = VoteView(
+            state.skirmish.vote.turn,
+            state.skirmish.vote.candidates,
+            state.skirmish.vote.tie_break,
+            tally,
+        )
     return PublicGame(
         id=state.game_id,
         name=state.settings.name,
@@ -62,7 +67,7 @@ def public_game(
         map=state.map,
         board=state.board,
         vote=vote,
-        effect=state.effect,
+        effect=state.skirmish.effect,
         winner=state.winner,
         next_resolution_at=state.next_resolution_at(),
         orders_open_at=state.orders_open_at(),

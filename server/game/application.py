@@ -143,13 +143,14 @@ async def fork(
         map=then.map,
         board=then.board,
         players=forked_players(then, who.actor.account, sandbox=body.sandbox),
-        effect=then.effect,
-        vote=then.vote,
+        effect=then.skirmish.effect,
+        vote=then.skirmish.vote,
         secret=found.entropy(),
         game=then.game,
         game_version=then.game_version,
         options=then.options,
-        play=msgspec.to_builtins(then.play),
+        # Skirmish Society's state goes in the fork's own fields, a definition's here.
+        play=None if then.definition is None else msgspec.to_builtins(then.play),
     )
     return await found.games.execute(game_id, command)
 

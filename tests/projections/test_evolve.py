@@ -130,7 +130,7 @@ def test_the_start_sets_the_map_the_board_turn_one_and_the_clock() -> None:
     assert state.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
     assert (state.turn, state.turn_began_at) == (1, T0)
     assert state.earliest_resolution == T0 + timedelta(hours=1, minutes=10)
-    assert state.vote == VOTE
+    assert state.skirmish.vote == VOTE
     assert state.next_resolution_at() == NOON
 
 
@@ -145,7 +145,7 @@ def test_the_turns_submissions_ballots_and_requests_gather() -> None:
     )
     assert [s.text for s in state.submissions["p1"]] == ["first", "second"]
     assert [s.text for s in state.submissions["p2"]] == ["theirs"]
-    assert state.ballots == {"p1": "FEAST"}
+    assert state.skirmish.ballots == {"p1": "FEAST"}
     assert state.join_requests == {"p2": "p3"}
 
 
@@ -171,8 +171,8 @@ def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> 
     )
     assert (state.turn, state.turn_began_at, state.next_resolution_at()) == (2, NOON, noon(2))
     assert state.board == resolution.board
-    assert (state.submissions, state.ballots, state.join_requests) == ({}, {}, {})
-    assert (state.vote, state.effect) == (next_vote, "FEAST")
+    assert (state.submissions, state.skirmish.ballots, state.join_requests) == ({}, {}, {})
+    assert (state.skirmish.vote, state.skirmish.effect) == (next_vote, "FEAST")
     assert {p.id: p.vp for p in state.players.values()} == {"p1": 2, "p2": 0, "p3": 1}
     assert state.last_turn == resolution
     assert state.last_turn_orders("p1") == [report]
@@ -252,9 +252,9 @@ def test_the_rewind_marker_forgets_the_turns_votes_but_keeps_its_orders() -> Non
         TurnRewound(turn=1, at=rewound_at),
     )
     assert state.turn == 1
-    assert state.ballots == {}
+    assert state.skirmish.ballots == {}
     assert [s.text for s in state.submissions["p1"]] == ["EH H"]
-    assert state.vote == VOTE
+    assert state.skirmish.vote == VOTE
     assert state.earliest_resolution == rewound_at + timedelta(hours=1, minutes=10)
     assert state.next_resolution_at() == noon(2)
 

@@ -60,7 +60,7 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
     assert state.map is not None
     # In same-day voting the effect is not known yet: orders are checked without one now,
     # and checked again under the effect when the turn resolves.
-    effect = state.effect if state.settings.voting_mode == "normal" else None
+    effect = state.skirmish.effect if state.settings.voting_mode == "normal" else None
     checked = state.rules.check_submission(state.map, position_of(state), player.id, text, effect)
     if sum(len(s.checked) for s in sent) + len(checked) > MAX_ORDER_LINES:
         raise _quota(state, command, f"{MAX_ORDER_LINES} order lines")

@@ -37,7 +37,7 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     assert state.map is not None
     vote_outcome = outcome(state)
     same_day = state.settings.voting_mode == "same_day"
-    effect = vote_outcome.winner if same_day and vote_outcome is not None else state.effect
+    effect = vote_outcome.winner if same_day and vote_outcome is not None else state.skirmish.effect
     players = state.players
     resolved = state.rules.resolve(
         TurnInput(

@@ -64,7 +64,11 @@ def test_a_fork_begins_with_the_sources_board_seats_and_vote(sandbox: bool) -> N
     assert (event.chain_hash, event.invites) == ("ab" * 32, not sandbox)
     state = fork.state
     assert (state.turn, state.board, state.map) == (then.turn, then.board, then.map)
-    assert (state.vote, state.effect, state.admins) == (then.vote, then.effect, ("acct-forker",))
+    assert (state.skirmish.vote, state.skirmish.effect, state.admins) == (
+        then.skirmish.vote,
+        then.skirmish.effect,
+        ("acct-forker",),
+    )
     assert state.forked_from == ForkedFrom(then.game_id, then.turn, 41, "ab" * 32)
     assert {p.id: p.vp for p in state.players.values()} == {
         p.id: p.vp for p in then.players.values()
