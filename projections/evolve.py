@@ -124,8 +124,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case VoteCast():
             return _played(state, event)
         case JoinForcesRequested():
-            requests = {**state.join_requests, event.player_id: event.with_player}
-            return replace(state, join_requests=requests)
+            return _played(state, event)
         case TurnRewound():
             # The resolution itself is gone from the stream; what remains is to forget the
             # votes of the turn, as rules.md says, and to reckon the next resolution from
@@ -260,13 +259,9 @@ def _uninvited(state: GameState, player_id: str, account_id: str) -> GameState:
 
 def _void_turn_of(state: GameState, player_id: str) -> GameState:
     """A ban voids what the player sent this turn that is not resolved yet (rules.md):
-    their orders, and join-forces requests from or to them (their vote: the game's fold)."""
+    their orders (their vote and join-forces requests: the game's fold)."""
     return replace(
-        state,
-        submissions={p: s for p, s in state.submissions.items() if p != player_id},
-        join_requests={
-            p: other for p, other in state.join_requests.items() if player_id not in (p, other)
-        },
+        state, submissions={p: s for p, s in state.submissions.items() if p != player_id}
     )
 
 
@@ -281,7 +276,6 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
             accounts=first.accounts + second.accounts,
             notifications=first.notifications or second.notifications,
             banned=first.banned and second.banned,
-            has_joined_forces=True,
         )
     for player_id, vp in event.vp.items():
         players[player_id] = replace(players[player_id], vp=vp)
@@ -298,7 +292,6 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         earliest_resolution=earliest_resolution(event.at, state.settings),
         submissions={},
         play=skirmish_evolve(state.skirmish, event),
-        join_requests={},
         last_turn=event,
         winner=event.winner,
     )
@@ -317,7 +310,6 @@ def _forked(event: GameForked) -> GameState:
             p.pattern,
             status=p.status,
             vp=p.vp,
-            has_joined_forces=p.has_joined_forces,
         )
         for p in event.players
     }

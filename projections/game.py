@@ -37,7 +37,7 @@ from schema.game_events import (
 )
 
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
-SNAPSHOT_NAME = "game-state.v4"
+SNAPSHOT_NAME = "game-state.v5"
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -51,7 +51,6 @@ class Player(msgspec.Struct, frozen=True):
     banned: bool = False
     notifications: bool = True
     vp: int = 0
-    has_joined_forces: bool = False
 
     @property
     def wants_notices(self) -> bool:
@@ -86,7 +85,6 @@ class GameState(msgspec.Struct, frozen=True):
     earliest_resolution: datetime | None = None
     # This turn's submissions, per player, oldest first.
     submissions: dict[str, tuple[OrdersSubmitted, ...]] = {}
-    join_requests: dict[str, str] = {}
     last_turn: TurnResolved | None = None
     winner: str | None = None
     # The last turn whose players were reminded that it resolves soon.

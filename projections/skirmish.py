@@ -18,6 +18,7 @@ from msgspec.structs import replace
 from schema.game_events import (
     GameForked,
     GameStarted,
+    JoinForcesRequested,
     PlayerBanned,
     TurnResolved,
     TurnRewound,
@@ -35,10 +36,16 @@ class SkirmishPlay(msgspec.Struct, frozen=True):
     ballots: dict[str, str] = {}
     # The effect the last vote chose for this turn.
     effect: str | None = None
+    # This turn's requests to join forces: who asked whom.
+    join_requests: dict[str, str] = {}
+    # The joint players: those who joined forces, which a player does once.
+    joined_forces: frozenset[str] = frozenset()
 
 
 # The events that change the game's state; the room's fold hands it each of them.
-SkirmishEvent: TypeAlias = GameStarted | VoteCast | TurnResolved | TurnRewound | PlayerBanned
+SkirmishEvent: TypeAlias = (
+    GameStarted | VoteCast | JoinForcesRequested | TurnResolved | TurnRewound | PlayerBanned
+)
 
 
 def evolve(play: SkirmishPlay | None, event: SkirmishEvent) -> SkirmishPlay:
@@ -49,8 +56,18 @@ def evolve(play: SkirmishPlay | None, event: SkirmishEvent) -> SkirmishPlay:
     match event:
         case VoteCast():
             return replace(play, ballots={**play.ballots, event.player_id: event.effect})
+        case JoinForcesRequested():
+            requests = {**play.join_requests, event.player_id: event.with_player}
+            return replace(play, join_requests=requests)
         case TurnResolved():
-            return replace(play, vote=event.next_vote, ballots={}, effect=event.next_effect)
+            return replace(
+                play,
+                vote=event.next_vote,
+                ballots={},
+                effect=event.next_effect,
+                join_requests={},
+                joined_forces=play.joined_forces | set(event.joined),
+            )
         case TurnRewound():
             # The votes of the rewound turn are lost (rules.md).
             return replace(play, ballots={})
@@ -60,9 +77,20 @@ def evolve(play: SkirmishPlay | None, event: SkirmishEvent) -> SkirmishPlay:
 
 def forked(event: GameForked) -> SkirmishPlay:
     """A fork's state: its source's at the turn it forks at."""
-    return SkirmishPlay(vote=event.vote, effect=event.effect)
+    return SkirmishPlay(
+        vote=event.vote,
+        effect=event.effect,
+        joined_forces=frozenset(p.id for p in event.players if p.has_joined_forces),
+    )
 
 
 def _voided(play: SkirmishPlay, player_id: str) -> SkirmishPlay:
-    """A ban voids what the player sent this turn that is not resolved yet (rules.md)."""
-    return replace(play, ballots={p: b for p, b in play.ballots.items() if p != player_id})
+    """A ban voids what the player sent this turn that is not resolved yet (rules.md):
+    their vote, and join-forces requests from or to them."""
+    return replace(
+        play,
+        ballots={p: b for p, b in play.ballots.items() if p != player_id},
+        join_requests={
+            p: other for p, other in play.join_requests.items() if player_id not in (p, other)
+        },
+    )

@@ -146,7 +146,7 @@ def test_the_turns_submissions_ballots_and_requests_gather() -> None:
     assert [s.text for s in state.submissions["p1"]] == ["first", "second"]
     assert [s.text for s in state.submissions["p2"]] == ["theirs"]
     assert state.skirmish.ballots == {"p1": "FEAST"}
-    assert state.join_requests == {"p2": "p3"}
+    assert state.skirmish.join_requests == {"p2": "p3"}
 
 
 def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> None:
@@ -171,7 +171,7 @@ def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> 
     )
     assert (state.turn, state.turn_began_at, state.next_resolution_at()) == (2, NOON, noon(2))
     assert state.board == resolution.board
-    assert (state.submissions, state.skirmish.ballots, state.join_requests) == ({}, {}, {})
+    assert (state.submissions, state.skirmish.ballots, state.skirmish.join_requests) == ({}, {}, {})
     assert (state.skirmish.vote, state.skirmish.effect) == (next_vote, "FEAST")
     assert {p.id: p.vp for p in state.players.values()} == {"p1": 2, "p2": 0, "p3": 1}
     assert state.last_turn == resolution
@@ -196,7 +196,7 @@ def test_a_join_makes_one_player_of_two_with_both_accounts() -> None:
         2,
         1,
     )
-    assert joint.has_joined_forces
+    assert joint.id in state.skirmish.joined_forces
     # Either account still wants notifications; only one of the two is banned.
     assert joint.notifications
     assert not joint.banned

@@ -67,7 +67,7 @@ def forked_players(source: GameState, admin: str, *, sandbox: bool) -> tuple[For
             pattern=p.pattern,
             status=p.status,
             vp=p.vp,
-            has_joined_forces=p.has_joined_forces,
+            has_joined_forces=p.id in source.skirmish.joined_forces,
         )
         for p in source.players.values()
     )

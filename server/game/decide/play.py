@@ -123,7 +123,7 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
         other.id,
         territories={p.id: counts[p.id] for p in in_game},
         vp={p.id: p.vp for p in in_game},
-        joined_before={p.id for p in in_game if p.has_joined_forces},
+        joined_before={p.id for p in in_game if p.id in state.skirmish.joined_forces},
         names={p.id: p.name for p in in_game},
     )
     if problem is not None:

@@ -101,7 +101,7 @@ def _require_everyones_orders(state: GameState, command: ResolveTurn) -> None:
 
 def _mutual_requests(state: GameState) -> tuple[tuple[str, str], ...]:
     """Pairs who asked for each other this turn, in the order they joined the game."""
-    requests = state.join_requests
+    requests = state.skirmish.join_requests
     order = {pid: i for i, pid in enumerate(state.players)}
     pairs = {
         tuple(sorted((a, b), key=order.__getitem__))

@@ -405,7 +405,7 @@ def test_the_joint_player_is_named_a_slash_b_and_both_accounts_act_for_it() -> N
         (account(2), account(4)),
         3,
     )
-    assert joint.has_joined_forces
+    assert joint.id in game.state.skirmish.joined_forces
     assert set(game.state.players) == {"p1", "p3", "p2/p4"}
     for player in (2, 4):
         (event,) = game.when(
