@@ -67,8 +67,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         # Each case is an isinstance test, in order: the events of every turn come first (a
         # rebuild folds hundreds of thousands of them).
         case OrdersSubmitted():
-            mine = (*state.submissions.get(event.player_id, ()), event)
-            return replace(state, submissions={**state.submissions, event.player_id: mine})
+            return _played(state, event)
         case PlayerNotified():
             if event.kind == "reminder" and event.turn > state.reminded_turn:
                 return replace(state, reminded_turn=event.turn)
@@ -110,8 +109,6 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return replace(
                 state,
                 phase="running",
-                map=event.map,
-                board=event.board,
                 turn=1,
                 turn_began_at=event.at,
                 earliest_resolution=earliest_resolution(event.at, state.settings),
@@ -148,10 +145,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             state = replace(state, banned_accounts=state.banned_accounts | {event.account_id})
             if event.player_id is None:
                 return state
-            return _void_turn_of(
-                _played(_update_player(state, event.player_id, banned=True), event),
-                event.player_id,
-            )
+            return _played(_update_player(state, event.player_id, banned=True), event)
         case PlayerUnbanned():
             state = replace(state, banned_accounts=state.banned_accounts - {event.account_id})
             players = {
@@ -257,14 +251,6 @@ def _uninvited(state: GameState, player_id: str, account_id: str) -> GameState:
     return replace(state, invited=invited)
 
 
-def _void_turn_of(state: GameState, player_id: str) -> GameState:
-    """A ban voids what the player sent this turn that is not resolved yet (rules.md):
-    their orders (their vote and join-forces requests: the game's fold)."""
-    return replace(
-        state, submissions={p: s for p, s in state.submissions.items() if p != player_id}
-    )
-
-
 def _resolved(state: GameState, event: TurnResolved) -> GameState:
     players = dict(state.players)
     for joint, (a, b) in event.joined.items():
@@ -277,8 +263,6 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
             notifications=first.notifications or second.notifications,
             banned=first.banned and second.banned,
         )
-    for player_id, vp in event.vp.items():
-        players[player_id] = replace(players[player_id], vp=vp)
     for player_id in event.eliminated:
         if players[player_id].status == "active":
             players[player_id] = replace(players[player_id], status="eliminated")
@@ -286,14 +270,10 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         state,
         phase="finished" if event.winner is not None else state.phase,
         players=players,
-        board=event.board,
         turn=event.turn + 1,
         turn_began_at=event.at,
         earliest_resolution=earliest_resolution(event.at, state.settings),
-        submissions={},
         play=skirmish_evolve(state.skirmish, event),
-        last_turn=event,
-        winner=event.winner,
     )
 
 
@@ -309,7 +289,6 @@ def _forked(event: GameForked) -> GameState:
             p.color,
             p.pattern,
             status=p.status,
-            vp=p.vp,
         )
         for p in event.players
     }
@@ -326,8 +305,6 @@ def _forked(event: GameForked) -> GameState:
         created_at=event.at,
         players=players,
         joined_so_far=len(players),
-        map=event.map,
-        board=event.board,
         turn=event.turn,
         turn_began_at=None if waits else event.at,
         wait_began_at=None if waits else event.at,

@@ -22,22 +22,17 @@ from projections.schedule import (
 from projections.skirmish import SkirmishPlay
 from rules.game import Game
 from rules.registry import DEFAULT_GAME, game_rules
-from rules.skirmish.board import GameMap
 from rules.skirmish.ruleset import SkirmishSociety
-from rules.skirmish.turn import OrderReport
 from schema.commands import Actor
 from schema.game_events import (
     ForkedFrom,
-    OrdersSubmitted,
     Phase,
     PlayerStatus,
-    RecordedPosition,
     Settings,
-    TurnResolved,
 )
 
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
-SNAPSHOT_NAME = "game-state.v5"
+SNAPSHOT_NAME = "game-state.v6"
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -50,7 +45,6 @@ class Player(msgspec.Struct, frozen=True):
     status: PlayerStatus = "active"
     banned: bool = False
     notifications: bool = True
-    vp: int = 0
 
     @property
     def wants_notices(self) -> bool:
@@ -75,18 +69,12 @@ class GameState(msgspec.Struct, frozen=True):
     players: dict[str, Player] = {}
     banned_accounts: frozenset[str] = frozenset()
     joined_so_far: int = 0
-    map: GameMap | None = None
-    board: RecordedPosition = RecordedPosition(armies={}, control={}, farms=[])
     turn: int = 0
     # When the current turn period began: the start, or the last resolution.
     turn_began_at: datetime | None = None
     # The next resolution is the first one at or after this moment (projections.schedule),
     # set by the start, a resolution, a rewind, an unpause or a change of schedule.
     earliest_resolution: datetime | None = None
-    # This turn's submissions, per player, oldest first.
-    submissions: dict[str, tuple[OrdersSubmitted, ...]] = {}
-    last_turn: TurnResolved | None = None
-    winner: str | None = None
     # The last turn whose players were reminded that it resolves soon.
     reminded_turn: int = 0
     # Where this state stands in its stream, and the versions of the resolutions in it
@@ -184,11 +172,6 @@ class GameState(msgspec.Struct, frozen=True):
             return bytes.fromhex(self.secret)
         return self.seed.to_bytes(8, "big")
 
-    def last_turn_orders(self, player_id: str) -> list[OrderReport]:
-        if self.last_turn is None:
-            return []
-        return [o for o in self.last_turn.orders if o.player == player_id]
-
     def next_resolution_at(self) -> datetime | None:
         """When the scheduler resolves the turn (ResolveTurn): Skirmish Society's next
         resolution, or the deadline of the wait of a game run by its definition. None while
@@ -215,9 +198,10 @@ class GameState(msgspec.Struct, frozen=True):
         (orders are taken then, with no lock), finished or killed."""
         if self._scheduled_resolution() is None:
             return None
-        if self.last_turn is None:
+        last_turn = self.skirmish.last_turn
+        if last_turn is None:
             return self.turn_began_at
-        return orders_open(self.last_turn.at, self.settings)
+        return orders_open(last_turn.at, self.settings)
 
     def orders_close_at(self) -> datetime | None:
         """When this turn's orders close: the lock window before its resolution begins.
@@ -227,7 +211,8 @@ class GameState(msgspec.Struct, frozen=True):
 
     def window(self, now: datetime) -> Window:
         """Whether orders, votes and join-forces requests are taken at `now`."""
-        last = self.last_turn.at if self.last_turn is not None else None
+        last_turn = self.skirmish.last_turn
+        last = last_turn.at if last_turn is not None else None
         return window(
             now,
             next_resolution=self._scheduled_resolution(),

@@ -13,19 +13,22 @@ from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, SeatClaim,
 
 def standings(state: GameState) -> list[PlayerView]:
     """Players by VP, then territories, then name: the side bar's order."""
-    territories = Counter(state.board.control.values())
-    armies = Counter(state.board.armies.values())
-    views = [_player_view(p, territories[p.id], armies[p.id]) for p in state.players.values()]
+    territories = Counter(state.skirmish.board.control.values())
+    armies = Counter(state.skirmish.board.armies.values())
+    vp = state.skirmish.vp_of
+    views = [
+        _player_view(p, vp(p.id), territories[p.id], armies[p.id]) for p in state.players.values()
+    ]
     return sorted(views, key=lambda v: (-v.vp, -v.territories, v.name.lower()))
 
 
-def _player_view(player: Player, territories: int, armies: int) -> PlayerView:
+def _player_view(player: Player, vp: int, territories: int, armies: int) -> PlayerView:
     return PlayerView(
         id=player.id,
         name=player.name,
         color=player.color,
         pattern=player.pattern,
-        vp=player.vp,
+        vp=vp,
         territories=territories,
         armies=armies,
         status=player.status,
@@ -64,15 +67,15 @@ def public_game(
         settings=state.settings,
         admins=state.admins,
         players=standings(state),
-        map=state.map,
-        board=state.board,
+        map=state.skirmish.map,
+        board=state.skirmish.board,
         vote=vote,
         effect=state.skirmish.effect,
-        winner=state.winner,
+        winner=state.skirmish.winner,
         next_resolution_at=state.next_resolution_at(),
         orders_open_at=state.orders_open_at(),
         orders_close_at=state.orders_close_at(),
-        last_turn=state.last_turn,
+        last_turn=state.skirmish.last_turn,
         position=position,
         now=now,
         clock=clock,
@@ -119,7 +122,7 @@ def _claims(state: GameState) -> dict[str, SeatClaim]:
 
 
 def my_orders(state: GameState, player_id: str) -> MyOrders:
-    submissions = state.submissions.get(player_id, ())
+    submissions = state.skirmish.submissions.get(player_id, ())
     current: dict[str, RecordedOrder] = {}
     for submission in submissions:
         for order in submission.checked:
@@ -131,6 +134,8 @@ def my_orders(state: GameState, player_id: str) -> MyOrders:
         submitted=[list(s.checked) for s in submissions],
         current=list(current.values()),
         last_turn=[
-            o for o in state.last_turn_orders(player_id) if o.result not in ("invalid", "replaced")
+            o
+            for o in state.skirmish.last_turn_orders(player_id)
+            if o.result not in ("invalid", "replaced")
         ],
     )

@@ -40,7 +40,7 @@ Handler = Callable[[Context, Request], Awaitable[CommandReply]]
 
 
 def armies_of(state: GameState, player_id: str) -> list[str]:
-    return sorted(t for t, owner in state.board.armies.items() if owner == player_id)
+    return sorted(t for t, owner in state.skirmish.board.armies.items() if owner == player_id)
 
 
 def _me(state: GameState, ctx: Context) -> Player:

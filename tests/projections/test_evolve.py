@@ -126,8 +126,8 @@ def test_players_join_and_leave_and_ids_keep_counting() -> None:
 def test_the_start_sets_the_map_the_board_turn_one_and_the_clock() -> None:
     state = _fold(*_started("Ann", "Bob", "Cy", vote=VOTE))
     assert state.phase == "running"
-    assert state.map == builtin_map("rulebook")
-    assert state.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
+    assert state.skirmish.map == builtin_map("rulebook")
+    assert state.skirmish.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
     assert (state.turn, state.turn_began_at) == (1, T0)
     assert state.earliest_resolution == T0 + timedelta(hours=1, minutes=10)
     assert state.skirmish.vote == VOTE
@@ -143,8 +143,8 @@ def test_the_turns_submissions_ballots_and_requests_gather() -> None:
         VoteCast(player_id="p1", turn=1, effect="FEAST"),
         JoinForcesRequested(player_id="p2", with_player="p3", turn=1),
     )
-    assert [s.text for s in state.submissions["p1"]] == ["first", "second"]
-    assert [s.text for s in state.submissions["p2"]] == ["theirs"]
+    assert [s.text for s in state.skirmish.submissions["p1"]] == ["first", "second"]
+    assert [s.text for s in state.skirmish.submissions["p2"]] == ["theirs"]
     assert state.skirmish.ballots == {"p1": "FEAST"}
     assert state.skirmish.join_requests == {"p2": "p3"}
 
@@ -170,13 +170,21 @@ def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> 
         resolution,
     )
     assert (state.turn, state.turn_began_at, state.next_resolution_at()) == (2, NOON, noon(2))
-    assert state.board == resolution.board
-    assert (state.submissions, state.skirmish.ballots, state.skirmish.join_requests) == ({}, {}, {})
+    assert state.skirmish.board == resolution.board
+    assert (state.skirmish.submissions, state.skirmish.ballots, state.skirmish.join_requests) == (
+        {},
+        {},
+        {},
+    )
     assert (state.skirmish.vote, state.skirmish.effect) == (next_vote, "FEAST")
-    assert {p.id: p.vp for p in state.players.values()} == {"p1": 2, "p2": 0, "p3": 1}
-    assert state.last_turn == resolution
-    assert state.last_turn_orders("p1") == [report]
-    assert state.last_turn_orders("p2") == []
+    assert {p.id: state.skirmish.vp_of(p.id) for p in state.players.values()} == {
+        "p1": 2,
+        "p2": 0,
+        "p3": 1,
+    }
+    assert state.skirmish.last_turn == resolution
+    assert state.skirmish.last_turn_orders("p1") == [report]
+    assert state.skirmish.last_turn_orders("p2") == []
     assert state.phase == "running"
 
 
@@ -190,7 +198,7 @@ def test_a_join_makes_one_player_of_two_with_both_accounts() -> None:
     state = _fold(*events)
     assert list(state.players) == ["p1", "p3", "p2/p4"]
     joint = state.players["p2/p4"]
-    assert (joint.name, joint.accounts, joint.color, joint.vp) == (
+    assert (joint.name, joint.accounts, joint.color, state.skirmish.vp_of(joint.id)) == (
         "Bob/Di",
         ("acct-2", "acct-4"),
         2,
@@ -228,7 +236,7 @@ def test_an_eliminated_player_is_out_and_its_account_plays_no_more() -> None:
 
 def test_a_winner_finishes_the_game() -> None:
     state = _fold(*_started("Ann", "Bob", "Cy"), _resolution(vp={"p1": 10}, winner="p1"))
-    assert (state.phase, state.winner) == ("finished", "p1")
+    assert (state.phase, state.skirmish.winner) == ("finished", "p1")
     assert state.next_resolution_at() is None
 
 
@@ -253,7 +261,7 @@ def test_the_rewind_marker_forgets_the_turns_votes_but_keeps_its_orders() -> Non
     )
     assert state.turn == 1
     assert state.skirmish.ballots == {}
-    assert [s.text for s in state.submissions["p1"]] == ["EH H"]
+    assert [s.text for s in state.skirmish.submissions["p1"]] == ["EH H"]
     assert state.skirmish.vote == VOTE
     assert state.earliest_resolution == rewound_at + timedelta(hours=1, minutes=10)
     assert state.next_resolution_at() == noon(2)

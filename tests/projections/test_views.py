@@ -103,7 +103,7 @@ def test_the_public_game_shows_the_standings_the_clock_and_the_position() -> Non
     )
     assert view.next_resolution_at == NOON
     assert view.players == standings(game.state)
-    assert view.board == game.state.board
+    assert view.board == game.state.skirmish.board
 
 
 def test_the_public_game_shows_when_this_turn_s_orders_open_and_close() -> None:

@@ -66,7 +66,7 @@ def forked_players(source: GameState, admin: str, *, sandbox: bool) -> tuple[For
             color=p.color,
             pattern=p.pattern,
             status=p.status,
-            vp=p.vp,
+            vp=source.skirmish.vp_of(p.id),
             has_joined_forces=p.id in source.skirmish.joined_forces,
         )
         for p in source.players.values()

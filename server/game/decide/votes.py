@@ -54,7 +54,7 @@ def cast_vote(state: GameState, command: CastVote) -> list[GameEvent]:
     vote = state.skirmish.vote
     if vote is None or vote.turn != state.turn:
         raise Conflict(codes.NO_VOTE, "there is no vote this turn")
-    if player.id not in state.board.armies.values():
+    if player.id not in state.skirmish.board.armies.values():
         raise NotAllowed(
             codes.VOTE_NEEDS_ARMIES, "players must have armies on the board in order to vote"
         )

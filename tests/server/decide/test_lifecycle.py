@@ -399,10 +399,10 @@ def test_a_ban_voids_the_orders_and_join_requests_of_this_turn_for_good() -> Non
     """rules.md: a ban voids the banned player's pending orders and join-forces requests
     from or to them; unbanning restores only what is sent afterwards."""
     game = joint_players()
-    assert "p2" in game.state.submissions
+    assert "p2" in game.state.skirmish.submissions
     assert game.state.skirmish.join_requests == {"p2": "p4", "p4": "p2"}
     game.run(BanPlayer(actor=Actor(ADMIN), now=during(2), player_id="p2"))
-    assert "p2" not in game.state.submissions
+    assert "p2" not in game.state.skirmish.submissions
     assert game.state.skirmish.join_requests == {}
     game.run(UnbanPlayer(actor=Actor(ADMIN), now=during(2), player_id="p2"))
     resolved = resolve(game)
