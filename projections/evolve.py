@@ -118,14 +118,12 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             )
         case PlayStarted():
             return started_play(state, event)
-        case VoteCast():
-            return _played(state, event)
-        case JoinForcesRequested():
+        case VoteCast() | JoinForcesRequested():
             return _played(state, event)
         case TurnRewound():
-            # The resolution itself is gone from the stream; what remains is to forget the
-            # votes of the turn, as rules.md says, and to reckon the next resolution from
-            # now rather than from a resolution long past.
+            # The resolution itself is gone from the stream; what remains is for the game
+            # to forget the votes of the turn, as rules.md says, and to reckon the next
+            # resolution from now rather than from a resolution long past.
             state = replace(
                 _played(state, event),
                 earliest_resolution=earliest_resolution(event.at, state.settings),
