@@ -13,11 +13,12 @@ from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, SeatClaim,
 
 def standings(state: GameState) -> list[PlayerView]:
     """Players by VP, then territories, then name: the side bar's order."""
-    territories = Counter(state.skirmish.board.control.values())
-    armies = Counter(state.skirmish.board.armies.values())
-    vp = state.skirmish.vp_of
+    skirmish = state.skirmish
+    territories = Counter(skirmish.board.control.values())
+    armies = Counter(skirmish.board.armies.values())
     views = [
-        _player_view(p, vp(p.id), territories[p.id], armies[p.id]) for p in state.players.values()
+        _player_view(p, skirmish.vp_of(p.id), territories[p.id], armies[p.id])
+        for p in state.players.values()
     ]
     return sorted(views, key=lambda v: (-v.vp, -v.territories, v.name.lower()))
 
@@ -47,18 +48,14 @@ def public_game(
     visibility.Viewer), a game run by its definition shows its `view` for those seats and
     their own sealed moves of the wait, never another seat's."""
     assert state.phase != "new"
-    vote = None
-    if state.skirmish.vote is not None and state.skirmish.vote.turn == state.turn:
+    skirmish = state.skirmish
+    held, vote = skirmish.vote, None
+    if held is not None and held.turn == state.turn:
         tally = None
         if state.settings.voting_mode == "normal":
-            counted = Counter(state.skirmish.ballots.values())
-            tally = {effect: counted[effect] for effect in state.skirmish.vote.candidates}
-        vote = VoteView(
-            state.skirmish.vote.turn,
-            state.skirmish.vote.candidates,
-            state.skirmish.vote.tie_break,
-            tally,
-        )
+            counted = Counter(skirmish.ballots.values())
+            tally = {effect: counted[effect] for effect in held.candidates}
+        vote = VoteView(held.turn, held.candidates, held.tie_break, tally)
     return PublicGame(
         id=state.game_id,
         name=state.settings.name,
@@ -67,15 +64,15 @@ def public_game(
         settings=state.settings,
         admins=state.admins,
         players=standings(state),
-        map=state.skirmish.map,
-        board=state.skirmish.board,
+        map=skirmish.map,
+        board=skirmish.board,
         vote=vote,
-        effect=state.skirmish.effect,
-        winner=state.skirmish.winner,
+        effect=skirmish.effect,
+        winner=skirmish.winner,
         next_resolution_at=state.next_resolution_at(),
         orders_open_at=state.orders_open_at(),
         orders_close_at=state.orders_close_at(),
-        last_turn=state.skirmish.last_turn,
+        last_turn=skirmish.last_turn,
         position=position,
         now=now,
         clock=clock,

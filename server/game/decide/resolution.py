@@ -34,19 +34,20 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
     require_phase(state, "running")
     _require_everyones_orders(state, command)
-    assert state.skirmish.map is not None
+    skirmish = state.skirmish
+    assert skirmish.map is not None
     vote_outcome = outcome(state)
     same_day = state.settings.voting_mode == "same_day"
-    effect = vote_outcome.winner if same_day and vote_outcome is not None else state.skirmish.effect
+    effect = vote_outcome.winner if same_day and vote_outcome is not None else skirmish.effect
     players = state.players
     resolved = state.rules.resolve(
         TurnInput(
-            game_map=state.skirmish.map,
+            game_map=skirmish.map,
             position=position_of(state),
-            vp={pid: state.skirmish.vp_of(pid) for pid in players},
+            vp={pid: skirmish.vp_of(pid) for pid in players},
             orders={
                 pid: [s.text for s in submissions]
-                for pid, submissions in state.skirmish.submissions.items()
+                for pid, submissions in skirmish.submissions.items()
                 if players[pid].status == "active" and not players[pid].banned
             },
             effect=parse_effect(effect) if effect else None,
