@@ -6,7 +6,8 @@ import msgspec
 from msgspec.structs import replace
 
 from projections.evolve import evolve, fold
-from projections.game import GameState
+from projections.game import GameState, decode_snapshot
+from projections.skirmish import SkirmishPlay
 from rules.skirmish.maps import builtin_map
 from rules.skirmish.turn import OrderReport
 from schema.commands import Actor
@@ -384,3 +385,31 @@ def test_a_real_fork_recorded_before_invitations_still_seats_its_players_running
     assert {p.id: p.accounts for p in state.players.values()} == {
         p.id: p.accounts for p in source.state.players.values()
     }
+
+
+def test_skirmish_societys_own_state_is_its_play_from_the_start_on() -> None:
+    joined = _fold(*_joined("Ann", "Bob", "Cy"), PlayerBanned(account_id="acct-3", player_id="p3"))
+    assert joined.play is None
+    assert (joined.skirmish.map, joined.skirmish.board.armies, joined.skirmish.vp_of("p1")) == (
+        None,
+        {},
+        0,
+    )
+    events = _started("Ann", "Bob", "Cy", vote=VOTE)
+    start = events[-1]
+    assert isinstance(start, GameStarted)
+    assert _fold(*events).play == SkirmishPlay(map=start.map, board=start.board, vote=VOTE)
+
+
+def test_skirmish_societys_state_comes_back_whole_from_a_snapshot() -> None:
+    state = _fold(
+        *_started("Ann", "Bob", "Cy", "Di", vote=VOTE),
+        _resolution(vp={"p1": 2, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}, winner=None),
+        _orders("p1", "EH H"),
+        VoteCast(player_id="p1", turn=2, effect="FEAST"),
+        JoinForcesRequested(player_id="p1", with_player="p3", turn=2),
+    )
+    back = decode_snapshot(msgspec.json.encode(state), state.version)
+    assert back == state
+    assert back is not None
+    assert isinstance(back.play, SkirmishPlay)
