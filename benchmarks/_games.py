@@ -127,9 +127,9 @@ def static_orders(state: GameState, rng: random.Random) -> dict[str, str]:
     empty territory of their own player, and about half of the others attack an enemy army
     that holds (one against one: it bounces); the rest hold. No army that moves is attacked,
     and no attacker is attacked, so no move can succeed by a chain or a circle."""
-    assert state.map is not None
-    neighbours = state.map.board.neighbours
-    armies, control = state.board.armies, state.board.control
+    assert state.skirmish.map is not None
+    neighbours = state.skirmish.map.board.neighbours
+    armies, control = state.skirmish.board.armies, state.skirmish.board.control
     orders: dict[str, str] = {}
     stepped_into: set[str] = set()
     for territory in sorted(armies):

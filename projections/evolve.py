@@ -12,6 +12,9 @@ from msgspec.structs import replace
 from projections.game import GameState, Player, with_typed_play
 from projections.playing import sealed_with, started_play, stepped
 from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
+from projections.skirmish import SkirmishEvent, SkirmishPlay
+from projections.skirmish import evolve as skirmish_evolve
+from projections.skirmish import forked as skirmish_forked
 from schema.game_events import (
     AdminAdded,
     AdminRemoved,
@@ -64,8 +67,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         # Each case is an isinstance test, in order: the events of every turn come first (a
         # rebuild folds hundreds of thousands of them).
         case OrdersSubmitted():
-            mine = (*state.submissions.get(event.player_id, ()), event)
-            return replace(state, submissions={**state.submissions, event.player_id: mine})
+            return _played(state, event)
         case PlayerNotified():
             if event.kind != "reminder":
                 return state
@@ -111,29 +113,23 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return replace(
                 state,
                 phase="running",
-                map=event.map,
-                board=event.board,
                 turn=1,
                 turn_began_at=event.at,
                 earliest_resolution=earliest_resolution(event.at, state.settings),
-                vote=event.vote,
+                play=skirmish_evolve(None, event),
                 secret=event.secret,
                 commitment=event.commitment,
             )
         case PlayStarted():
             return started_play(state, event)
-        case VoteCast():
-            return replace(state, ballots={**state.ballots, event.player_id: event.effect})
-        case JoinForcesRequested():
-            requests = {**state.join_requests, event.player_id: event.with_player}
-            return replace(state, join_requests=requests)
+        case VoteCast() | JoinForcesRequested():
+            return _played(state, event)
         case TurnRewound():
-            # The resolution itself is gone from the stream; what remains is to forget the
-            # votes of the turn, as rules.md says, and to reckon the next resolution from
-            # now rather than from a resolution long past.
+            # The resolution itself is gone from the stream; what remains is for the game
+            # to forget the votes of the turn, as rules.md says, and to reckon the next
+            # resolution from now rather than from a resolution long past.
             state = replace(
-                state,
-                ballots={},
+                _played(state, event),
                 earliest_resolution=earliest_resolution(event.at, state.settings),
                 # The wait the rewind goes back to begins afresh: its time is all there, and
                 # its reminder is yet to come.
@@ -153,9 +149,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             state = replace(state, banned_accounts=state.banned_accounts | {event.account_id})
             if event.player_id is None:
                 return state
-            return _void_turn_of(
-                _update_player(state, event.player_id, banned=True), event.player_id
-            )
+            return _played(_update_player(state, event.player_id, banned=True), event)
         case PlayerUnbanned():
             state = replace(state, banned_accounts=state.banned_accounts - {event.account_id})
             players = {
@@ -229,6 +223,14 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             )
 
 
+def _played(state: GameState, event: SkirmishEvent) -> GameState:
+    """The state after Skirmish Society's own fold took `event` (a game with a definition
+    folds its own events, inside the room's)."""
+    if not isinstance(state.play, SkirmishPlay):
+        return state
+    return replace(state, play=skirmish_evolve(state.play, event))
+
+
 def _resumed(state: GameState, unpaused: datetime) -> datetime | None:
     """When the wait began, moved on by the time the game stood paused: the clock stood
     still, and the wait keeps the time it had left (a wait begun during the pause, by a
@@ -253,19 +255,6 @@ def _uninvited(state: GameState, player_id: str, account_id: str) -> GameState:
     return replace(state, invited=invited)
 
 
-def _void_turn_of(state: GameState, player_id: str) -> GameState:
-    """A ban voids what the player sent this turn that is not resolved yet (rules.md):
-    their orders, their vote, and join-forces requests from or to them."""
-    return replace(
-        state,
-        submissions={p: s for p, s in state.submissions.items() if p != player_id},
-        ballots={p: b for p, b in state.ballots.items() if p != player_id},
-        join_requests={
-            p: other for p, other in state.join_requests.items() if player_id not in (p, other)
-        },
-    )
-
-
 def _resolved(state: GameState, event: TurnResolved) -> GameState:
     players = dict(state.players)
     for joint, (a, b) in event.joined.items():
@@ -277,10 +266,7 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
             accounts=first.accounts + second.accounts,
             notifications=first.notifications or second.notifications,
             banned=first.banned and second.banned,
-            has_joined_forces=True,
         )
-    for player_id, vp in event.vp.items():
-        players[player_id] = replace(players[player_id], vp=vp)
     for player_id in event.eliminated:
         if players[player_id].status == "active":
             players[player_id] = replace(players[player_id], status="eliminated")
@@ -288,17 +274,10 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         state,
         phase="finished" if event.winner is not None else state.phase,
         players=players,
-        board=event.board,
         turn=event.turn + 1,
         turn_began_at=event.at,
         earliest_resolution=earliest_resolution(event.at, state.settings),
-        submissions={},
-        vote=event.next_vote,
-        ballots={},
-        effect=event.next_effect,
-        join_requests={},
-        last_turn=event,
-        winner=event.winner,
+        play=skirmish_evolve(state.skirmish, event),
     )
 
 
@@ -314,41 +293,36 @@ def _forked(event: GameForked) -> GameState:
             p.color,
             p.pattern,
             status=p.status,
-            vp=p.vp,
-            has_joined_forces=p.has_joined_forces,
         )
         for p in event.players
     }
     invited = {p.id: p.accounts for p in event.players if p.accounts} if waits else {}
-    return with_typed_play(
-        GameState(
-            game_id=event.game_id,
-            game=event.game,
-            game_version=event.game_version,
-            phase="joining" if waits else "running",
-            settings=event.settings,
-            admins=(event.admin,),
-            secret=event.secret,
-            commitment=event.commitment,
-            created_at=event.at,
-            players=players,
-            joined_so_far=len(players),
-            map=event.map,
-            board=event.board,
+    state = GameState(
+        game_id=event.game_id,
+        game=event.game,
+        game_version=event.game_version,
+        phase="joining" if waits else "running",
+        settings=event.settings,
+        admins=(event.admin,),
+        secret=event.secret,
+        commitment=event.commitment,
+        created_at=event.at,
+        players=players,
+        joined_so_far=len(players),
+        turn=event.turn,
+        turn_began_at=None if waits else event.at,
+        wait_began_at=None if waits else event.at,
+        earliest_resolution=None if waits else earliest_resolution(event.at, event.settings),
+        invited=invited,
+        options=event.options,
+        play=event.play,
+        forked_from=ForkedFrom(
+            game=event.source_game,
             turn=event.turn,
-            turn_began_at=None if waits else event.at,
-            wait_began_at=None if waits else event.at,
-            earliest_resolution=None if waits else earliest_resolution(event.at, event.settings),
-            vote=event.vote,
-            effect=event.effect,
-            invited=invited,
-            options=event.options,
-            play=event.play,
-            forked_from=ForkedFrom(
-                game=event.source_game,
-                turn=event.turn,
-                position=event.position,
-                chain_hash=event.chain_hash,
-            ),
-        )
+            position=event.position,
+            chain_hash=event.chain_hash,
+        ),
     )
+    if state.definition is None:
+        return replace(state, play=skirmish_forked(event))
+    return with_typed_play(state)

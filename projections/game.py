@@ -20,25 +20,20 @@ from projections.schedule import (
     wait_reminder_lead,
     window,
 )
+from projections.skirmish import SkirmishPlay
 from rules.game import Game, Wait
 from rules.registry import DEFAULT_GAME, game_rules
-from rules.skirmish.board import GameMap
 from rules.skirmish.ruleset import SkirmishSociety
-from rules.skirmish.turn import OrderReport
 from schema.commands import Actor
 from schema.game_events import (
     ForkedFrom,
-    OrdersSubmitted,
     Phase,
     PlayerStatus,
-    RecordedPosition,
     Settings,
-    TurnResolved,
-    Vote,
 )
 
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
-SNAPSHOT_NAME = "game-state.v3"
+SNAPSHOT_NAME = "game-state.v6"
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -51,8 +46,6 @@ class Player(msgspec.Struct, frozen=True):
     status: PlayerStatus = "active"
     banned: bool = False
     notifications: bool = True
-    vp: int = 0
-    has_joined_forces: bool = False
 
     @property
     def wants_notices(self) -> bool:
@@ -77,22 +70,12 @@ class GameState(msgspec.Struct, frozen=True):
     players: dict[str, Player] = {}
     banned_accounts: frozenset[str] = frozenset()
     joined_so_far: int = 0
-    map: GameMap | None = None
-    board: RecordedPosition = RecordedPosition(armies={}, control={}, farms=[])
     turn: int = 0
     # When the current turn period began: the start, or the last resolution.
     turn_began_at: datetime | None = None
     # The next resolution is the first one at or after this moment (projections.schedule),
     # set by the start, a resolution, a rewind, an unpause or a change of schedule.
     earliest_resolution: datetime | None = None
-    # This turn's submissions, per player, oldest first.
-    submissions: dict[str, tuple[OrdersSubmitted, ...]] = {}
-    vote: Vote | None = None
-    ballots: dict[str, str] = {}
-    effect: str | None = None
-    join_requests: dict[str, str] = {}
-    last_turn: TurnResolved | None = None
-    winner: str | None = None
     # The last turn whose players were reminded that it resolves soon.
     reminded_turn: int = 0
     # Where this state stands in its stream, and the versions of the resolutions in it
@@ -104,11 +87,12 @@ class GameState(msgspec.Struct, frozen=True):
     # A real fork waiting for its start: the accounts invited to each seat that have not
     # claimed or declined it yet.
     invited: dict[str, tuple[str, ...]] = {}
-    # A game run by its definition (rules/game.py): its options, its own state (None
-    # before the start), and this turn's sealed moves by seat, each as the game joins a
-    # seat's several (`seal`: the newest, or all of them).
-    options: dict[str, Any] = {}
+    # The game's own state (None before the start): Skirmish Society's SkirmishPlay
+    # (projections.skirmish, read through `skirmish`), or the state of the definition the
+    # game is run by (rules/game.py). And a definition's options, and this turn's sealed
+    # moves by seat, each as the game joins a seat's several (`seal`: the newest, or all).
     play: Any = None
+    options: dict[str, Any] = {}
     sealed: dict[str, Any] = {}
     # The rewinds of the game so far (TurnRewound.rewinds): its draws' generation.
     rewinds: int = 0
@@ -127,6 +111,13 @@ class GameState(msgspec.Struct, frozen=True):
         rules = game_rules(self.game, self.game_version)
         assert isinstance(rules, SkirmishSociety), f"{self.game} has a definition"
         return rules
+
+    @property
+    def skirmish(self) -> SkirmishPlay:
+        """Skirmish Society's own state; empty before the start, and for a game run by its
+        definition (no map, no board, no vote), so that readers shared by every game need
+        not ask which game it is, nor whether it began."""
+        return self.play if isinstance(self.play, SkirmishPlay) else _NO_PLAY
 
     @property
     def definition(self) -> Game[Any, Any] | None:
@@ -185,11 +176,6 @@ class GameState(msgspec.Struct, frozen=True):
             return bytes.fromhex(self.secret)
         return self.seed.to_bytes(8, "big")
 
-    def last_turn_orders(self, player_id: str) -> list[OrderReport]:
-        if self.last_turn is None:
-            return []
-        return [o for o in self.last_turn.orders if o.player == player_id]
-
     def next_resolution_at(self) -> datetime | None:
         """When the scheduler resolves the turn (ResolveTurn): Skirmish Society's next
         resolution, or the deadline of the wait of a game run by its definition. None while
@@ -216,9 +202,10 @@ class GameState(msgspec.Struct, frozen=True):
         (orders are taken then, with no lock), finished or killed."""
         if self._scheduled_resolution() is None:
             return None
-        if self.last_turn is None:
+        last_turn = self.skirmish.last_turn
+        if last_turn is None:
             return self.turn_began_at
-        return orders_open(self.last_turn.at, self.settings)
+        return orders_open(last_turn.at, self.settings)
 
     def orders_close_at(self) -> datetime | None:
         """When this turn's orders close: the lock window before its resolution begins.
@@ -228,7 +215,8 @@ class GameState(msgspec.Struct, frozen=True):
 
     def window(self, now: datetime) -> Window:
         """Whether orders, votes and join-forces requests are taken at `now`."""
-        last = self.last_turn.at if self.last_turn is not None else None
+        last_turn = self.skirmish.last_turn
+        last = last_turn.at if last_turn is not None else None
         return window(
             now,
             next_resolution=self._scheduled_resolution(),
@@ -282,6 +270,7 @@ class GameState(msgspec.Struct, frozen=True):
         return Due(self.phase, self.turn, self.next_resolution_at(), self.next_reminder_at())
 
 
+_NO_PLAY = SkirmishPlay()
 _state_decoder = msgspec.json.Decoder(GameState)
 
 
@@ -289,9 +278,10 @@ def with_typed_play(state: GameState) -> GameState:
     """The state with its game's own state (`play`) of the game's own type: read as plain JSON
     from a snapshot or a fork's first event, it is not."""
     definition = state.definition
-    if definition is None or state.play is None:
+    play_type = SkirmishPlay if definition is None else definition.state_type
+    if state.play is None or isinstance(state.play, play_type):
         return state
-    return msgspec.structs.replace(state, play=msgspec.convert(state.play, definition.state_type))
+    return msgspec.structs.replace(state, play=msgspec.convert(state.play, play_type))
 
 
 def decode_snapshot(data: bytes, version: int) -> GameState | None:

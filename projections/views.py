@@ -13,19 +13,23 @@ from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, SeatClaim,
 
 def standings(state: GameState) -> list[PlayerView]:
     """Players by VP, then territories, then name: the side bar's order."""
-    territories = Counter(state.board.control.values())
-    armies = Counter(state.board.armies.values())
-    views = [_player_view(p, territories[p.id], armies[p.id]) for p in state.players.values()]
+    skirmish = state.skirmish
+    territories = Counter(skirmish.board.control.values())
+    armies = Counter(skirmish.board.armies.values())
+    views = [
+        _player_view(p, skirmish.vp_of(p.id), territories[p.id], armies[p.id])
+        for p in state.players.values()
+    ]
     return sorted(views, key=lambda v: (-v.vp, -v.territories, v.name.lower()))
 
 
-def _player_view(player: Player, territories: int, armies: int) -> PlayerView:
+def _player_view(player: Player, vp: int, territories: int, armies: int) -> PlayerView:
     return PlayerView(
         id=player.id,
         name=player.name,
         color=player.color,
         pattern=player.pattern,
-        vp=player.vp,
+        vp=vp,
         territories=territories,
         armies=armies,
         status=player.status,
@@ -44,13 +48,14 @@ def public_game(
     visibility.Viewer), a game run by its definition shows its `view` for those seats and
     their own sealed moves of the wait, never another seat's."""
     assert state.phase != "new"
-    vote = None
-    if state.vote is not None and state.vote.turn == state.turn:
+    skirmish = state.skirmish
+    held, vote = skirmish.vote, None
+    if held is not None and held.turn == state.turn:
         tally = None
         if state.settings.voting_mode == "normal":
-            counted = Counter(state.ballots.values())
-            tally = {effect: counted[effect] for effect in state.vote.candidates}
-        vote = VoteView(state.vote.turn, state.vote.candidates, state.vote.tie_break, tally)
+            counted = Counter(skirmish.ballots.values())
+            tally = {effect: counted[effect] for effect in held.candidates}
+        vote = VoteView(held.turn, held.candidates, held.tie_break, tally)
     return PublicGame(
         id=state.game_id,
         name=state.settings.name,
@@ -59,15 +64,15 @@ def public_game(
         settings=state.settings,
         admins=state.admins,
         players=standings(state),
-        map=state.map,
-        board=state.board,
+        map=skirmish.map,
+        board=skirmish.board,
         vote=vote,
-        effect=state.effect,
-        winner=state.winner,
+        effect=skirmish.effect,
+        winner=skirmish.winner,
         next_resolution_at=state.next_resolution_at(),
         orders_open_at=state.orders_open_at(),
         orders_close_at=state.orders_close_at(),
-        last_turn=state.last_turn,
+        last_turn=skirmish.last_turn,
         position=position,
         now=now,
         clock=clock,
@@ -114,7 +119,7 @@ def _claims(state: GameState) -> dict[str, SeatClaim]:
 
 
 def my_orders(state: GameState, player_id: str) -> MyOrders:
-    submissions = state.submissions.get(player_id, ())
+    submissions = state.skirmish.submissions.get(player_id, ())
     current: dict[str, RecordedOrder] = {}
     for submission in submissions:
         for order in submission.checked:
@@ -126,6 +131,8 @@ def my_orders(state: GameState, player_id: str) -> MyOrders:
         submitted=[list(s.checked) for s in submissions],
         current=list(current.values()),
         last_turn=[
-            o for o in state.last_turn_orders(player_id) if o.result not in ("invalid", "replaced")
+            o
+            for o in state.skirmish.last_turn_orders(player_id)
+            if o.result not in ("invalid", "replaced")
         ],
     )

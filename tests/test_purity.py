@@ -43,6 +43,7 @@ PURE = (
     "projections/evolve.py",
     "projections/playing.py",
     "projections/schedule.py",
+    "projections/skirmish.py",
     "projections/states.py",
     "projections/views.py",
     "projections/visibility.py",

@@ -40,7 +40,7 @@ Handler = Callable[[Context, Request], Awaitable[CommandReply]]
 
 
 def armies_of(state: GameState, player_id: str) -> list[str]:
-    return sorted(t for t, owner in state.board.armies.items() if owner == player_id)
+    return sorted(t for t, owner in state.skirmish.board.armies.items() if owner == player_id)
 
 
 def _me(state: GameState, ctx: Context) -> Player:
@@ -93,7 +93,7 @@ async def join_forces(ctx: Context, request: Request) -> CommandReply:
     state = executed.state
     me = state.players[event.player_id]
     joint = None
-    if state.join_requests.get(other.id) == me.id:
+    if state.skirmish.join_requests.get(other.id) == me.id:
         # The joint player is named in the order the two joined the game.
         seats = list(state.players)
         first, second = sorted((me, other), key=lambda p: seats.index(p.id))

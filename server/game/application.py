@@ -145,16 +145,17 @@ async def fork(
         position=last.position,
         chain_hash=last.hash.hex(),
         settings=replace(then.settings, name=name, sandbox=body.sandbox),
-        map=then.map,
-        board=then.board,
+        map=then.skirmish.map,
+        board=then.skirmish.board,
         players=forked_players(then, who.actor.account, sandbox=body.sandbox),
-        effect=then.effect,
-        vote=then.vote,
+        effect=then.skirmish.effect,
+        vote=then.skirmish.vote,
         secret=found.entropy(),
         game=then.game,
         game_version=then.game_version,
         options=then.options,
-        play=msgspec.to_builtins(then.play),
+        # Skirmish Society's state goes in the fork's own fields, a definition's here.
+        play=None if then.definition is None else msgspec.to_builtins(then.play),
     )
     return await found.games.execute(game_id, command)
 

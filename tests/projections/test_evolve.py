@@ -6,7 +6,8 @@ import msgspec
 from msgspec.structs import replace
 
 from projections.evolve import evolve, fold
-from projections.game import GameState
+from projections.game import GameState, decode_snapshot
+from projections.skirmish import SkirmishPlay
 from rules.skirmish.maps import builtin_map
 from rules.skirmish.turn import OrderReport
 from schema.commands import Actor
@@ -126,11 +127,11 @@ def test_players_join_and_leave_and_ids_keep_counting() -> None:
 def test_the_start_sets_the_map_the_board_turn_one_and_the_clock() -> None:
     state = _fold(*_started("Ann", "Bob", "Cy", vote=VOTE))
     assert state.phase == "running"
-    assert state.map == builtin_map("rulebook")
-    assert state.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
+    assert state.skirmish.map == builtin_map("rulebook")
+    assert state.skirmish.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
     assert (state.turn, state.turn_began_at) == (1, T0)
     assert state.earliest_resolution == T0 + timedelta(hours=1, minutes=10)
-    assert state.vote == VOTE
+    assert state.skirmish.vote == VOTE
     assert state.next_resolution_at() == NOON
 
 
@@ -143,10 +144,10 @@ def test_the_turns_submissions_ballots_and_requests_gather() -> None:
         VoteCast(player_id="p1", turn=1, effect="FEAST"),
         JoinForcesRequested(player_id="p2", with_player="p3", turn=1),
     )
-    assert [s.text for s in state.submissions["p1"]] == ["first", "second"]
-    assert [s.text for s in state.submissions["p2"]] == ["theirs"]
-    assert state.ballots == {"p1": "FEAST"}
-    assert state.join_requests == {"p2": "p3"}
+    assert [s.text for s in state.skirmish.submissions["p1"]] == ["first", "second"]
+    assert [s.text for s in state.skirmish.submissions["p2"]] == ["theirs"]
+    assert state.skirmish.ballots == {"p1": "FEAST"}
+    assert state.skirmish.join_requests == {"p2": "p3"}
 
 
 def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> None:
@@ -170,13 +171,21 @@ def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> 
         resolution,
     )
     assert (state.turn, state.turn_began_at, state.next_resolution_at()) == (2, NOON, noon(2))
-    assert state.board == resolution.board
-    assert (state.submissions, state.ballots, state.join_requests) == ({}, {}, {})
-    assert (state.vote, state.effect) == (next_vote, "FEAST")
-    assert {p.id: p.vp for p in state.players.values()} == {"p1": 2, "p2": 0, "p3": 1}
-    assert state.last_turn == resolution
-    assert state.last_turn_orders("p1") == [report]
-    assert state.last_turn_orders("p2") == []
+    assert state.skirmish.board == resolution.board
+    assert (state.skirmish.submissions, state.skirmish.ballots, state.skirmish.join_requests) == (
+        {},
+        {},
+        {},
+    )
+    assert (state.skirmish.vote, state.skirmish.effect) == (next_vote, "FEAST")
+    assert {p.id: state.skirmish.vp_of(p.id) for p in state.players.values()} == {
+        "p1": 2,
+        "p2": 0,
+        "p3": 1,
+    }
+    assert state.skirmish.last_turn == resolution
+    assert state.skirmish.last_turn_orders("p1") == [report]
+    assert state.skirmish.last_turn_orders("p2") == []
     assert state.phase == "running"
 
 
@@ -190,13 +199,13 @@ def test_a_join_makes_one_player_of_two_with_both_accounts() -> None:
     state = _fold(*events)
     assert list(state.players) == ["p1", "p3", "p2/p4"]
     joint = state.players["p2/p4"]
-    assert (joint.name, joint.accounts, joint.color, joint.vp) == (
+    assert (joint.name, joint.accounts, joint.color, state.skirmish.vp_of(joint.id)) == (
         "Bob/Di",
         ("acct-2", "acct-4"),
         2,
         1,
     )
-    assert joint.has_joined_forces
+    assert joint.id in state.skirmish.joined_forces
     # Either account still wants notifications; only one of the two is banned.
     assert joint.notifications
     assert not joint.banned
@@ -228,7 +237,7 @@ def test_an_eliminated_player_is_out_and_its_account_plays_no_more() -> None:
 
 def test_a_winner_finishes_the_game() -> None:
     state = _fold(*_started("Ann", "Bob", "Cy"), _resolution(vp={"p1": 10}, winner="p1"))
-    assert (state.phase, state.winner) == ("finished", "p1")
+    assert (state.phase, state.skirmish.winner) == ("finished", "p1")
     assert state.next_resolution_at() is None
 
 
@@ -252,9 +261,9 @@ def test_the_rewind_marker_forgets_the_turns_votes_but_keeps_its_orders() -> Non
         TurnRewound(turn=1, at=rewound_at),
     )
     assert state.turn == 1
-    assert state.ballots == {}
-    assert [s.text for s in state.submissions["p1"]] == ["EH H"]
-    assert state.vote == VOTE
+    assert state.skirmish.ballots == {}
+    assert [s.text for s in state.skirmish.submissions["p1"]] == ["EH H"]
+    assert state.skirmish.vote == VOTE
     assert state.earliest_resolution == rewound_at + timedelta(hours=1, minutes=10)
     assert state.next_resolution_at() == noon(2)
 
@@ -376,3 +385,31 @@ def test_a_real_fork_recorded_before_invitations_still_seats_its_players_running
     assert {p.id: p.accounts for p in state.players.values()} == {
         p.id: p.accounts for p in source.state.players.values()
     }
+
+
+def test_skirmish_societys_own_state_is_its_play_from_the_start_on() -> None:
+    joined = _fold(*_joined("Ann", "Bob", "Cy"), PlayerBanned(account_id="acct-3", player_id="p3"))
+    assert joined.play is None
+    assert (joined.skirmish.map, joined.skirmish.board.armies, joined.skirmish.vp_of("p1")) == (
+        None,
+        {},
+        0,
+    )
+    events = _started("Ann", "Bob", "Cy", vote=VOTE)
+    start = events[-1]
+    assert isinstance(start, GameStarted)
+    assert _fold(*events).play == SkirmishPlay(map=start.map, board=start.board, vote=VOTE)
+
+
+def test_skirmish_societys_state_comes_back_whole_from_a_snapshot() -> None:
+    state = _fold(
+        *_started("Ann", "Bob", "Cy", "Di", vote=VOTE),
+        _resolution(vp={"p1": 2, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}, winner=None),
+        _orders("p1", "EH H"),
+        VoteCast(player_id="p1", turn=2, effect="FEAST"),
+        JoinForcesRequested(player_id="p1", with_player="p3", turn=2),
+    )
+    back = decode_snapshot(msgspec.json.encode(state), state.version)
+    assert back == state
+    assert back is not None
+    assert isinstance(back.play, SkirmishPlay)

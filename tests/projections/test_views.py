@@ -68,7 +68,7 @@ def test_the_public_game_never_shows_the_seed() -> None:
 
 def test_same_day_ballots_are_not_counted_in_public() -> None:
     game = started(3, voting_mode="same_day", **EVERY_TURN)
-    vote = game.state.vote
+    vote = game.state.skirmish.vote
     assert vote is not None
     game.run(CastVote(actor=Actor(account(1)), now=during(1), effect=vote.candidates[1]))
     view = public_game(game.state, position=1).vote
@@ -79,7 +79,7 @@ def test_same_day_ballots_are_not_counted_in_public() -> None:
 
 def test_normal_votes_are_counted_in_public() -> None:
     game = started(3, **EVERY_TURN)
-    vote = game.state.vote
+    vote = game.state.skirmish.vote
     assert vote is not None
     game.run(CastVote(actor=Actor(account(1)), now=during(1), effect=vote.candidates[1]))
     view = public_game(game.state, position=1).vote
@@ -103,7 +103,7 @@ def test_the_public_game_shows_the_standings_the_clock_and_the_position() -> Non
     )
     assert view.next_resolution_at == NOON
     assert view.players == standings(game.state)
-    assert view.board == game.state.board
+    assert view.board == game.state.skirmish.board
 
 
 def test_the_public_game_shows_when_this_turn_s_orders_open_and_close() -> None:

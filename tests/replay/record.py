@@ -103,7 +103,7 @@ def play(game: CorpusGame) -> list[GameEvent]:
         assert due is not None
         at = began + ORDERS_AFTER
         view = public_game(room.state, len(room.events), at)
-        armed = set(room.state.board.armies.values())
+        armed = set(room.state.skirmish.board.armies.values())
         for player_id, player in room.state.players.items():
             if player.status != "active" or player_id not in armed:
                 continue

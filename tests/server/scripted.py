@@ -73,7 +73,9 @@ class ScriptedGame:
         state = loaded.state
         self.tick(0.1)
         for player in state.players.values():
-            mine = sorted(t for t, owner in state.board.armies.items() if owner == player.id)
+            mine = sorted(
+                t for t, owner in state.skirmish.board.armies.items() if owner == player.id
+            )
             text = ", ".join(f"{t} {_verb(player.id, state.turn)}" for t in mine)
             if text:
                 await self.run(

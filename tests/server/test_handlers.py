@@ -43,9 +43,9 @@ async def test_a_five_player_game_is_played_to_a_winner(store: EventStore) -> No
         4,
     ]
     assert final.phase == "finished"
-    assert final.winner == "p1"
-    assert final.players["p1"].vp == 6
-    assert len(final.board.farms) == 2
+    assert final.skirmish.winner == "p1"
+    assert final.skirmish.vp_of("p1") == 6
+    assert len(final.skirmish.board.farms) == 2
     # A finished game refuses orders.
     with pytest.raises(Exception, match="finished"):
         await game.run(
@@ -74,9 +74,9 @@ async def test_a_rewind_undoes_the_last_resolution_and_archives_it(store: EventS
 
     rewound = await game.rewind()
     assert rewound.state.turn == 2
-    assert rewound.state.board == before_turn_2.board
+    assert rewound.state.skirmish.board == before_turn_2.skirmish.board
     # The orders of turn 2 are submitted orders again, and can be replaced.
-    assert set(rewound.state.submissions) == set(before_turn_2.players)
+    assert set(rewound.state.skirmish.submissions) == set(before_turn_2.players)
     archive = await store.read_archive(stream_of("g1"))
     assert len(archive) == 1
     assert archive[0].truncated_by == ADMIN
@@ -95,7 +95,7 @@ async def test_a_rewind_undoes_the_last_resolution_and_archives_it(store: EventS
     # The game plays on from there to the same end.
     for _ in range(4):
         last = await game.play_turn()
-    assert last.state.winner == "p1"
+    assert last.state.skirmish.winner == "p1"
 
 
 async def test_a_snapshot_is_taken_at_every_resolution(store: EventStore) -> None:
@@ -133,7 +133,7 @@ async def test_twenty_concurrent_submitters_lose_nothing(store: EventStore) -> N
 
     async def submit(i: int, player_id: str) -> None:
         player = state.players[player_id]
-        mine = [t for t, owner in state.board.armies.items() if owner == player_id]
+        mine = [t for t, owner in state.skirmish.board.armies.items() if owner == player_id]
         text = ", ".join(f"{t} H" for t in mine)
         await services[i % 2].execute(
             "g1", SubmitOrders(nonce=NONCE, actor=Actor(player.accounts[0]), now=now, text=text)
@@ -290,7 +290,7 @@ class AlwaysBeaten:
 
 
 def _holds(state: GameState, player_id: str, now: datetime) -> SubmitOrders:
-    mine = [t for t, owner in state.board.armies.items() if owner == player_id]
+    mine = [t for t, owner in state.skirmish.board.armies.items() if owner == player_id]
     account = state.players[player_id].accounts[0]
     text = ", ".join(f"{t} H" for t in mine)
     return SubmitOrders(nonce=NONCE, actor=Actor(account), now=now, text=text)

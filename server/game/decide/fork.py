@@ -58,6 +58,7 @@ def forked_players(source: GameState, admin: str, *, sandbox: bool) -> tuple[For
             return (admin,)
         return player.accounts if player.status == "active" else ()
 
+    skirmish = source.skirmish
     return tuple(
         ForkedPlayer(
             id=p.id,
@@ -66,8 +67,8 @@ def forked_players(source: GameState, admin: str, *, sandbox: bool) -> tuple[For
             color=p.color,
             pattern=p.pattern,
             status=p.status,
-            vp=p.vp,
-            has_joined_forces=p.has_joined_forces,
+            vp=skirmish.vp_of(p.id),
+            has_joined_forces=p.id in skirmish.joined_forces,
         )
         for p in source.players.values()
     )

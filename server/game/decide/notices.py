@@ -61,7 +61,7 @@ def wait_reminder_text(state: GameState, deadline: datetime) -> str:
 
 def reminder_text(state: GameState, player: Player, resolves_at: datetime) -> str:
     local = resolves_at + timedelta(hours=state.settings.utc_offset)
-    armies = sum(1 for owner in state.board.armies.values() if owner == player.id)
+    armies = sum(1 for owner in state.skirmish.board.armies.values() if owner == player.id)
     ordered = len(my_orders(state, player.id).current)
     text = (
         f"{state.settings.name}: turn {state.turn} resolves at {local:%H:%M} local time "
@@ -140,7 +140,9 @@ def results_text(
     joint = next((j for j, pair in resolved.joined.items() if player.id in pair), None)
     me = joint or player.id
     gained = resolved.vp_gained.get(player.id, 0)
-    lines.append(f"You have {resolved.vp.get(me, player.vp)} VP (+{gained} this turn).")
+    lines.append(
+        f"You have {resolved.vp.get(me, state.skirmish.vp_of(player.id))} VP (+{gained} this turn)."
+    )
     if joint is not None:
         lines.append(f"You joined forces: you now play as {joint}.")
     if resolved.next_effect:

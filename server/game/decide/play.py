@@ -43,7 +43,7 @@ _JOIN_FORCES_CODES = {
 
 
 def position_of(state: GameState) -> Position:
-    board = state.board
+    board = state.skirmish.board
     return Position(armies=board.armies, control=board.control, farms=frozenset(board.farms))
 
 
@@ -54,14 +54,17 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
         raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
     require_unlocked(state, command.now)
     text = check_text("the orders", command.text, MAX_ORDER_TEXT)
-    sent = state.submissions.get(player.id, ())
+    skirmish = state.skirmish
+    sent = skirmish.submissions.get(player.id, ())
     if len(sent) >= MAX_SUBMISSIONS:
         raise _quota(state, command, f"{MAX_SUBMISSIONS} submissions")
-    assert state.map is not None
+    assert skirmish.map is not None
     # In same-day voting the effect is not known yet: orders are checked without one now,
     # and checked again under the effect when the turn resolves.
-    effect = state.effect if state.settings.voting_mode == "normal" else None
-    checked = state.rules.check_submission(state.map, position_of(state), player.id, text, effect)
+    effect = skirmish.effect if state.settings.voting_mode == "normal" else None
+    checked = state.rules.check_submission(
+        skirmish.map, position_of(state), player.id, text, effect
+    )
     if sum(len(s.checked) for s in sent) + len(checked) > MAX_ORDER_LINES:
         raise _quota(state, command, f"{MAX_ORDER_LINES} order lines")
     return [
@@ -117,13 +120,14 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
             f"{other.name} is banned from this game and cannot join forces",
         )
     in_game = [p for p in state.players.values() if p.status == "active"]
-    counts = Counter(state.board.control.values())
+    skirmish = state.skirmish
+    counts = Counter(skirmish.board.control.values())
     problem = join_forces_problem(
         player.id,
         other.id,
         territories={p.id: counts[p.id] for p in in_game},
-        vp={p.id: p.vp for p in in_game},
-        joined_before={p.id for p in in_game if p.has_joined_forces},
+        vp={p.id: skirmish.vp_of(p.id) for p in in_game},
+        joined_before={p.id for p in in_game if p.id in skirmish.joined_forces},
         names={p.id: p.name for p in in_game},
     )
     if problem is not None:

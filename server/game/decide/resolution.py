@@ -34,19 +34,20 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
     require_phase(state, "running")
     _require_everyones_orders(state, command)
-    assert state.map is not None
+    skirmish = state.skirmish
+    assert skirmish.map is not None
     vote_outcome = outcome(state)
     same_day = state.settings.voting_mode == "same_day"
-    effect = vote_outcome.winner if same_day and vote_outcome is not None else state.effect
+    effect = vote_outcome.winner if same_day and vote_outcome is not None else skirmish.effect
     players = state.players
     resolved = state.rules.resolve(
         TurnInput(
-            game_map=state.map,
+            game_map=skirmish.map,
             position=position_of(state),
-            vp={pid: p.vp for pid, p in players.items()},
+            vp={pid: skirmish.vp_of(pid) for pid in players},
             orders={
                 pid: [s.text for s in submissions]
-                for pid, submissions in state.submissions.items()
+                for pid, submissions in skirmish.submissions.items()
                 if players[pid].status == "active" and not players[pid].banned
             },
             effect=parse_effect(effect) if effect else None,
@@ -88,7 +89,7 @@ def _require_everyones_orders(state: GameState, command: ResolveTurn) -> None:
     if command.actor.operator or state.settings.sandbox:
         return
     active = [p.id for p in state.players.values() if _in_play(state, p.id)]
-    missing = sum(1 for player in active if player not in state.submissions)
+    missing = sum(1 for player in active if player not in state.skirmish.submissions)
     if missing:
         verb = "has" if missing == 1 else "have"
         raise Conflict(
@@ -101,7 +102,7 @@ def _require_everyones_orders(state: GameState, command: ResolveTurn) -> None:
 
 def _mutual_requests(state: GameState) -> tuple[tuple[str, str], ...]:
     """Pairs who asked for each other this turn, in the order they joined the game."""
-    requests = state.join_requests
+    requests = state.skirmish.join_requests
     order = {pid: i for i, pid in enumerate(state.players)}
     pairs = {
         tuple(sorted((a, b), key=order.__getitem__))

@@ -29,10 +29,10 @@ def vote_for(state: GameState, turn: int, randomness: bytes) -> Vote | None:
 
 def outcome(state: GameState) -> VoteOutcome | None:
     """The result of the vote held during the current turn, counted now."""
-    vote = state.vote
+    vote = state.skirmish.vote
     if vote is None or vote.turn != state.turn:
         return None
-    counted = Counter(state.ballots.values())
+    counted = Counter(state.skirmish.ballots.values())
     tally = {effect: counted[effect] for effect in vote.candidates}
     first, second = vote.candidates
     if tally[first] == tally[second]:
@@ -51,14 +51,14 @@ def outcome(state: GameState) -> VoteOutcome | None:
 def cast_vote(state: GameState, command: CastVote) -> list[GameEvent]:
     require_phase(state, "running", "paused")
     player = active_player(state, command, command.as_player)
-    vote = state.vote
+    vote = state.skirmish.vote
     if vote is None or vote.turn != state.turn:
         raise Conflict(codes.NO_VOTE, "there is no vote this turn")
-    if player.id not in state.board.armies.values():
+    if player.id not in state.skirmish.board.armies.values():
         raise NotAllowed(
             codes.VOTE_NEEDS_ARMIES, "players must have armies on the board in order to vote"
         )
-    if player.id in state.ballots:
+    if player.id in state.skirmish.ballots:
         raise Conflict(codes.ALREADY_VOTED, "you can only vote once in a given turn")
     require_unlocked(state, command.now)
     try:

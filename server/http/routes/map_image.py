@@ -96,12 +96,13 @@ async def get_map_png(
     state = loaded.state
     if state.definition is not None:
         return await _game_picture(request, state, turn)
-    if state.map is None:
+    skirmish = state.skirmish
+    if skirmish.map is None:
         raise Refusal(codes.MAP_NOT_DRAWN, "the map is drawn when the game starts")
-    last = state.last_turn
+    last = skirmish.last_turn
     scene = Scene(
-        map=state.map,
-        board=state.board,
+        map=skirmish.map,
+        board=skirmish.board,
         looks={p.id: (p.color, p.pattern) for p in state.players.values()},
         orders=last.orders if last else [],
         dead=last.dead if last else [],

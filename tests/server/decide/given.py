@@ -170,17 +170,17 @@ def scored(game: Game, vp: dict[str, int], *, board: RecordedPosition | None = N
     """A resolution of the current turn, given by hand, that leaves the players with `vp`
     (every player not named keeps its VP) and the board as it is, or as `board`."""
     state = game.state
-    totals = {pid: p.vp for pid, p in state.players.items()} | vp
+    totals = {pid: state.skirmish.vp_of(pid) for pid in state.players} | vp
     return game.given(
         TurnResolved(
             turn=state.turn,
             at=noon(state.turn),
             effect=None,
             orders=[],
-            board=board or state.board,
+            board=board or state.skirmish.board,
             dead=[],
             vp=totals,
-            vp_gained={pid: totals[pid] - p.vp for pid, p in state.players.items()},
+            vp_gained={pid: totals[pid] - state.skirmish.vp_of(pid) for pid in state.players},
             eliminated=[],
             winner=None,
             joined={},
@@ -215,14 +215,14 @@ def resolve(game: Game, *, now: datetime | None = None) -> TurnResolved:
 
 
 def armies_of(state: GameState, player: str) -> list[str]:
-    return sorted(t for t, owner in state.board.armies.items() if owner == player)
+    return sorted(t for t, owner in state.skirmish.board.armies.items() if owner == player)
 
 
 def free_neighbours(state: GameState, territory: str) -> list[str]:
     """The neighbours of `territory` that nobody controls."""
-    assert state.map is not None
-    neighbours = state.map.board.neighbours[territory]
-    return sorted(t for t in neighbours if t not in state.board.control)
+    assert state.skirmish.map is not None
+    neighbours = state.skirmish.map.board.neighbours[territory]
+    return sorted(t for t in neighbours if t not in state.skirmish.board.control)
 
 
 def join_forces_example(vp: dict[str, int], **settings: Any) -> Game:
@@ -230,8 +230,8 @@ def join_forces_example(vp: dict[str, int], **settings: Any) -> Game:
     B (p2) 6, C (p3) 4 and D (p4) 2, each with one army; B's army borders a free
     territory. The players have `vp`."""
     game = started(4, **settings)
-    assert game.state.map is not None
-    neighbours = game.state.map.board.neighbours
+    assert game.state.skirmish.map is not None
+    neighbours = game.state.skirmish.map.board.neighbours
     ids = sorted(neighbours)
     free = ids[0]
     bordering = sorted(neighbours[free])[0]
@@ -261,7 +261,7 @@ def joint_players(**settings: Any) -> Game:
 def forking(source: Game, *, sandbox: bool, forker: str = "acct-forker") -> ForkGame:
     """The command that forks `source` at its current turn, as the entry point makes it."""
     then = source.state
-    assert then.map is not None
+    assert then.skirmish.map is not None
     return ForkGame(
         actor=Actor(forker),
         now=T0,
@@ -271,11 +271,11 @@ def forking(source: Game, *, sandbox: bool, forker: str = "acct-forker") -> Fork
         position=41,
         chain_hash="ab" * 32,
         settings=replace(then.settings, sandbox=sandbox),
-        map=then.map,
-        board=then.board,
+        map=then.skirmish.map,
+        board=then.skirmish.board,
         players=forked_players(then, forker, sandbox=sandbox),
-        effect=then.effect,
-        vote=then.vote,
+        effect=then.skirmish.effect,
+        vote=then.skirmish.vote,
         secret=SECRET,
         game=then.game,
         game_version=then.game_version,

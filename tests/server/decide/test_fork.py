@@ -63,11 +63,19 @@ def test_a_fork_begins_with_the_sources_board_seats_and_vote(sandbox: bool) -> N
     assert isinstance(event, GameForked)
     assert (event.chain_hash, event.invites) == ("ab" * 32, not sandbox)
     state = fork.state
-    assert (state.turn, state.board, state.map) == (then.turn, then.board, then.map)
-    assert (state.vote, state.effect, state.admins) == (then.vote, then.effect, ("acct-forker",))
+    assert (state.turn, state.skirmish.board, state.skirmish.map) == (
+        then.turn,
+        then.skirmish.board,
+        then.skirmish.map,
+    )
+    assert (state.skirmish.vote, state.skirmish.effect, state.admins) == (
+        then.skirmish.vote,
+        then.skirmish.effect,
+        ("acct-forker",),
+    )
     assert state.forked_from == ForkedFrom(then.game_id, then.turn, 41, "ab" * 32)
-    assert {p.id: p.vp for p in state.players.values()} == {
-        p.id: p.vp for p in then.players.values()
+    assert {p.id: state.skirmish.vp_of(p.id) for p in state.players.values()} == {
+        p.id: then.skirmish.vp_of(p.id) for p in then.players.values()
     }
     holders = {p.id: p.accounts for p in state.players.values()}
     if sandbox:

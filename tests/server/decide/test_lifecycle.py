@@ -399,11 +399,11 @@ def test_a_ban_voids_the_orders_and_join_requests_of_this_turn_for_good() -> Non
     """rules.md: a ban voids the banned player's pending orders and join-forces requests
     from or to them; unbanning restores only what is sent afterwards."""
     game = joint_players()
-    assert "p2" in game.state.submissions
-    assert game.state.join_requests == {"p2": "p4", "p4": "p2"}
+    assert "p2" in game.state.skirmish.submissions
+    assert game.state.skirmish.join_requests == {"p2": "p4", "p4": "p2"}
     game.run(BanPlayer(actor=Actor(ADMIN), now=during(2), player_id="p2"))
-    assert "p2" not in game.state.submissions
-    assert game.state.join_requests == {}
+    assert "p2" not in game.state.skirmish.submissions
+    assert game.state.skirmish.join_requests == {}
     game.run(UnbanPlayer(actor=Actor(ADMIN), now=during(2), player_id="p2"))
     resolved = resolve(game)
     assert resolved.joined == {}
@@ -412,12 +412,12 @@ def test_a_ban_voids_the_orders_and_join_requests_of_this_turn_for_good() -> Non
 
 def test_a_ban_voids_the_vote_of_this_turn() -> None:
     game = started(3, votes="every_turn", vote_start_turn=1)
-    vote = game.state.vote
+    vote = game.state.skirmish.vote
     assert vote is not None
     for player in (1, 2):
         game.run(CastVote(actor=Actor(account(player)), now=during(1), effect=vote.candidates[0]))
     game.run(BanPlayer(actor=Actor(ADMIN), now=during(1), player_id="p2"))
-    assert game.state.ballots == {"p1": vote.candidates[0]}
+    assert game.state.skirmish.ballots == {"p1": vote.candidates[0]}
     game.run(UnbanPlayer(actor=Actor(ADMIN), now=during(1), player_id="p2"))
     outcome = resolve(game).vote_outcome
     assert outcome is not None

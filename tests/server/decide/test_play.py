@@ -120,7 +120,7 @@ def test_every_submission_of_a_turn_is_kept() -> None:
     first, second = armies_of(game.state, "p1")
     submit(game, 1, f"{first} H")
     submit(game, 1, f"{second} H")
-    assert [s.text for s in game.state.submissions["p1"]] == [f"{first} H", f"{second} H"]
+    assert [s.text for s in game.state.skirmish.submissions["p1"]] == [f"{first} H", f"{second} H"]
 
 
 def test_only_a_player_sends_orders() -> None:
@@ -231,7 +231,7 @@ def test_a_player_sends_at_most_a_hundred_submissions_a_turn() -> None:
     assert (refused.value.status, refused.value.code) == (429, "turn_quota")
     # It comes back when the turn resolves: at noon, four hours after 08:00.
     assert refused.value.retry_after == 4 * 3600
-    assert len(game.state.submissions["p1"]) == MAX_SUBMISSIONS
+    assert len(game.state.skirmish.submissions["p1"]) == MAX_SUBMISSIONS
     # Other players and the next turn are not touched by p1's quota.
     submit(game, 2, "anything")
     resolve(game)
@@ -309,7 +309,7 @@ def _request(player: int, with_player: str) -> RequestJoinForces:
 
 
 def test_the_example_board_has_the_rulebooks_territory_counts() -> None:
-    control = join_forces_example(BEHIND).state.board.control
+    control = join_forces_example(BEHIND).state.skirmish.board.control
     counts = {p: sum(1 for owner in control.values() if owner == p) for p in BEHIND}
     assert counts == {"p1": 8, "p2": 6, "p3": 4, "p4": 2}
 
@@ -376,7 +376,7 @@ def test_join_forces_is_for_players_of_a_running_game() -> None:
 
 def test_mutual_requests_merge_at_resolution_with_the_lower_vp() -> None:
     game = joint_players()
-    before = game.state.board.control
+    before = game.state.skirmish.board.control
     event = resolve(game)
     assert event.joined == {"p2/p4": ("p2", "p4")}
     assert event.vp["p2/p4"] == 3
@@ -400,12 +400,12 @@ def test_the_joint_player_is_named_a_slash_b_and_both_accounts_act_for_it() -> N
     game = joint_players()
     resolve(game)
     joint = game.state.players["p2/p4"]
-    assert (joint.name, joint.accounts, joint.vp) == (
+    assert (joint.name, joint.accounts, game.state.skirmish.vp_of(joint.id)) == (
         "Player 2/Player 4",
         (account(2), account(4)),
         3,
     )
-    assert joint.has_joined_forces
+    assert joint.id in game.state.skirmish.joined_forces
     assert set(game.state.players) == {"p1", "p3", "p2/p4"}
     for player in (2, 4):
         (event,) = game.when(

@@ -62,7 +62,7 @@ def test_one_event_carries_everything_the_turn_produced() -> None:
     submit(game, 1, f"{mine[0]} H")
     submit(game, 1, f"{mine[0]} to {free}")
     submit(game, 2, f"{theirs[0]} H, QQ H")
-    board = state.board
+    board = state.skirmish.board
     resolved, *notices = game.when(
         ResolveTurn(actor=Actor("scheduler", operator=True), now=NOON, turn=1)
     )
@@ -101,13 +101,13 @@ def test_the_resolution_opens_the_next_turn() -> None:
     submit(game, 1, "anything")
     resolve(game)
     state = game.state
-    assert (state.turn, state.turn_began_at, state.submissions) == (2, NOON, {})
+    assert (state.turn, state.turn_began_at, state.skirmish.submissions) == (2, NOON, {})
     assert state.next_resolution_at() == noon(2)
 
 
 def test_armies_without_orders_hold() -> None:
     game = started(3)
-    before = game.state.board
+    before = game.state.skirmish.board
     event = resolve(game)
     assert event.orders == []
     assert event.board == before
@@ -199,7 +199,7 @@ def test_reaching_the_vp_target_wins_and_finishes_the_game() -> None:
     event = resolve(game)
     assert (event.winner, event.vp["p1"], event.next_vote) == ("p1", 1, None)
     state = game.state
-    assert (state.phase, state.winner) == ("finished", "p1")
+    assert (state.phase, state.skirmish.winner) == ("finished", "p1")
     with pytest.raises(WrongPhase, match="the game is finished"):
         game.when(SubmitOrders(nonce=NONCE, actor=Actor(account(2)), now=during(2), text="MA H"))
     with pytest.raises(WrongPhase, match="the game is finished"):
@@ -339,9 +339,9 @@ def test_after_the_truncation_the_turns_orders_are_submitted_again() -> None:
     kept = game.events[: plan.after_version]
     state = fold(GameState(), enumerate([*kept, TurnRewound(turn=2, at=noon(2))], start=1))
     assert state.turn == 2
-    assert [s.text for s in state.submissions["p1"]] == ["turn two orders"]
-    assert state.last_turn is not None
-    assert state.last_turn.turn == 1
+    assert [s.text for s in state.skirmish.submissions["p1"]] == ["turn two orders"]
+    assert state.skirmish.last_turn is not None
+    assert state.skirmish.last_turn.turn == 1
 
 
 def test_rewinding_again_goes_one_more_turn_back() -> None:
@@ -380,7 +380,7 @@ def test_a_finished_game_can_be_rewound() -> None:
         ),
     )
     rewound = Game(*game.events[: plan.after_version], plan.rewound)
-    assert (rewound.state.phase, rewound.state.winner) == ("running", None)
+    assert (rewound.state.phase, rewound.state.skirmish.winner) == ("running", None)
     assert rewound.state.randomness == NEW_SECRET
 
 

@@ -44,7 +44,7 @@ EVERY_TURN: dict[str, Any] = {"votes": "every_turn", "vote_start_turn": 1}
 
 
 def _vote(game: Game) -> Vote:
-    vote = game.state.vote
+    vote = game.state.skirmish.vote
     assert vote is not None
     assert vote.turn == game.state.turn
     return vote
@@ -253,7 +253,7 @@ def test_a_sandbox_admin_votes_for_each_player() -> None:
     effect = _vote(game).candidates[0]
     for player in ("p1", "p2"):
         game.run(CastVote(actor=Actor(ADMIN), now=during(1), effect=effect, as_player=player))
-    assert game.state.ballots == {"p1": effect, "p2": effect}
+    assert game.state.skirmish.ballots == {"p1": effect, "p2": effect}
 
 
 # --- the outcome --------------------------------------------------------------------
@@ -294,7 +294,7 @@ def test_in_normal_mode_the_winner_applies_to_the_turn_after_the_vote() -> None:
     first = resolve(game)
     assert first.effect is None
     assert first.next_effect == winner
-    assert game.state.effect == winner
+    assert game.state.skirmish.effect == winner
     second = resolve(game)
     assert second.effect == winner
     assert second.vote_outcome is not None
@@ -310,7 +310,7 @@ def test_in_same_day_mode_the_winner_applies_to_the_same_turn() -> None:
     assert event.vote_outcome is not None
     assert event.vote_outcome.applies_to_turn == 1
     assert event.next_effect is None
-    assert game.state.effect is None
+    assert game.state.skirmish.effect is None
 
 
 # The rulebook's map, where p1 controls five territories (the most) and so earns the
@@ -371,6 +371,6 @@ def test_normal_mode_orders_are_checked_under_the_effect_in_force() -> None:
     resolve(game)
     assert _vote(game).tie_break == "TRUCE"
     resolve(game)
-    assert game.state.effect == "TRUCE"
+    assert game.state.skirmish.effect == "TRUCE"
     checked = _checked(submit(game, 1, "AE to MA"))
     assert checked.reason == "TRUCE forbids moving into another player's army: MA"

@@ -113,7 +113,8 @@ def test_a_finished_game_names_the_winner() -> None:
 def test_the_vote_and_the_effect_in_force() -> None:
     vote = Vote(turn=1, candidates=("FEAST", "STORM"), tie_break="STORM")
     game = started(3)
-    state = replace(game.state, vote=vote, ballots={"p1": "FEAST"}, effect="TRUCE")
+    skirmish = replace(game.state.skirmish, vote=vote, ballots={"p1": "FEAST"}, effect="TRUCE")
+    state = replace(game.state, play=skirmish)
     shown = lines(state)
     start = shown.index("Vote this turn: FEAST or STORM. Use /vote EFFECT.")
     assert shown[start + 1 : start + 5] == [
@@ -128,7 +129,9 @@ def test_the_vote_and_the_effect_in_force() -> None:
 def test_same_day_ballots_stay_secret() -> None:
     vote = Vote(turn=1, candidates=("FEAST", "STORM"), tie_break="STORM")
     game = started(3, voting_mode="same_day")
-    state = replace(game.state, vote=vote, ballots={"p1": "FEAST"})
+    state = replace(
+        game.state, play=replace(game.state.skirmish, vote=vote, ballots={"p1": "FEAST"})
+    )
     text = "\n".join(lines(state))
     assert "Ballots are secret until the turn resolves." in text
     assert "FEAST 1" not in text
