@@ -149,8 +149,9 @@ async def test_a_plain_webhook_is_told_whose_turn_it_is_but_not_who_is_reminded(
         set_by = await api.call("PUT", f"/v1/games/{game_id}/webhook", accounts[0], hooked)
         assert set_by["trusted"] is False
         first, second = await choose(api, game_id, accounts)
-        # The first player reminded, then the turn timed out and passed, and passed back: the
-        # start's your-turns (the choices, both seats), then one a turn.
+        # The first player reminded, then the turn timed out and passed, and passed back: a
+        # your-turn a turn since the webhook was set (the start's, before it, reach it or not
+        # as the outbox's enqueuer happened to follow the log).
         await advance(api, 600)
         await make_move(api, game_id, second, "end")
         assert await _reminded(api, game_id, [first, second]) == [1, 0]
@@ -159,5 +160,14 @@ async def test_a_plain_webhook_is_told_whose_turn_it_is_but_not_who_is_reminded(
             bodies = [json.loads(body) for _, body in receiver.received]
             return [b["event"]["kind"] for b in bodies if "kind" in b["event"]]
 
-        await until(lambda: kinds().count("your_turn") == 5, what="the your-turn notices")
+        def your_turns_since() -> list[tuple[str, int]]:
+            bodies = [json.loads(body)["event"] for _, body in receiver.received]
+            return sorted(
+                (e["player_id"], e["turn"])
+                for e in bodies
+                if e.get("kind") == "your_turn" and e["turn"] > 1
+            )
+
+        await until(lambda: len(your_turns_since()) == 3, what="the your-turn notices")
+        assert your_turns_since() == [("p1", 2), ("p1", 4), ("p2", 3)]
         assert "reminder" not in kinds()
