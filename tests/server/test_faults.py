@@ -149,8 +149,8 @@ async def _noticed(check: Callable[[], bool], what: str) -> None:
     await until(check, seconds=30, what=what)
 
 
-async def test_the_embedded_database_killed_and_restarted_under_load(tmp_path: Path) -> None:
-    data_dir = tmp_path / "postgres"
+async def test_the_embedded_database_killed_and_restarted_under_load(embedded_dir: Path) -> None:
+    data_dir = embedded_dir / "postgres"
     checking = EmbeddedPostgres(data_dir)
     stop = asyncio.Event()
     try:
@@ -190,9 +190,9 @@ async def test_the_embedded_database_killed_and_restarted_under_load(tmp_path: P
 
 
 async def test_sigterm_ends_the_server_at_once_with_its_database_down_and_websockets_open(
-    tmp_path: Path,
+    embedded_dir: Path,
 ) -> None:
-    data_dir = tmp_path / "postgres"
+    data_dir = embedded_dir / "postgres"
     try:
         async with contextlib.AsyncExitStack() as sockets:
             async with _serving(data_dir) as base, httpx.AsyncClient(base_url=base) as client:

@@ -23,9 +23,9 @@ def serving(data_dir: Path) -> AbstractAsyncContextManager[str]:
 
 
 async def test_serve_with_the_embedded_database_stops_it_and_finds_its_data_again(
-    tmp_path: Path,
+    embedded_dir: Path,
 ) -> None:
-    data_dir = tmp_path / "postgres"
+    data_dir = embedded_dir / "postgres"
 
     async with serving(data_dir) as base:
         async with httpx.AsyncClient(base_url=base) as client:

@@ -24,8 +24,8 @@ async def _answers(client: httpx.AsyncClient, n: int) -> list[int]:
     return [health.status_code, created.status_code]
 
 
-async def test_the_tools_beside_the_server_leave_its_database_running(tmp_path: Path) -> None:
-    data_dir = tmp_path / "postgres"
+async def test_the_tools_beside_the_server_leave_its_database_running(embedded_dir: Path) -> None:
+    data_dir = embedded_dir / "postgres"
     environment = _environment(data_dir)
     finished: list[tuple[str, int | None, bytes]] = []
     during: list[int] = []
