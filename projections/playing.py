@@ -37,19 +37,13 @@ _as_json = msgspec.json.Decoder(dict[str, Any]).decode
 
 def recorded_step(events: list[Any]) -> msgspec.Raw:
     """A step's own events as PlayRecorded keeps them: their JSON, the bytes `recorded`'s
-    values encode to. The last are remembered with their JSON, for `step_events`: the
-    decider folds the step it has just made (whom it leaves to move, the state after)."""
-    global _last_recorded
-    raw = msgspec.Raw(_encode(events))
-    _last_recorded = (raw, tuple(events))
-    return raw
+    values encode to."""
+    return msgspec.Raw(_encode(events))
 
 
 def step_events(definition: Game[Any, Any], step: PlayRecorded) -> list[Any]:
-    """A step's own events as the game's types: those it was just made of, else decoded."""
-    last = _last_recorded
-    if last is not None and last[0] is step.events:
-        return list(last[1])
+    """A step's own events as the game's types, read from their JSON: the room folds a step
+    it has just made from what the store keeps of it, as a replay does."""
     return _decoder(definition.event_type).decode(step.events)
 
 
@@ -60,7 +54,6 @@ def step_values(step: PlayRecorded) -> list[dict[str, Any]]:
 
 _encode = msgspec.json.Encoder().encode
 _as_values = msgspec.json.Decoder(list[dict[str, Any]]).decode
-_last_recorded: tuple[msgspec.Raw, tuple[Any, ...]] | None = None
 
 
 # One for each game's events: few, the games registered (rules/registry.py).
