@@ -21,6 +21,16 @@ Meanwhile the read models' lag is sampled every 0.1 s (benchmarks/_lag.py): its 
 99th percentile in events, and in seconds (how long they took to reach the log's head each
 sample saw: what a read arriving then waits, docs/api.md "Consistency").
 
+The two games are compared on the same footing: 20 players, the same generated maps of
+about 120 territories (the same 50 seeds), the first turn, every player's forces ordered
+(but the Art of War's last player's, so that the scheduler is the one to resolve it). The
+Art of War starts `fill`, though (every territory a player's, some 1,000 units on the map,
+each territory of 19 of the players sending one to a neighbour: 114 orders, some 110 of
+them attacks, where Skirmish Society's 20 players order their 40 armies): its default start
+(`one`: one territory each) makes a far smaller turn. And an Art of War game's map is
+generated again from its seed in every process that loads it (some 15 ms a map), where
+Skirmish Society's rides in its `game_started`.
+
 The groups fall due in consecutive minutes, so that each run has games nobody has loaded
 yet; the Art of War's after Skirmish Society's. Runs in a scratch
 schema of DATABASE_URL, or of an embedded PostgreSQL when it is unset (benchmarks._database),

@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from client.errors import ApiError, RateLimited, Unavailable, Unreachable, error_for
 from client.newer import SkippedEvent, read_message
 from schema.api import EventPage, FeedEvent
+from schema.events import event_values
 from schema.game_events import TurnResolved
 from schema.live import (
     ErrorMessage,
@@ -102,7 +103,7 @@ def gap_messages(event: FeedEvent) -> list[ServerMessage]:
     """The messages the socket would have sent for an event read from the feed."""
     messages: list[ServerMessage] = [EventMessage(position=event.position, event=event)]
     companion = _COMPANIONS.get(event.type.split(".")[0])
-    data = msgspec.to_builtins(event.data)
+    data = event_values(event.data)
     if companion == "resolved":
         resolution = msgspec.convert(data, TurnResolved)
         messages.append(

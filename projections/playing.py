@@ -5,6 +5,7 @@ A turn of such a game is one step: a move played, or a sealed wait resolved. The
 when its definition says how it ended."""
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -32,6 +33,33 @@ def recorded(events: Iterable[Any]) -> list[dict[str, Any]]:
 
 
 _as_json = msgspec.json.Decoder(dict[str, Any]).decode
+
+
+def recorded_step(events: list[Any]) -> msgspec.Raw:
+    """A step's own events as PlayRecorded keeps them: their JSON, the bytes `recorded`'s
+    values encode to."""
+    return msgspec.Raw(_encode(events))
+
+
+def step_events(definition: Game[Any, Any], step: PlayRecorded) -> list[Any]:
+    """A step's own events as the game's types, read from their JSON: the room folds a step
+    it has just made from what the store keeps of it, as a replay does."""
+    return _decoder(definition.event_type).decode(step.events)
+
+
+def step_values(step: PlayRecorded) -> list[dict[str, Any]]:
+    """A step's own events as JSON values (tagged objects), as `recorded` makes them."""
+    return _as_values(step.events)
+
+
+_encode = msgspec.json.Encoder().encode
+_as_values = msgspec.json.Decoder(list[dict[str, Any]]).decode
+
+
+# One for each game's events: few, the games registered (rules/registry.py).
+@lru_cache(maxsize=64)
+def _decoder(event_type: Any) -> msgspec.json.Decoder[list[Any]]:
+    return msgspec.json.Decoder(list[event_type])
 
 
 def folded_play(definition: Game[Any, Any], play: Any, events: Iterable[Any]) -> Any:
@@ -89,7 +117,7 @@ def _played(definition: Game[Any, Any], play: Any, step: PlayRecorded) -> Any:
     last = _last_played
     if last is not None and last[0] is definition and last[1] is play and last[2] is step:
         return last[3]
-    after = folded_play(definition, play, game_events(definition, step.events))
+    after = folded_play(definition, play, step_events(definition, step))
     _last_played = (definition, play, step, after)
     return after
 

@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from projections.game import GameState
+from schema.events import event_values
 from schema.game_events import (
     GameEvent,
     GameForked,
@@ -106,7 +107,7 @@ def shown(viewer: Viewer, event: GameEvent, state: GameState) -> dict[str, Any] 
     """The event as `viewer` may read it, or None when it is hidden from them."""
     if not can_see(viewer, event, state):
         return None
-    data: dict[str, Any] = msgspec.to_builtins(event)
+    data = event_values(event)
     if isinstance(
         event, GameStarted | PlayStarted | GameForked | TurnRewound
     ) and not secret_revealed(event.secret, state):

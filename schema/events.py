@@ -140,6 +140,19 @@ class EventCodec(Generic[E]):
         )
 
 
+def event_values(event: object) -> dict[str, Any]:
+    """An event as JSON values (dicts, lists, strings...), JSON it keeps as such (msgspec.Raw:
+    a game's step's own events, schema/game_events.py) decoded too."""
+    values: dict[str, Any] = msgspec.to_builtins(event, enc_hook=_raw_values)
+    return values
+
+
+def _raw_values(value: object) -> Any:
+    if isinstance(value, msgspec.Raw):
+        return msgspec.json.decode(value)
+    raise NotImplementedError(f"{type(value).__name__} is no event's value")
+
+
 def _union(classes: tuple[type[Any], ...]) -> Any:
     union: Any = classes[0]
     for cls in classes[1:]:

@@ -2,7 +2,7 @@
 a new shape is a new tag (`*.v2`) or a new field with a default."""
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -215,6 +215,15 @@ class MoveSealed(Event, frozen=True, tag="move_sealed.v1"):
     move: Any
 
 
+# A step's own events, the game's (a JSON array of tagged objects), kept as their JSON: the
+# room never reads them, and the game decodes them as its own types (projections/playing.py
+# `step_events`). An Art of War turn's are some 90 kB, which as Python values cost more to
+# make and read than the rest of its resolution. Read them as values with `event_values`.
+StepEvents = Annotated[
+    msgspec.Raw, msgspec.Meta(extra_json_schema={"type": "array", "items": {"type": "object"}})
+]
+
+
 class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
     """One step of a game run by its definition, with the game's own events it made: a seat's
     move in its turn (`kind` "move"), a move played at once in a sealed wait ("act": a public
@@ -227,7 +236,7 @@ class PlayRecorded(Event, frozen=True, tag="play_recorded.v1"):
 
     turn: int
     kind: Literal["move", "act", "resolution", "leave", "timeout"]
-    events: list[dict[str, Any]]
+    events: StepEvents
     player_id: str | None = None
     move: Any = None
     # The rewinds of the game before this step: its draws' generation (rules/game.py Draws).

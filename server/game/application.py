@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.loading import state_until, stream_of
+from projections.playing import step_values
 from projections.schedule import Due, utc_offset_for
 from projections.states import Loaded
 from schema import errors as codes
@@ -207,7 +208,7 @@ async def past_play(
     then, last = await _start_of(found, state, turn)
     began = game_codec.decode_recorded(last)
     events = (
-        began.events
+        step_values(began)
         if isinstance(began, PlayRecorded)
         else began.setup
         if isinstance(began, PlayStarted)

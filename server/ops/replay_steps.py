@@ -6,7 +6,7 @@ recorded. Pure."""
 from typing import Any
 
 from projections.game import GameState
-from projections.playing import by_seat, definition_of, recorded
+from projections.playing import by_seat, definition_of, recorded, step_values
 from rules.game import Draws, MoveRefused, Private, Sealed
 from schema.game_events import PlayRecorded, PlayStarted
 from schema.verification import FieldChange
@@ -19,7 +19,7 @@ def replay_step(state: GameState, step: PlayStarted | PlayRecorded) -> list[Fiel
         now = recorded(_events_now(state, step))
     except MoveRefused as error:
         return [FieldChange("refused", None, str(error))]
-    before = step.setup if isinstance(step, PlayStarted) else step.events
+    before = step.setup if isinstance(step, PlayStarted) else step_values(step)
     return [] if before == now else [FieldChange("events", before, now)]
 
 

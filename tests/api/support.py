@@ -22,6 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from client import SkirmishClient, Subscription
 from client.games import AdminAction
 from schema.api import BanBody, Done, FeedEvent, Joined, NewGame, OrdersAccepted, RewindBody
+from schema.events import event_values
 from schema.live import ServerMessage
 from schema.views import PublicGame
 from server.app import create_app
@@ -199,7 +200,7 @@ async def public_game(api: Api, game_id: str, who: Account | None = None) -> Jso
 
 async def feed_of(api: Api, game_id: str, who: Account | None = None) -> list[Json]:
     """The whole feed as `who` reads it, each event its data with its `type`."""
-    return [{"type": e.type, **msgspec.to_builtins(e.data)} for e in await api.events(game_id, who)]
+    return [{"type": e.type, **event_values(e.data)} for e in await api.events(game_id, who)]
 
 
 @dataclass

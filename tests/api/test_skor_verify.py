@@ -10,6 +10,7 @@ import msgspec
 from eventstore import chain
 from eventstore.records import RecordedEvent
 from projections.loading import stream_of
+from projections.playing import step_values
 from schema.game_events import PlayRecorded, game_codec
 from tests.api.support import Account, Api, Server, make_move, public_game
 
@@ -50,13 +51,16 @@ def _with_a_die_changed(stream: list[RecordedEvent]) -> tuple[RecordedEvent, int
             continue
         step = game_codec.decode_recorded(recorded)
         assert isinstance(step, PlayRecorded)
-        for index, event in enumerate(step.events):
+        values = step_values(step)
+        for index, event in enumerate(values):
             if event.get("dice"):
                 rolled = event["dice"][0]
                 other = rolled["value"] % rolled["sides"] + 1
                 dice = [{**rolled, "value": other}, *event["dice"][1:]]
-                events = [*step.events[:index], {**event, "dice": dice}, *step.events[index + 1 :]]
-                changed = msgspec.structs.replace(step, events=events)
+                events = [*values[:index], {**event, "dice": dice}, *values[index + 1 :]]
+                changed = msgspec.structs.replace(
+                    step, events=msgspec.Raw(msgspec.json.encode(events))
+                )
                 data = game_codec.encode(changed)
                 return msgspec.structs.replace(recorded, data=data), step.turn, rolled
     raise AssertionError("no step of the game rolled a die")

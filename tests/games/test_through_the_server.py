@@ -5,9 +5,11 @@ go through in test_every_step.py."""
 
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
 from projections.loading import stream_of
+from projections.playing import step_values
 from schema.game_events import PlayRecorded, game_codec
 from server.ops.replay import replay_game
 from tests.api.contracts import Recorder, answer_errors, asyncapi, message_errors, openapi
@@ -134,7 +136,8 @@ async def test_a_seat_that_resigns_loses_and_replay_finds_a_changed_move(server:
     step = next(i for i, e in enumerate(events) if isinstance(e, PlayRecorded))
     recorded = events[step]
     assert isinstance(recorded, PlayRecorded)
-    changed = replace(recorded, events=[recorded.events[0] | {"cell": 5}])
+    edited = [step_values(recorded)[0] | {"cell": 5}]
+    changed = replace(recorded, events=msgspec.Raw(msgspec.json.encode(edited)))
     _, differences = replay_game(game_id, [*events[:step], changed, *events[step + 1 :]])
     assert [(d.turn, [c.field for c in d.changes]) for d in differences] == [(1, ["events"])]
 

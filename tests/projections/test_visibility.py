@@ -1,5 +1,6 @@
 """Who may see each event (rules.md, "Who sees what before a turn resolves")."""
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
@@ -226,7 +227,9 @@ def test_everything_else_is_public(event: GameEvent) -> None:
 def test_a_private_step_is_its_audience_alone_for_ever() -> None:
     """A game's `Private` move (a private message): its sender's and recipient's, never
     revealed by a later turn, to no moderator and not to the operator."""
-    step = PlayRecorded(turn=1, kind="act", events=[], player_id="p1", audience=["p1", "p3"])
+    step = PlayRecorded(
+        turn=1, kind="act", events=msgspec.Raw(b"[]"), player_id="p1", audience=["p1", "p3"]
+    )
     assert owners_of(step, AT_TURN_2) == frozenset({"p1", "p3"})
     for viewer in (OWNER, Viewer(players=frozenset({"p3"}))):
         assert can_see(viewer, step, AT_TURN_2)

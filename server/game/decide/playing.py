@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from projections.evolve import fold
 from projections.game import GameState
-from projections.playing import by_seat, definition_of, recorded, sealed_with
+from projections.playing import by_seat, definition_of, recorded, recorded_step, sealed_with
 from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Private, Sealed
 from rules.kit.prng import commitment
 from schema import errors as codes
@@ -179,7 +179,7 @@ def _step(
     return PlayRecorded(
         turn=state.turn,
         kind=kind,
-        events=recorded(events),
+        events=recorded_step(events),
         player_id=seat,
         move=move,
         generation=state.rewinds,

@@ -7,6 +7,7 @@ seats still to move are reminded once before the deadline (RemindPlayers)."""
 from datetime import timedelta
 from typing import Any
 
+from projections.playing import step_values
 from schema import errors as codes
 from schema.commands import (
     Actor,
@@ -69,7 +70,7 @@ def test_an_art_of_war_turn_runs_at_its_deadline_with_the_orders_that_are_in() -
     step, *notices = _time_out(game, 60)
     assert isinstance(step, PlayRecorded)
     assert (step.kind, step.turn, step.player_id, step.at) == ("timeout", 1, None, at(60))
-    (run,) = step.events
+    (run,) = step_values(step)
     # Only p1 had submitted (nothing); the others' orders are missing, hence none.
     assert run["orders"] == {"p1": []}
     assert [(n.player_id, n.kind, n.turn) for n in notices] == [
