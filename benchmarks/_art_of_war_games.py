@@ -1,7 +1,7 @@
 """Art of War games built fast for `python -m benchmarks scheduler`: 20 players on a generated
-map, started and played by the pure decider up to a turn that every player but one has sent
-orders for, its reminder sent to the last, so that it runs at its deadline (P30), as the
-scheduler times it out."""
+map, started (`one` territory each, the game's default, or `fill`) and played by the pure
+decider up to a turn that every player but one has sent orders for, its reminder sent to the
+last, so that it runs at its deadline (P30), as the scheduler times it out."""
 
 import random
 from datetime import datetime
@@ -14,12 +14,15 @@ from schema.game_events import Settings
 PLAYERS = 20
 
 
-def art_of_war_due(game_id: str, *, seed: int, at: datetime, deadline: int) -> BuiltGame:
-    """A game started at `at`, on the generated map of `seed`, each territory of every player
+def art_of_war_due(
+    game_id: str, *, seed: int, at: datetime, deadline: int, initial: str = "one"
+) -> BuiltGame:
+    """A game started at `at` with `initial` territories, on the generated map of `seed`, each
+    territory of every player
     but the last attacking a random neighbour with one unit, its turn due at `deadline`
     seconds after `at`, and the last player reminded of it when the reminder fell due."""
     game = BuiltGame(game_id)
-    options = {"map": "generated", "map_seed": seed, "initial": "fill", "deadline": deadline}
+    options = {"map": "generated", "map_seed": seed, "initial": initial, "deadline": deadline}
     settings = Settings(name="Benchmark")
     create = CreateGame(
         actor=Actor(ADMIN),

@@ -24,12 +24,14 @@ sample saw: what a read arriving then waits, docs/api.md "Consistency").
 The two games are compared on the same footing: 20 players, the same generated maps of
 about 120 territories (the same 50 seeds), the first turn, every player's forces ordered
 (but the Art of War's last player's, so that the scheduler is the one to resolve it). The
-Art of War starts `fill`, though (every territory a player's, some 1,000 units on the map,
-each territory of 19 of the players sending one to a neighbour: 114 orders, some 110 of
-them attacks, where Skirmish Society's 20 players order their 40 armies): its default start
-(`one`: one territory each) makes a far smaller turn. And an Art of War game's map is
-generated again from its seed in every process that loads it (some 15 ms a map), where
-Skirmish Society's rides in its `game_started`.
+Art of War runs twice (`--art-of-war-starts`): from its default start, `one` territory each
+(19 orders, each sending a unit at a neighbour), the game as it is created, the row of the
+goal (issue 29: Art of War games resolved as fast as Skirmish Society's); and from `fill`,
+every territory a player's, some 1,000 units on the map, each territory of 19 of the players
+sending one to a neighbour (114 orders, some 110 of them attacks, where Skirmish Society's
+20 players order their 40 armies): the heaviest first turn the game has. An Art of War
+game's map is generated again from its seed in every process that loads it (some 15 ms a
+map), where Skirmish Society's rides in its `game_started`.
 
 The groups fall due in consecutive minutes, so that each run has games nobody has loaded
 yet; the Art of War's after Skirmish Society's. Runs in a scratch
@@ -79,11 +81,16 @@ TOKEN = "operator-token-for-the-benchmark"
 # on the PostgreSQL whose CPU per resolution is measured meanwhile.
 POLL_SECONDS = 0.25
 CALL_TIMEOUT_SECONDS = 1800.0
-SKIRMISH_SOCIETY, ART_OF_WAR = "skirmish-society", "art-of-war"
+SKIRMISH_SOCIETY = "skirmish-society"
+# The Art of War by its start (options' `initial`): the game's name as each row shows it.
+ART_OF_WAR = {"one": "art-of-war", "fill": "art-of-war (fill)"}
 # The Art of War's deadline in these games: as long as Skirmish Society's fast turn.
 DEADLINE = FAST_PERIOD
 # What each game's due step appends, once: a resolution, or a timed-out wait's step.
-RESOLUTION_TYPE = {SKIRMISH_SOCIETY: "turn_resolved.v1", ART_OF_WAR: "play_recorded.v1"}
+RESOLUTION_TYPE = {
+    SKIRMISH_SOCIETY: "turn_resolved.v1",
+    **dict.fromkeys(ART_OF_WAR.values(), "play_recorded.v1"),
+}
 
 
 class Group(msgspec.Struct, frozen=True):
@@ -102,9 +109,10 @@ def _starts(prefix: str, games: int, first_due: datetime) -> dict[str, datetime]
 
 
 def _built(game: str, n: int, game_id: str, start: datetime, rng: random.Random) -> BuiltGame:
-    if game == ART_OF_WAR:
+    initial = next((start for start, name in ART_OF_WAR.items() if name == game), None)
+    if initial is not None:
         seconds = int(DEADLINE.total_seconds())
-        return art_of_war_due(game_id, seed=n % MAPS, at=start, deadline=seconds)
+        return art_of_war_due(game_id, seed=n % MAPS, at=start, deadline=seconds, initial=initial)
     built = BuiltGame(game_id)
     settings = Settings(name="Benchmark", fast_mode=True)
     built.set_up(settings, players=PLAYERS, seed=n % MAPS, at=start, starts=_STARTS)
@@ -285,11 +293,12 @@ async def _run(counts: dict[str, int], server_counts: list[int]) -> None:
         built = time.perf_counter() - started
         await ReadModelRunner(store, pool).catch_up()
         caught_up = time.perf_counter() - started - built
+        wars = max(counts.get(game, 0) for game in ART_OF_WAR.values())
         print(
             f"{counts[SKIRMISH_SOCIETY]:,} Skirmish Society games per run x {PLAYERS} players, "
             f"fast mode, generated maps ({MAPS} seeds), every army ordered; first resolutions "
-            f"due over one minute.\n{counts[ART_OF_WAR]:,} Art of War games per run x "
-            f"{PLAYERS} players, generated maps, every player but one's orders in; first "
+            f"due over one minute.\n{wars:,} Art of War games per run and start x {PLAYERS} "
+            "players, generated maps, every player but one's orders in; first "
             f"turns' deadlines ({DEADLINE.total_seconds() / 60:g} min) over one minute.\n"
             f"Built {len(groups)} groups, {events:,} events, in {built:.0f} s; "
             f"read models caught up in {caught_up:.0f} s.\n"
@@ -348,14 +357,19 @@ OPTIONS = {
     "art-of-war-games": Option(
         2_000, "Art of War games of 20 players whose deadlines fall in the same minute (0: none)"
     ),
+    "art-of-war-starts": Option("one,fill", "the Art of War's starts, a run for each"),
     "servers": Option("1,3", "server processes on the schema, a run for each count (and game)"),
 }
 
 
 def main(options: Mapping[str, Value]) -> None:
+    starts = str(options["art-of-war-starts"]).split(",")
+    unknown = sorted(set(starts) - set(ART_OF_WAR))
+    if unknown:
+        raise SystemExit(f"--art-of-war-starts: no start {unknown[0]!r}; they are one, fill")
     counts = {
         SKIRMISH_SOCIETY: int(options["games"]),
-        ART_OF_WAR: int(options["art-of-war-games"]),
+        **{ART_OF_WAR[start]: int(options["art-of-war-games"]) for start in starts},
     }
     server_counts = [int(n) for n in str(options["servers"]).split(",")]
     started = time.perf_counter()
