@@ -126,11 +126,13 @@ async def test_skor_shows_cultures_pieces_and_resource_and_whose_turn_it_is(
         assert [r["standing"]["culture"] for r in rows] == [None, None]
         assert all(r["to_move"] and "moved" not in r for r in rows)
 
+        since = len(spectator.of_type("standings"))
         await make_move(api, game_id, seat[first], {"culture": "feudal", "side": 1})
         assert (await public_game(api, game_id))["players"] == rows
-        since = len(spectator.of_type("standings"))
         await make_move(api, game_id, seat[second], {"culture": "dictatorship", "side": 2})
         rows = await _pushed(spectator, since, lambda rs: rs[0]["standing"]["culture"] is not None)
+        # The first choice pushed nothing: the next standings are those of both choices.
+        assert spectator.of_type("standings")[since]["standings"] == rows
         game = (await public_game(api, game_id))["play"]["game"]
         assert [(r["standing"]["culture"], r["to_move"]) for r in rows] == [
             ("feudal", True),
