@@ -5,14 +5,21 @@ from collections import Counter
 from datetime import datetime
 from typing import Any
 
+from msgspec.structs import replace
+
 from projections.game import GameState, Player
 from projections.visibility import secret_revealed
+from rules.game import Column, Game, Ranked
 from schema.game_events import RecordedOrder
 from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, SeatClaim, VoteView
 
 
 def standings(state: GameState) -> list[PlayerView]:
-    """Players by VP, then territories, then name: the side bar's order."""
+    """Skirmish Society's players by VP, then territories, then name: the side bar's order.
+    A game run by its definition: its own standings (`play_standings`)."""
+    definition = state.definition
+    if definition is not None:
+        return play_standings(state, definition)
     skirmish = state.skirmish
     territories = Counter(skirmish.board.control.values())
     armies = Counter(skirmish.board.armies.values())
@@ -35,6 +42,32 @@ def _player_view(player: Player, vp: int, territories: int, armies: int) -> Play
         status=player.status,
         banned=player.banned,
     )
+
+
+def play_standings(state: GameState, definition: Game[Any, Any]) -> list[PlayerView]:
+    """The players of a game run by its definition: in its standings' order with their
+    columns where it has standings (`Ranked`), else in the order they joined; and whether
+    the game waits for each, and has its move where that is public. None of Skirmish
+    Society's numbers: 0."""
+    if state.play is None:
+        return [_player_view(p, 0, 0, 0) for p in state.players.values()]
+    wait = definition.to_move(state.play)
+    columns: dict[str, dict[str, Column]] = {}
+    if isinstance(definition, Ranked):
+        columns = {row.seat: row.columns for row in definition.standings(state.play)}
+    # A seat the standings leave out (none should) follows the ranked ones, as it joined.
+    order = [seat for seat in columns if seat in state.players]
+    order += [seat for seat in state.players if seat not in columns]
+    announced = wait.sealed and wait.announced
+    return [
+        replace(
+            _player_view(state.players[seat], 0, 0, 0),
+            standing=columns.get(seat),
+            to_move=state.phase == "running" and seat in wait.seats,
+            moved=seat in state.sealed if announced and seat in wait.seats else None,
+        )
+        for seat in order
+    ]
 
 
 def public_game(

@@ -24,6 +24,8 @@ game says the rest through this protocol, on its own state and events (msgspec v
 - how a line of text becomes a move (`read_text`), for the room's text commands, and the
   forms it reads (`text_forms`), for their help;
 - optionally, its board as a picture (`Pictured.picture`): plain shapes the server paints;
+- optionally, its standings (`Ranked.standings`): the seats best first, each with the game's
+  own columns (Skirmish Society's VP and armies mean nothing in another game);
 - optionally, the player a move is addressed to (`Addressed`: a private message's), which
   its sender may name as players know each other, by name: the room finds the seat;
 - optionally, what the house around the room asks of a game that has it, never naming the
@@ -218,6 +220,31 @@ class Pictured(Protocol[S_contra]):
     def picture(self, state: S_contra, looks: Mapping[Seat, Look]) -> Picture | None:
         """What the state shows everyone (never a pending sealed move), each seat in its
         player's look; None while there is no board to draw yet."""
+        ...
+
+
+# A column's value in a seat's standing: a count, a word, a yes or no, or null (not known
+# yet: a Skor culture before both players chose).
+Column = int | str | bool | None
+
+
+class Standing(msgspec.Struct, frozen=True):
+    """A seat's row in the game's standings: the game's own columns, by name."""
+
+    seat: Seat
+    columns: dict[str, Column]
+
+
+@runtime_checkable
+class Ranked(Protocol[S_contra]):
+    """The optional part of a definition with standings of its own: the `players` of GET
+    /v1/games/{game} and the socket's `standings` message, in its order, each with its columns
+    (`standing`). A definition without it lists the seats in the order they joined, with no
+    columns."""
+
+    def standings(self, state: S_contra) -> list[Standing]:
+        """Every seat once, best first, each with the same columns: only what everyone may
+        see (never a pending sealed move, nor what a private move changed)."""
         ...
 
 

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from rules.game import Ending
+from rules.game import Column, Ending
 from rules.registry import DEFAULT_GAME
 from rules.skirmish.board import GameMap
 from rules.skirmish.effects import EffectName
@@ -24,7 +24,10 @@ from schema.game_events import (
 SeatClaim = Literal["claimed", "invited", "vacant"]
 
 
-class PlayerView(msgspec.Struct, frozen=True):
+class PlayerView(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A player in the standings. `vp`, `territories` and `armies` are Skirmish Society's:
+    0 in a game run by its definition, whose own columns are `standing`."""
+
     id: str
     name: str
     color: int
@@ -34,6 +37,14 @@ class PlayerView(msgspec.Struct, frozen=True):
     armies: int
     status: PlayerStatus
     banned: bool
+    # A game run by its definition (absent for Skirmish Society, whose rows stay as they
+    # were): the seat's columns in the game's own standings (rules/game.py `Ranked`), absent
+    # for a game that has none or before its start; whether the game waits for the seat
+    # (absent before the start); and, in a sealed wait whose moves the game makes public
+    # (`moved` of the game), whether the seat has moved (absent otherwise).
+    standing: dict[str, Column] | None = None
+    to_move: bool | None = None
+    moved: bool | None = None
 
 
 class VoteView(msgspec.Struct, frozen=True):

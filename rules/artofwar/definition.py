@@ -37,6 +37,7 @@ from rules.artofwar.play import (
 )
 from rules.artofwar.resolve import next_state, resolve
 from rules.artofwar.setup import SetupError, setup
+from rules.artofwar.standings import standings
 from rules.artofwar.state import Player
 from rules.game import (
     Draws,
@@ -48,6 +49,7 @@ from rules.game import (
     Result,
     Sealed,
     Seat,
+    Standing,
     Wait,
 )
 from rules.kit.clock import clock_option
@@ -243,6 +245,9 @@ class ArtOfWar(ArtOfWarHouse):
 
     def picture(self, state: Play, looks: Mapping[Seat, Look]) -> Picture:
         return picture(state, looks)
+
+    def standings(self, state: Play) -> list[Standing]:
+        return standings(state, self.ending(state))
 
 
 def _waited(state: Play) -> list[Seat]:

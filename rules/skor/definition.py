@@ -24,6 +24,7 @@ from rules.game import (
     Result,
     Sealed,
     Seat,
+    Standing,
     Wait,
 )
 from rules.kit.clock import clock_option, without
@@ -47,6 +48,7 @@ from rules.skor.house import SkorHouse
 from rules.skor.moves import read
 from rules.skor.picture import picture
 from rules.skor.setup import Choice, Setup, SetupError, check_choice, roll_setup, start
+from rules.skor.standings import standings
 from rules.skor.state import Ending as EngineEnding
 from rules.skor.state import Options, State
 
@@ -321,6 +323,9 @@ class Skor(SkorHouse):
 
     def picture(self, state: Play, looks: Mapping[Seat, Look]) -> Picture | None:
         return picture(state.game, state.dice, looks)
+
+    def standings(self, state: Play) -> list[Standing]:
+        return standings(state.setup, state.game, self.ending(state))
 
 
 def _played(state: Play, event: Acted | TimedOut, timeouts: dict[Seat, int]) -> Play:

@@ -6,11 +6,11 @@ from typing import Any
 
 from projections.game import GameState
 from projections.playing import definition_of
-from rules.game import Game
+from rules.game import Column, Game
 from schema.api import CommandReply
 from schema.commands import MakeMove
 from schema.game_events import MoveSealed, PlayRecorded
-from schema.views import PublicGame
+from schema.views import PlayerView, PublicGame
 from server.commands.context import Context, answer
 from server.commands.parse import Problem
 from server.commands.replies import not_a_move
@@ -80,13 +80,31 @@ def summary(game: PublicGame, definition: Game[Any, Any], me: str | None, admin:
         lines.append(f"Over ({game.ending.by}): {results}.")
     elif game.to_move:
         lines.append(f"Waiting for: {', '.join(names.get(s, s) for s in game.to_move)}.")
-    lines.append(
-        f"{plural(len(game.players), 'player')}: "
-        + ", ".join(f"{p.name} ({p.id})" for p in game.players)
-    )
+    lines += _players(game.players)
     lines.append("You are not playing in this game." if me is None else f"You play {me}.")
     lines.append("Moves, sent as they are (several orders or actions: one a line):")
     lines += [f"- `{form}`: {what}" for form, what in definition.text_forms]
     commands = f"Commands: {ROOM_COMMANDS}."
     lines.append(f"{commands} Admin: {ADMIN_COMMANDS}." if admin else commands)
     return "\n".join(lines)
+
+
+def _players(players: list[PlayerView]) -> list[str]:
+    """The players, with the game's own standings where it has them, best first."""
+    if not any(p.standing for p in players):
+        named = ", ".join(f"{p.name} ({p.id})" for p in players)
+        return [f"{plural(len(players), 'player')}: {named}"]
+    return ["Standings:"] + [
+        f"{i}. {p.name} ({p.id}): {_columns(p.standing or {})}"
+        for i, p in enumerate(players, start=1)
+    ]
+
+
+def _columns(standing: dict[str, Column]) -> str:
+    """`territories 3, units 12, stance no mercy`: each column known (not null or empty)."""
+    shown = [(name, value) for name, value in standing.items() if value not in (None, "")]
+    return ", ".join(f"{name.replace('_', ' ')} {_value(value)}" for name, value in shown)
+
+
+def _value(value: Column) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)

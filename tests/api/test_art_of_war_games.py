@@ -208,6 +208,13 @@ async def test_text_commands_play_the_art_of_war(server: Server) -> None:
     forms = await command(api, game_id, two, "/help")
     assert forms["ok"] is True
     assert "Waiting for: general1, general2." in forms["reply"]
+    # The game's own standings, best first: a territory each, at the start.
+    standings = forms["reply"].split("Standings:\n")[1].split("\n")[:2]
+    assert [line[:3] for line in standings] == ["1. ", "2. "]
+    players = sorted(line[3:].split(": ")[0] for line in standings)
+    assert players == ["general1 (p1)", "general2 (p2)"]
+    assert all(": territories 1, units " in line for line in standings)
+    assert all(line.endswith("stance no mercy, status active") for line in standings)
     assert "- `US 3 to AK, MX hold`: orders (§3.6)" in forms["reply"]
     assert "- `tell <player> <text>`: a private message, to a name or seat" in forms["reply"]
     assert forms["result"]["game"] == "art-of-war"

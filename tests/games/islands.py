@@ -1,6 +1,7 @@
 """Islands: a game from outside the project with every optional part the house asks of a
-definition (rules/game.py): built-in maps, a what-if, a sandbox page and a demo. Two seats
-claim the islands of a map in turns, the first drawn, up to a limit; the most islands win.
+definition (rules/game.py): built-in maps, a what-if, a sandbox page, a demo and standings.
+Two seats claim the islands of a map in turns, the first drawn, up to a limit; the most
+islands win.
 tests/games/test_house_asks_the_game.py shows the house serving each part, naming none."""
 
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from rules.game import (
     Sandbox,
     Sealed,
     Seat,
+    Standing,
     Wait,
 )
 from rules.kit.requests import RequestError, decoded
@@ -160,6 +162,12 @@ class Islands:
 
     def demo_options(self, flags: Mapping[str, Any], seed: int) -> dict[str, Any]:
         return {"map": flags["islands_map"], "limit": flags["limit"]}
+
+    def standings(self, state: State) -> list[Standing]:
+        """The most islands first, then in the order the seats play."""
+        held = {seat: list(state.claims.values()).count(seat) for seat in state.order}
+        ranked = sorted(state.order, key=lambda seat: -held[seat])
+        return [Standing(seat, {"islands": held[seat]}) for seat in ranked]
 
 
 _requests = msgspec.json.Decoder(IslandsRequest)

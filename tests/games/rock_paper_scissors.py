@@ -1,14 +1,25 @@
 """Rock, paper, scissors for two, best of `rounds`: each round's throws are made at once, in
 secret (a sealed wait), and shown together. A seat may say something to the other meanwhile,
 in public at once (`{"say": "..."}`). With `seconds`, a round that lasts longer is played with
-the throws that are in: a seat that threw beats one that did not."""
+the throws that are in: a seat that threw beats one that did not. Its standings: the rounds
+each seat has won."""
 
 from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
-from rules.game import Draws, Ending, Move, MoveRefused, OptionsRefused, Sealed, Seat, Wait
+from rules.game import (
+    Draws,
+    Ending,
+    Move,
+    MoveRefused,
+    OptionsRefused,
+    Sealed,
+    Seat,
+    Standing,
+    Wait,
+)
 
 THROWS = ("rock", "paper", "scissors")
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
@@ -141,6 +152,11 @@ class RockPaperScissors:
     def read_text(self, text: str) -> Move | None:
         throw = text.strip().lower()
         return throw if throw in THROWS else None
+
+    def standings(self, state: State) -> list[Standing]:
+        """The most rounds won first (the optional `Ranked`)."""
+        ranked = sorted(state.seats, key=lambda seat: -state.points[seat])
+        return [Standing(seat, {"points": state.points[seat]}) for seat in ranked]
 
 
 ROCK_PAPER_SCISSORS = RockPaperScissors()

@@ -2,7 +2,8 @@
 Islands, a game from outside the project (tests/games/islands.py), registered as
 SKIRMISH_GAMES registers one, has its built-in maps listed and served whole, its what-if
 answered, both documented in /openapi.json, its sandbox linked from the home page, and
-`skirmish demo`'s flags, options and pace, with no line of the house for it."""
+`skirmish demo`'s flags, options and pace, and its standings, with no line of the house for
+it."""
 
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -56,6 +57,12 @@ async def test_it_plays_through_the_room_on_one_of_its_maps(server: Server) -> N
             "east": over["play"]["order"][0],
         },
     )
+    # Its standings: the most islands first, in its own column.
+    first, second = over["play"]["order"]
+    assert [(p["id"], p["standing"], p["to_move"]) for p in over["players"]] == [
+        (first, {"islands": 2}, False),
+        (second, {"islands": 1}, False),
+    ]
 
 
 async def test_its_maps_are_listed_served_whole_and_documented(server: Server) -> None:

@@ -49,6 +49,9 @@ async def test_a_game_without_a_renderer_is_played_through_the_shell(
     await expect(shown).to_contain_text('"played": 0')
     assert json.loads(await shown.text_content() or "") == state["play"]
     await expect(page.locator("#players li .seat-state")).to_have_text([" to move", " to move"])
+    # The game's own standings beside each name, in its order.
+    notes = page.locator("#players li .player-note")
+    await expect(notes).to_have_text(["points 0", "points 0"])
     await expect(page.locator("#history")).to_be_hidden()
 
     # Ann throws through the page, as JSON: hers alone until the round is played. Who has
@@ -68,12 +71,15 @@ async def test_a_game_without_a_renderer_is_played_through_the_shell(
 
     # Bob's throw, over HTTP, plays the round: the page follows without reloading.
     await page.evaluate("window.sameDocument = true")
-    await server.call("POST", f"/v1/games/{server.game_id}/moves", bob, {"move": "scissors"})
+    await server.call("POST", f"/v1/games/{server.game_id}/moves", bob, {"move": "paper"})
     await expect(board).to_have_attribute("data-turn", "2")
     await expect(shown).to_contain_text('"played": 1')
     await expect(page.locator("#sealed")).to_be_hidden()
     events = board.locator('pre[data-view="events"]')
     await expect(events).to_contain_text("round_played.v1")
+    # Bob won the round: he stands first now.
+    await expect(page.locator("#players li .name")).to_have_text(["Bob", "Ann"])
+    await expect(notes).to_have_text(["points 1", "points 0"])
     assert await page.evaluate("window.sameDocument") is True
 
     # The history: the first round as it began.

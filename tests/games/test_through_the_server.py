@@ -54,8 +54,10 @@ async def test_rock_paper_scissors_keeps_throws_secret_until_both_are_in(server:
         assert (await public_game(api, game_id))["play"]["said"] == ["rock, surely"]
         hidden = [e for e in await feed_of(api, game_id, two) if e["type"] == "move_sealed.v1"]
         assert hidden == []
-        # Nor who has thrown: this game does not announce it.
-        assert (await public_game(api, game_id))["moved"] is None
+        # Nor who has thrown: this game does not announce it, in the standings neither.
+        thrown = await public_game(api, game_id)
+        assert thrown["moved"] is None
+        assert [(p["to_move"], p.get("moved")) for p in thrown["players"]] == [(True, None)] * 2
         mine = [
             e["move"] for e in await feed_of(api, game_id, one) if e["type"] == "move_sealed.v1"
         ]
@@ -97,6 +99,14 @@ async def test_tic_tac_toe_is_played_in_turns_drawn_from_the_secret(server: Serv
     x = view["play"]["x"]
     first, second = (one, two) if x == "p1" else (two, one)
     assert view["to_move"] == [x]
+    # A game without standings of its own: its players as they joined, whose turn it is,
+    # and none of Skirmish Society's numbers but its zeros (the field's old clients need).
+    assert [(p["id"], p["to_move"], p.get("standing")) for p in view["players"]] == [
+        ("p1", x == "p1", None),
+        ("p2", x == "p2", None),
+    ]
+    assert {(p["vp"], p["territories"], p["armies"]) for p in view["players"]} == {(0, 0, 0)}
+    assert all("moved" not in p for p in view["players"])
     refused = await make_move(api, game_id, second, 4, expect=409)
     assert refused["error"]["code"] == "not_your_move"
     assert (await make_move(api, game_id, first, 9, expect=422))["error"]["code"] == "move_refused"

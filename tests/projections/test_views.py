@@ -8,6 +8,7 @@ import msgspec
 from projections.views import my_orders, public_game, standings
 from schema.commands import Actor, CastVote, ChangeLook, PauseGame, StartGame, UnpauseGame
 from schema.game_events import RecordedOrder
+from schema.live import StandingsMessage
 from schema.views import VoteView
 from tests.server.decide.given import (
     ADMIN,
@@ -48,6 +49,24 @@ def test_standings_order_by_vp_then_territories_then_name() -> None:
         ("p4", 1, 2, 1),
         ("p3", 1, 2, 1),
     ]
+
+
+def test_skirmish_societys_standings_message_is_as_it_always_was() -> None:
+    """The columns other games brought (`standing`, `to_move`, `moved`) are not Skirmish
+    Society's: its message is byte for byte what it was before them."""
+    game = on_board({"EH": "p1", "MA": "p2", "MJ": "p3"}, {"SG": "p1", "FI": "p3"}, players=3)
+    scored(game, {"p1": 1, "p2": 3})
+    message = StandingsMessage(7, standings=standings(game.state))
+    expected = (
+        b'{"type":"standings","position":7,"standings":['
+        b'{"id":"p2","name":"Player 2","color":2,"pattern":1,"vp":3,"territories":1,'
+        b'"armies":1,"status":"active","banned":false},'
+        b'{"id":"p1","name":"Player 1","color":1,"pattern":1,"vp":1,"territories":2,'
+        b'"armies":1,"status":"active","banned":false},'
+        b'{"id":"p3","name":"Player 3","color":3,"pattern":1,"vp":0,"territories":2,'
+        b'"armies":1,"status":"active","banned":false}]}'
+    )
+    assert msgspec.json.encode(message) == expected
 
 
 def test_the_public_game_never_shows_pending_orders() -> None:

@@ -192,12 +192,23 @@ function seatState(game, player, live) {
   return game.moved.includes(player.id) ? "has moved" : "to move";
 }
 
+// The game's own columns of a seat's standing (docs/api.md, `standing`), as /help says them:
+// `points 2, status active`, each known one.
+function standingText(player) {
+  const shown = Object.entries(player.standing || {}).filter(([, v]) => v !== null && v !== "");
+  const text = (v) => (typeof v === "boolean" ? (v ? "yes" : "no") : String(v));
+  return shown.map(([name, value]) => `${name.replaceAll("_", " ")} ${text(value)}`).join(", ");
+}
+
+// The players in the game's order (its standings', where it has them). Beside each name what
+// the game's renderer says of it (`describePlayer`, for the turn shown); without one, live,
+// the seat's standing.
 function renderPlayers(game, context) {
   const note = page.renderer.describePlayer;
   $("players").replaceChildren(
     ...game.players.map((p) => {
       const state = seatState(game, p, context.live);
-      const extra = note ? note(p.id, game, context) : null;
+      const extra = note ? note(p.id, game, context) : context.live ? standingText(p) : null;
       return el(
         "li",
         {
