@@ -109,7 +109,7 @@ def _starts(prefix: str, games: int, first_due: datetime) -> dict[str, datetime]
 
 
 def _built(game: str, n: int, game_id: str, start: datetime, rng: random.Random) -> BuiltGame:
-    initial = next((start for start, name in ART_OF_WAR.items() if name == game), None)
+    initial = next((kind for kind, name in ART_OF_WAR.items() if name == game), None)
     if initial is not None:
         seconds = int(DEADLINE.total_seconds())
         return art_of_war_due(game_id, seed=n % MAPS, at=start, deadline=seconds, initial=initial)

@@ -271,13 +271,12 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         if players[player_id].status == "active":
             players[player_id] = replace(players[player_id], status="eliminated")
     return replace(
-        state,
+        _played(state, event),
         phase="finished" if event.winner is not None else state.phase,
         players=players,
         turn=event.turn + 1,
         turn_began_at=event.at,
         earliest_resolution=earliest_resolution(event.at, state.settings),
-        play=skirmish_evolve(state.skirmish, event),
     )
 
 

@@ -3,9 +3,10 @@
 Deliveries go through an outbox. One enqueuer (under an advisory lock, across processes)
 follows the event log and records a delivery for every `player_notified` and
 `turn_resolved` of a game with a webhook, in one transaction with its checkpoint, so that
-none is lost or doubled. A reminder is private before the resolution, and the notice of a
-private message for ever: they are recorded for a trusted webhook only (set through the
-trusted client the game was set up through, its bot, which DMs each player their own).
+none is lost or doubled. A reminder is private before the resolution or the wait's
+deadline, and the notice of a private message for ever: they are recorded for a trusted
+webhook only (set through the trusted client the game was set up through, its bot, which DMs
+each player their own).
 Senders in every process claim, POST and record the deliveries (server.webhooks.sender).
 None of this runs inside a resolution, so a slow or dead endpoint never delays a game.
 """
