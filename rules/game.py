@@ -289,16 +289,18 @@ class WhatIf(Protocol):
 
 class Sandbox(msgspec.Struct, frozen=True):
     """What the home page says of a game's sandbox: `link` (its words linked to the page),
-    then what it `does`."""
+    then what it `does`; and, for a game from outside the project, the `page` itself (HTML),
+    which a built-in game keeps as server/pages/sandbox/<name>.html instead."""
 
     link: str
     does: str
+    page: str | None = None
 
 
 @runtime_checkable
 class Sandboxed(Protocol):
-    """The optional part of a definition with a sandbox page: /sandbox/<name> serves
-    server/pages/sandbox/<name>.html, the home page links to it."""
+    """The optional part of a definition with a sandbox page: /sandbox/<name> serves its
+    `sandbox.page`, or server/pages/sandbox/<name>.html; the home page links to it."""
 
     sandbox: Sandbox
 

@@ -84,7 +84,11 @@ class Islands:
     # The optional parts.
     map_type = IslandsMap
     what_if_types = (IslandsRequest, IslandsAnswer)
-    sandbox = Sandbox("islands' sandbox", "claims islands for both seats")
+    sandbox = Sandbox(
+        "islands' sandbox",
+        "claims islands for both seats",
+        page="<!doctype html><title>Islands' sandbox</title><p>Claim an island.</p>",
+    )
     demo_seconds = 1.5
     demo_flags = (
         DemoFlag("islands_map", "atoll", "the islands' map", choices=tuple(MAPS)),

@@ -121,19 +121,17 @@ async def test_its_what_if_is_answered_and_documented(server: Server) -> None:
     assert contract.errors(request, "components", "schemas", "IslandsRequest") == []
 
 
-async def test_its_sandbox_is_linked_from_the_home_page_and_served_by_convention(
+async def test_its_sandbox_is_linked_from_the_home_page_and_served_from_the_game(
     server: Server,
 ) -> None:
     home = (await server.api.client.get("/")).text
     assert '<a href="/sandbox/islands">islands\' sandbox</a> claims islands for both seats;' in home
     assert '<a href="/sandbox/skor">' in home
-    # Its page is server/pages/sandbox/islands.html, which a game from outside adds; a game
-    # with no sandbox has none, whatever the files.
-    missing = await server.api.client.get("/sandbox/islands")
-    assert (missing.status_code, missing.json()["error"]["message"]) == (
-        404,
-        "no such file: sandbox/islands.html",
-    )
+    # Its page is its own (a built-in game's is server/pages/sandbox/<name>.html); a game
+    # with no sandbox has none.
+    page = await server.api.client.get("/sandbox/islands")
+    assert (page.status_code, page.headers["content-type"]) == (200, "text/html; charset=utf-8")
+    assert "<p>Claim an island.</p>" in page.text
     assert (await server.api.client.get("/sandbox/rock-paper-scissors")).status_code == 404
     assert (await server.api.client.get("/sandbox/skor")).status_code == 200
 

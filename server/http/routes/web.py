@@ -102,6 +102,14 @@ def _sandboxed() -> dict[str, Sandboxed]:
 
 
 @cache
+def _sandbox_page(name: str, page: str | None) -> StaticFile | None:
+    """A game's sandbox page: its own (`Sandbox.page`), or the built-in one of its name."""
+    if page is not None:
+        return StaticFile(page.encode(), _TYPES[".html"])
+    return static_files().get(f"sandbox/{name}.html")
+
+
+@cache
 def _home(games: tuple[str, ...]) -> StaticFile:
     """The home page, with a link to the sandbox of each of `games`, in its definition's
     words, all in one sentence."""
@@ -140,9 +148,11 @@ async def sandbox_page(request: Request) -> Response:
 async def game_sandbox_page(
     request: Request, game: Annotated[str, Path(max_length=64)]
 ) -> Response:
-    if game not in _sandboxed():
+    sandboxed = _sandboxed().get(game)
+    page = None if sandboxed is None else _sandbox_page(game, sandboxed.sandbox.page)
+    if page is None:
         raise Refusal(codes.NOT_FOUND, f"no game here has a sandbox named {game!r}")
-    return _serve(request, f"sandbox/{game}.html")
+    return send_file(request, page)
 
 
 @router.get("/static/{path:path}")
