@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from bots import artofwar, skor, skor_greedy
-from rules.game import Demoed
+from rules.house import Demoed
 from rules.kit.prng import SeededRandom, derived
 from rules.registry import DEFAULT_GAME, definitions
 from rules.skor.actions import Action

@@ -24,7 +24,7 @@ from bots.moving import MoveBot
 from bots.play import OVER, Bot, outcome, seat
 from bots.strategies import STRATEGIES
 from client import ApiError, SkirmishClient
-from rules.game import Demoed
+from rules.house import Demoed
 from rules.registry import DEFAULT_GAME, newest
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS
 from rules.skirmish.ruleset import SkirmishSociety

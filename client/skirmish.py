@@ -14,7 +14,7 @@ from client.heads import Heads
 from client.http import ActingUser, Http, credential_headers, http_headers
 from client.live import Subscription, live_url
 from client.newer import read_page
-from rules.game import Mapped
+from rules.house import Mapped
 from rules.registry import definitions
 from rules.skirmish.board import GameMap
 from rules.skirmish.contract import Request as Adjudication

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from rules.game import WhatIf
+from rules.house import WhatIf
 from rules.kit.requests import RequestError, decoded
 from rules.registry import definitions
 from rules.skirmish import contract as skirmish_society

@@ -1,4 +1,4 @@
-"""What the house around the game room asks of the Art of War (rules/game.py's optional
+"""What the house around the game room asks of the Art of War (rules/house.py's optional
 parts): its built-in maps, its what-if, its sandbox page and its demo."""
 
 from collections.abc import Mapping
@@ -9,7 +9,7 @@ import msgspec
 from rules.artofwar.board import MapFile, map_file_of
 from rules.artofwar.contract import ArtOfWarRequest, ArtOfWarResponse, adjudicate_json
 from rules.artofwar.maps import builtin_board, builtin_names
-from rules.game import DemoFlag, MapListing, Sandbox
+from rules.house import DemoFlag, MapListing, Sandbox
 
 GENERATED = "generated"
 

@@ -1,10 +1,10 @@
-"""What the house around the game room asks of Skor (rules/game.py's optional parts): its
+"""What the house around the game room asks of Skor (rules/house.py's optional parts): its
 what-if, its sandbox page and its demo."""
 
 from collections.abc import Mapping
 from typing import Any
 
-from rules.game import DemoFlag, Sandbox
+from rules.house import DemoFlag, Sandbox
 from rules.skor.contract import SkorRequest, SkorResponse, adjudicate_json
 from rules.skor.state import MAX_ROUND_LIMIT
 

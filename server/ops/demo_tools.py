@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rules.game import DemoFlag
+    from rules.house import DemoFlag
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -49,7 +49,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _demo_flags(game: str) -> "tuple[DemoFlag, ...]":
     """The game's own flags of `skirmish demo`, as its definition says (`Demoed`)."""
-    from rules.game import Demoed
+    from rules.house import Demoed
     from rules.registry import definitions
 
     rules = definitions().get(game)

@@ -10,20 +10,18 @@ from typing import Any, Literal
 import msgspec
 
 from rules.game import (
-    DemoFlag,
     Draws,
     Ending,
-    MapListing,
     Move,
     MoveRefused,
     OptionsRefused,
     Result,
-    Sandbox,
     Sealed,
     Seat,
     Standing,
     Wait,
 )
+from rules.house import DemoFlag, MapListing, Sandbox
 from rules.kit.requests import RequestError, decoded
 
 # Each map's islands, by the map's name: no other game's map has these names.

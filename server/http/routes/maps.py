@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
-from rules.game import Mapped
+from rules.house import Mapped
 from rules.registry import definitions
 from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.effects import DESCRIPTIONS

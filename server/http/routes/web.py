@@ -17,7 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
-from rules.game import Sandboxed
+from rules.house import Sandboxed
 from rules.registry import definitions
 from schema import errors as codes
 from schema.errors import Refusal
