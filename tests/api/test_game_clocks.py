@@ -7,10 +7,8 @@ the game's webhook."""
 import json
 from datetime import datetime, timedelta
 
-from tests.api.clocks import advance, choose, deadline_of, started, steps
-from tests.api.support import START, Live, Server, feed_of, make_move, public_game, serving, until
-from tests.server.running import running
-from tests.server.webhook_support import Receiver
+from tests.api.clocks import advance, choose, deadline_of, hooked_skor, started, steps
+from tests.api.support import START, Live, Server, feed_of, make_move, public_game, until
 
 
 async def test_an_art_of_war_turn_runs_at_its_deadline_without_the_missing_orders(
@@ -98,17 +96,10 @@ async def test_a_paused_games_clock_stands_still(server: Server) -> None:
 
 
 async def test_your_turn_reaches_the_players_socket_and_the_webhook(schema_url: str) -> None:
-    receiver = Receiver()
-    async with (
-        running(receiver.app) as hook,
-        serving(schema_url, webhook_allow_private=True) as server,
-    ):
-        api = server.api
-        game_id, accounts = await started(api, "skor", 2, turn_time=600)
-        hooked = {"url": f"{hook}/hook"}
-        await api.call("PUT", f"/v1/games/{game_id}/webhook", accounts[0], hooked)
-        first, second = await choose(api, game_id, accounts)
-        seat_of = {accounts[0].token: "p1", accounts[1].token: "p2"}
+    async with hooked_skor(schema_url) as game:
+        server, receiver, game_id = game.server, game.receiver, game.game_id
+        api, first, second = server.api, game.first, game.second
+        seat_of = {game.accounts[0].token: "p1", game.accounts[1].token: "p2"}
         async with (
             Live.open(server.base, game_id, token=second.token) as mine,
             Live.open(server.base, game_id, token=first.token) as theirs,

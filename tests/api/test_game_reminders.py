@@ -8,7 +8,7 @@ reminder with it."""
 import json
 from datetime import timedelta
 
-from tests.api.clocks import Json, advance, choose, deadline_of, started
+from tests.api.clocks import Json, advance, choose, deadline_of, hooked_skor, started
 from tests.api.support import (
     START,
     Account,
@@ -18,11 +18,8 @@ from tests.api.support import (
     feed_of,
     make_move,
     public_game,
-    serving,
     until,
 )
-from tests.server.running import running
-from tests.server.webhook_support import Receiver
 
 
 async def _reminders(api: Api, game_id: str, who: Account) -> list[Json]:
@@ -138,17 +135,10 @@ async def test_a_rewind_begins_the_wait_again_and_its_reminder(server: Server) -
 async def test_a_plain_webhook_is_told_whose_turn_it_is_but_not_who_is_reminded(
     schema_url: str,
 ) -> None:
-    receiver = Receiver()
-    async with (
-        running(receiver.app) as hook,
-        serving(schema_url, webhook_allow_private=True) as server,
-    ):
-        api = server.api
-        game_id, accounts = await started(api, "skor", 2, turn_time=600)
-        hooked = {"url": f"{hook}/hook"}
-        set_by = await api.call("PUT", f"/v1/games/{game_id}/webhook", accounts[0], hooked)
-        assert set_by["trusted"] is False
-        first, second = await choose(api, game_id, accounts)
+    async with hooked_skor(schema_url) as game:
+        api, receiver, game_id = game.server.api, game.receiver, game.game_id
+        first, second = game.first, game.second
+        assert game.webhook["trusted"] is False
         # The first player reminded, then the turn timed out and passed, and passed back: a
         # your-turn a turn since the webhook was set (the start's, before it, reach it or not
         # as the outbox's enqueuer happened to follow the log).
