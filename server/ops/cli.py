@@ -199,7 +199,9 @@ def _bot(args: argparse.Namespace) -> int:
         return 130
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; given the `argv` it will read, `skirmish demo`'s flags
+    (which ask every game) are built only when that is the demo's."""
     parser = argparse.ArgumentParser(prog="skirmish", description="The Skirmish Society server.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -326,7 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--name", default=None, help="the name of the account to create")
     bot.set_defaults(run=_bot)
 
-    add_demo_parser(commands)
+    add_demo_parser(commands, whole=argv is None or list(argv[:1]) == ["demo"])
 
     maps = commands.add_parser("map", help="map tools")
     map_commands = maps.add_subparsers(dest="map_command", required=True, metavar="COMMAND")
@@ -343,7 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     result: int = args.run(args)
     return result
 

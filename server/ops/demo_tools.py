@@ -1,5 +1,5 @@
 """`skirmish demo`: a game of bots on a server of its own (bots/run.py, docs/bots.md), its
-games, their flags and their pace as each game says (`Demoed`, rules/game.py; bots.games)."""
+games, their flags and their pace as each game says (`Demoed`, rules/house.py; bots.games)."""
 
 import argparse
 import sys
@@ -56,15 +56,25 @@ def _demo_flags(game: str) -> "tuple[DemoFlag, ...]":
     return rules.demo_flags if isinstance(rules, Demoed) else ()
 
 
-def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    """`skirmish demo`, with each game's own flags, as the games say (docs/bots.md)."""
+_HELP = "watch a game of bots on a server of its own"
+
+
+def add_parser(
+    commands: "argparse._SubParsersAction[argparse.ArgumentParser]", *, whole: bool = True
+) -> None:
+    """`skirmish demo`, with each game's own flags, as the games say (docs/bots.md). Not
+    `whole`: its line in `skirmish --help` only, for a command line that is not the demo's,
+    so that other commands start without loading every game and its bots."""
+    if not whole:
+        commands.add_parser("demo", help=_HELP)
+        return
     from bots.games import SKIRMISH_TURN_SECONDS, demo_games
     from rules.registry import DEFAULT_GAME
 
     paces = demo_games()
     demo = commands.add_parser(
         "demo",
-        help="watch a game of bots on a server of its own",
+        help=_HELP,
         description="Start a server on a fake clock (embedded PostgreSQL in its own data "
         "directory unless DATABASE_URL), a game of bots on it (random and greedy by turns), "
         "and print where to watch it. Skirmish Society (the default) plays fast mode, the "
