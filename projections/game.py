@@ -180,13 +180,23 @@ class GameState(msgspec.Struct, frozen=True):
         """When the scheduler resolves the turn (ResolveTurn): Skirmish Society's next
         resolution, or the deadline of the wait of a game run by its definition. None while
         nothing is due: not running (paused too), or a wait without a clock."""
+        return self._resolution_at(self._clocked_wait())
+
+    def _clocked_wait(self) -> Wait | None:
+        """The wait of a game run by its definition while its clock runs (running, the wait
+        begun); None otherwise, and for Skirmish Society, whose clock is its own."""
         definition = self.definition
-        if definition is None:
-            return self._scheduled_resolution()
-        if self.phase != "running" or self.wait_began_at is None:
+        if definition is None or self.phase != "running" or self.wait_began_at is None:
             return None
-        seconds = definition.to_move(self.play).seconds
-        return None if seconds is None else self.wait_began_at + timedelta(seconds=seconds)
+        return definition.to_move(self.play)
+
+    def _resolution_at(self, wait: Wait | None) -> datetime | None:
+        """`next_resolution_at`, given the `_clocked_wait`."""
+        if self.definition is None:
+            return self._scheduled_resolution()
+        if wait is None or wait.seconds is None or self.wait_began_at is None:
+            return None
+        return self.wait_began_at + timedelta(seconds=wait.seconds)
 
     def _scheduled_resolution(self) -> datetime | None:
         """Skirmish Society's next resolution, on its daily (or fast) schedule, with its lock
@@ -228,14 +238,19 @@ class GameState(msgspec.Struct, frozen=True):
         """When the current wait's reminders are due: Skirmish Society's turn's, or a timed
         wait's of a game run by its definition. None once sent, without a deadline (paused
         too), or if nobody is to be reminded."""
-        resolves_at = self.next_resolution_at()
+        wait = self._clocked_wait()
+        return self._reminder_at(wait, self._resolution_at(wait))
+
+    def _reminder_at(self, wait: Wait | None, resolves_at: datetime | None) -> datetime | None:
+        """`next_reminder_at`, given the `_clocked_wait` and the resolution it leads to."""
         if resolves_at is None or self.reminded:
             return None
-        wait = self._wait()
         if not self._to_remind(wait):
             return None
-        if wait is None:
+        if self.definition is None:
             return resolves_at - reminder_lead(self.settings)
+        # A definition's reminder is due only while its wait's clock runs (`_to_remind`).
+        assert wait is not None, "a clocked wait"
         assert wait.seconds is not None, "a wait with a deadline has seconds"
         return resolves_at - wait_reminder_lead(wait.seconds)
 
@@ -251,23 +266,25 @@ class GameState(msgspec.Struct, frozen=True):
     def to_remind(self) -> list[Player]:
         """The players who want notices whom the current wait's reminder goes to: in
         Skirmish Society every one; in a game run by its definition the seats it still waits
-        for (in a sealed wait, those that have sealed no move yet), and nobody else."""
-        return self._to_remind(self._wait())
-
-    def _wait(self) -> Wait | None:
-        """The wait of a game run by its definition; None for Skirmish Society."""
-        definition = self.definition
-        return None if definition is None else definition.to_move(self.play)
+        for (in a sealed wait, those that have sealed no move yet) while its clock runs, and
+        nobody else."""
+        return self._to_remind(self._clocked_wait())
 
     def _to_remind(self, wait: Wait | None) -> list[Player]:
-        if wait is None:
+        """`to_remind`, given the `_clocked_wait`."""
+        if self.definition is None:
             return [player for player in self.players.values() if player.wants_notices]
+        if wait is None:
+            return []
         seats = wait.seats - self.sealed.keys() if wait.sealed else wait.seats
         waited = (self.players.get(seat) for seat in sorted(seats))
         return [player for player in waited if player is not None and player.wants_notices]
 
     def due(self) -> Due:
-        return Due(self.phase, self.turn, self.next_resolution_at(), self.next_reminder_at())
+        # The game's wait asked once for both moments.
+        wait = self._clocked_wait()
+        resolves_at = self._resolution_at(wait)
+        return Due(self.phase, self.turn, resolves_at, self._reminder_at(wait, resolves_at))
 
 
 _NO_PLAY = SkirmishPlay()
