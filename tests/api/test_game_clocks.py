@@ -104,6 +104,8 @@ async def test_your_turn_reaches_the_players_socket_and_the_webhook(schema_url: 
             Live.open(server.base, game_id, token=second.token) as mine,
             Live.open(server.base, game_id, token=first.token) as theirs,
         ):
+            # Caught up before the move: a catch-up tells the deadline as the game stands then.
+            await mine.wait_for(lambda ms: any(m["type"] == "your_turn" for m in ms))
             await make_move(api, game_id, first, "end")
             messages = await mine.wait_for(
                 lambda ms: any(m["type"] == "your_turn" and m["turn"] == 3 for m in ms)
