@@ -12,9 +12,9 @@ from msgspec.structs import replace
 from projections.game import GameState, Player, with_typed_play
 from projections.playing import sealed_with, started_play, stepped
 from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
-from projections.skirmish import SkirmishEvent, SkirmishPlay
-from projections.skirmish import evolve as skirmish_evolve
-from projections.skirmish import forked as skirmish_forked
+from projections.skirmish.state import SkirmishEvent, SkirmishPlay
+from projections.skirmish.state import evolve as skirmish_evolve
+from projections.skirmish.state import forked as skirmish_forked
 from schema.game_events import (
     AdminAdded,
     AdminRemoved,

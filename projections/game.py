@@ -20,7 +20,7 @@ from projections.schedule import (
     wait_reminder_lead,
     window,
 )
-from projections.skirmish import SkirmishPlay
+from projections.skirmish.state import SkirmishPlay
 from rules.game import Game, Wait
 from rules.registry import DEFAULT_GAME, game_rules
 from rules.skirmish.ruleset import SkirmishSociety

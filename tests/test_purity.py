@@ -43,7 +43,7 @@ PURE = (
     "projections/evolve.py",
     "projections/playing.py",
     "projections/schedule.py",
-    "projections/skirmish.py",
+    "projections/skirmish/state.py",
     "projections/states.py",
     "projections/views.py",
     "projections/visibility.py",

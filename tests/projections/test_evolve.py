@@ -7,7 +7,7 @@ from msgspec.structs import replace
 
 from projections.evolve import evolve, fold
 from projections.game import GameState, decode_snapshot
-from projections.skirmish import SkirmishPlay
+from projections.skirmish.state import SkirmishPlay
 from rules.skirmish.maps import builtin_map
 from rules.skirmish.turn import OrderReport
 from schema.commands import Actor
