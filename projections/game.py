@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from projections.owned import RoomFacts, SeatFacts
 from projections.schedule import (
     Due,
     Window,
@@ -118,6 +119,17 @@ class GameState(msgspec.Struct, frozen=True):
         definition (no map, no board, no vote), so that readers shared by every game need
         not ask which game it is, nor whether it began."""
         return self.play if isinstance(self.play, SkirmishPlay) else _NO_PLAY
+
+    @property
+    def room(self) -> RoomFacts:
+        """The room's facts a game of its own events reads (projections/owned.py)."""
+        return RoomFacts(
+            settings=self.settings,
+            seats={
+                seat: SeatFacts(name=p.name, status=p.status, banned=p.banned)
+                for seat, p in self.players.items()
+            },
+        )
 
     @property
     def definition(self) -> Game[Any, Any] | None:
