@@ -10,9 +10,11 @@ from datetime import datetime
 from msgspec.structs import replace
 
 from projections.game import GameState, Player, with_typed_play
+from projections.owned import room_facts
 from projections.playing import sealed_with, started_play, stepped
 from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
-from projections.skirmish.state import SkirmishEvent, SkirmishPlay
+from projections.skirmish.options import options_of
+from projections.skirmish.state import SkirmishEvent, SkirmishPlay, with_room
 from projections.skirmish.state import evolve as skirmish_evolve
 from projections.skirmish.state import forked as skirmish_forked
 from schema.game_events import (
@@ -83,7 +85,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case PlayRecorded():
             return stepped(state, event)
         case GameCreated():
-            return replace(
+            state = replace(
                 state,
                 game_id=event.game_id,
                 phase="joining",
@@ -96,30 +98,41 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 game_version=event.game_version,
                 options=event.options,
             )
+            if state.definition is not None:
+                return state
+            # Skirmish Society's state is there from the creation on, its options read from
+            # its settings (it records none).
+            return replace(
+                state,
+                options=options_of(event.settings, event.seed),
+                play=with_room(None, room_facts(state.settings, state.players)),
+            )
         case PlayerJoined():
             player = Player(
                 event.player_id, event.name, (event.account_id,), event.color, event.pattern
             )
-            return replace(
-                state,
-                players={**state.players, player.id: player},
-                joined_so_far=state.joined_so_far + 1,
+            return _seated(
+                replace(
+                    state,
+                    players={**state.players, player.id: player},
+                    joined_so_far=state.joined_so_far + 1,
+                )
             )
         case PlayerLeft():
             players = dict(state.players)
             del players[event.player_id]
-            return replace(state, players=players)
+            return _seated(replace(state, players=players))
         case GameStarted():
-            return replace(
+            state = replace(
                 state,
                 phase="running",
                 turn=1,
                 turn_began_at=event.at,
                 earliest_resolution=earliest_resolution(event.at, state.settings),
-                play=skirmish_evolve(None, event),
                 secret=event.secret,
                 commitment=event.commitment,
             )
+            return _played(state, event)
         case PlayStarted():
             return started_play(state, event)
         case VoteCast() | JoinForcesRequested():
@@ -144,19 +157,21 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 return state
             return replace(state, secret=event.secret, commitment=event.commitment)
         case PlayerResigned():
-            return _update_player(state, event.player_id, status="resigned", notifications=False)
+            return _seated(
+                _update_player(state, event.player_id, status="resigned", notifications=False)
+            )
         case PlayerBanned():
             state = replace(state, banned_accounts=state.banned_accounts | {event.account_id})
             if event.player_id is None:
                 return state
-            return _played(_update_player(state, event.player_id, banned=True), event)
+            return _played(_seated(_update_player(state, event.player_id, banned=True)), event)
         case PlayerUnbanned():
             state = replace(state, banned_accounts=state.banned_accounts - {event.account_id})
             players = {
                 pid: replace(p, banned=False) if event.account_id in p.accounts else p
                 for pid, p in state.players.items()
             }
-            return replace(state, players=players)
+            return _seated(replace(state, players=players))
         case GamePaused():
             return replace(state, phase="paused", paused_at=event.at)
         case GameUnpaused():
@@ -170,22 +185,10 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case GameKilled():
             return replace(state, phase="killed")
         case SettingsChanged():
-            old, new = state.settings, event.settings
-            # Local time only names the hour: a new time zone that keeps the resolution's
-            # hour in UTC keeps the next resolution where it was (rules.md).
-            moved = (old.fast_mode, resolution_hour_utc(old)) != (
-                new.fast_mode,
-                resolution_hour_utc(new),
-            )
-            if moved and state.earliest_resolution is not None:
-                return replace(
-                    state, settings=new, earliest_resolution=earliest_resolution(event.at, new)
-                )
-            return replace(state, settings=new)
+            return _settings_changed(state, event)
         case PlayerLookChanged():
-            return _update_player(
-                state, event.player_id, name=event.name, color=event.color, pattern=event.pattern
-            )
+            look = {"name": event.name, "color": event.color, "pattern": event.pattern}
+            return _seated(_update_player(state, event.player_id, **look))
         case NotificationsChanged():
             return _update_player(state, event.player_id, notifications=event.enabled)
         case MessageBroadcast():
@@ -214,7 +217,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             for player_id in event.unclaimed:
                 state = _update_player(state, player_id, status="resigned", notifications=False)
             return replace(
-                state,
+                _seated(state),
                 phase="running",
                 invited={},
                 turn_began_at=event.at,
@@ -229,6 +232,27 @@ def _played(state: GameState, event: SkirmishEvent) -> GameState:
     if not isinstance(state.play, SkirmishPlay):
         return state
     return replace(state, play=skirmish_evolve(state.play, event))
+
+
+def _seated(state: GameState) -> GameState:
+    """The state after an event that changed its settings or seats: Skirmish Society's own
+    handed the room's facts anew (a game with a definition reads none)."""
+    if not isinstance(state.play, SkirmishPlay):
+        return state
+    return replace(state, play=with_room(state.play, room_facts(state.settings, state.players)))
+
+
+def _settings_changed(state: GameState, event: SettingsChanged) -> GameState:
+    old, new = state.settings, event.settings
+    # Local time only names the hour: a new time zone that keeps the resolution's hour in
+    # UTC keeps the next resolution where it was (rules.md).
+    moved = (old.fast_mode, resolution_hour_utc(old)) != (new.fast_mode, resolution_hour_utc(new))
+    if moved and state.earliest_resolution is not None:
+        state = replace(state, earliest_resolution=earliest_resolution(event.at, new))
+    state = _seated(replace(state, settings=new))
+    if not isinstance(state.play, SkirmishPlay):
+        return state
+    return replace(state, options=options_of(new, state.seed))
 
 
 def _resumed(state: GameState, unpaused: datetime) -> datetime | None:
@@ -270,7 +294,7 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
     for player_id in event.eliminated:
         if players[player_id].status == "active":
             players[player_id] = replace(players[player_id], status="eliminated")
-    return replace(
+    state = replace(
         _played(state, event),
         phase="finished" if event.winner is not None else state.phase,
         players=players,
@@ -278,6 +302,8 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         turn_began_at=event.at,
         earliest_resolution=earliest_resolution(event.at, state.settings),
     )
+    # Most turns merge nobody and eliminate nobody: their seats are as they were.
+    return _seated(state) if event.joined or event.eliminated else state
 
 
 def _forked(event: GameForked) -> GameState:
@@ -323,5 +349,8 @@ def _forked(event: GameForked) -> GameState:
         ),
     )
     if state.definition is None:
-        return replace(state, play=skirmish_forked(event))
+        # A fork of Skirmish Society records its state in its own fields, and its options
+        # are its settings' (a fork has no seed: it plays its source's map).
+        play = skirmish_forked(event, room_facts(state.settings, state.players))
+        return replace(state, play=play, options=options_of(state.settings, state.seed))
     return with_typed_play(state)

@@ -10,7 +10,6 @@ from typing import Any, Literal
 
 import msgspec
 
-from projections.owned import RoomFacts, SeatFacts
 from projections.schedule import (
     Due,
     Window,
@@ -34,7 +33,7 @@ from schema.game_events import (
 )
 
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
-SNAPSHOT_NAME = "game-state.v6"
+SNAPSHOT_NAME = "game-state.v7"
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -88,10 +87,11 @@ class GameState(msgspec.Struct, frozen=True):
     # A real fork waiting for its start: the accounts invited to each seat that have not
     # claimed or declined it yet.
     invited: dict[str, tuple[str, ...]] = {}
-    # The game's own state (None before the start): Skirmish Society's SkirmishPlay
-    # (projections.skirmish, read through `skirmish`), or the state of the definition the
-    # game is run by (rules/game.py). And a definition's options, and this turn's sealed
-    # moves by seat, each as the game joins a seat's several (`seal`: the newest, or all).
+    # The game's own state: Skirmish Society's SkirmishPlay from the game's creation on
+    # (projections.skirmish, read through `skirmish`), or from the start the state of the
+    # definition the game is run by (rules/game.py); None before. And the game's options
+    # (Skirmish Society's read from its settings), and this turn's sealed moves by seat,
+    # each as the game joins a seat's several (`seal`: the newest, or all).
     play: Any = None
     options: dict[str, Any] = {}
     sealed: dict[str, Any] = {}
@@ -115,21 +115,10 @@ class GameState(msgspec.Struct, frozen=True):
 
     @property
     def skirmish(self) -> SkirmishPlay:
-        """Skirmish Society's own state; empty before the start, and for a game run by its
-        definition (no map, no board, no vote), so that readers shared by every game need
-        not ask which game it is, nor whether it began."""
+        """Skirmish Society's own state (no map, no board, no vote before the start); empty
+        for a game run by its definition, so that readers shared by every game need not ask
+        which game it is, nor whether it began."""
         return self.play if isinstance(self.play, SkirmishPlay) else _NO_PLAY
-
-    @property
-    def room(self) -> RoomFacts:
-        """The room's facts a game of its own events reads (projections/owned.py)."""
-        return RoomFacts(
-            settings=self.settings,
-            seats={
-                seat: SeatFacts(name=p.name, status=p.status, banned=p.banned)
-                for seat, p in self.players.items()
-            },
-        )
 
     @property
     def definition(self) -> Game[Any, Any] | None:

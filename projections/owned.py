@@ -6,9 +6,16 @@ state only. docs/design/games.md, "Skirmish Society as a definition: the plan", 
 Pure: no I/O, no clock.
 """
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from schema.game_events import PlayerStatus, Settings
+
+if TYPE_CHECKING:
+    # For its type only: projections.game imports the games that read these facts.
+    from projections.game import Player
 
 
 class SeatFacts(msgspec.Struct, frozen=True):
@@ -24,3 +31,14 @@ class RoomFacts(msgspec.Struct, frozen=True):
 
     settings: Settings
     seats: dict[str, SeatFacts]
+
+
+def room_facts(settings: Settings, players: Mapping[str, "Player"]) -> RoomFacts:
+    """The room's facts of a game with these settings and players."""
+    return RoomFacts(
+        settings=settings,
+        seats={
+            seat: SeatFacts(name=p.name, status=p.status, banned=p.banned)
+            for seat, p in players.items()
+        },
+    )

@@ -7,6 +7,12 @@ fold (projections.evolve) hands them to this one for the game's part. It lives h
 rules/skirmish/, because the engine knows nothing of the server's events nor of dates
 (tests/test_purity.py), and those events carry both.
 
+The room's facts the game reads (its settings, and each seat's name, status and ban) are
+part of its state too, `room`, handed by the room's fold through `with_room` whenever they
+change: from the game's creation on, so that its state exists before the start (no map
+then), and so that its moves and resolution need read nothing of the room's but their own
+state (docs/design/games.md, S2).
+
 Pure: no I/O, no clock.
 """
 
@@ -15,6 +21,7 @@ from typing import TypeAlias
 import msgspec
 from msgspec.structs import replace
 
+from projections.owned import RoomFacts
 from rules.skirmish.board import GameMap
 from rules.skirmish.turn import OrderReport
 from schema.game_events import (
@@ -24,6 +31,7 @@ from schema.game_events import (
     OrdersSubmitted,
     PlayerBanned,
     RecordedPosition,
+    Settings,
     TurnResolved,
     TurnRewound,
     Vote,
@@ -32,9 +40,11 @@ from schema.game_events import (
 
 
 class SkirmishPlay(msgspec.Struct, frozen=True):
-    """What the game is at, apart from the room's facts (seats, accounts, admins, bans,
-    clock, secret, rewinds, fork)."""
+    """What the game is at, and the room's facts it reads (`room`); the rest of the room's
+    (accounts, admins, banned accounts, clock, secret, rewinds, fork) is the room's alone."""
 
+    room: RoomFacts = RoomFacts(settings=Settings(name=""), seats={})
+    # None before the start.
     map: GameMap | None = None
     board: RecordedPosition = RecordedPosition(armies={}, control={}, farms=[])
     # This turn's submissions, per player, oldest first.
@@ -74,11 +84,14 @@ SkirmishEvent: TypeAlias = (
 )
 
 
-def evolve(play: SkirmishPlay | None, event: SkirmishEvent) -> SkirmishPlay:
-    """The game's state after `event`; None before the start."""
-    if isinstance(event, GameStarted):
-        return SkirmishPlay(map=event.map, board=event.board, vote=event.vote)
-    assert play is not None, f"{type(event).__name__} before the start"
+def with_room(play: SkirmishPlay | None, room: RoomFacts) -> SkirmishPlay:
+    """The game's state with the room's facts as they are now; None before the game's
+    creation."""
+    return SkirmishPlay(room=room) if play is None else replace(play, room=room)
+
+
+def evolve(play: SkirmishPlay, event: SkirmishEvent) -> SkirmishPlay:
+    """The game's state after `event`."""
     match event:
         # The events of every turn first: a rebuild folds hundreds of thousands of them.
         case OrdersSubmitted():
@@ -106,13 +119,16 @@ def evolve(play: SkirmishPlay | None, event: SkirmishEvent) -> SkirmishPlay:
         case TurnRewound():
             # The votes of the rewound turn are lost (rules.md).
             return replace(play, ballots={})
+        case GameStarted():
+            return replace(play, map=event.map, board=event.board, vote=event.vote)
         case PlayerBanned():
             return _voided(play, event.player_id) if event.player_id is not None else play
 
 
-def forked(event: GameForked) -> SkirmishPlay:
-    """A fork's state: its source's at the turn it forks at."""
+def forked(event: GameForked, room: RoomFacts) -> SkirmishPlay:
+    """A fork's state: its source's at the turn it forks at, with the fork's room."""
     return SkirmishPlay(
+        room=room,
         map=event.map,
         board=event.board,
         vote=event.vote,

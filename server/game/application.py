@@ -154,8 +154,9 @@ async def fork(
         secret=found.entropy(),
         game=then.game,
         game_version=then.game_version,
-        options=then.options,
-        # Skirmish Society's state goes in the fork's own fields, a definition's here.
+        # Skirmish Society's state goes in the fork's own fields, a definition's here; its
+        # options are read from its settings, and it records none.
+        options={} if then.definition is None else then.options,
         play=None if then.definition is None else msgspec.to_builtins(then.play),
     )
     return await found.games.execute(game_id, command)
