@@ -98,7 +98,7 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return play.broadcast(state, command)
         case ResolveTurn():
             if existing(state).definition is not None:
-                return playing.time_out(state, command)
+                return playing.close_wait(state, command)
             return resolution.resolve_turn(state, command)
         case RemindPlayers():
             return notices.remind_players(state, command)
