@@ -25,15 +25,18 @@ from tests.api.support import (
     serving,
 )
 from tests.games.bell import BELL
+from tests.games.rock_paper_scissors import ROCK_PAPER_SCISSORS
 
 
 @pytest.fixture
 async def server(schema_url: str) -> AsyncIterator[Server]:
+    games = ("tests.games.bell:BELL", "tests.games.rock_paper_scissors:ROCK_PAPER_SCISSORS")
     try:
-        async with serving(schema_url, games=("tests.games.bell:BELL",)) as running:
+        async with serving(schema_url, games=games) as running:
             yield running
     finally:
-        unregister(BELL.name)
+        for game in (BELL, ROCK_PAPER_SCISSORS):
+            unregister(game.name)
 
 
 def _day(day: int, hour: int, minute: int = 0) -> datetime:
@@ -141,6 +144,11 @@ async def test_a_paused_game_takes_the_moves_of_a_wait_only_an_admin_or_the_cloc
     view = await public_game(api, game_id)
     assert (view["phase"], view["turn"]) == ("paused", 1)
     assert sorted(view["play"]["rung"]) == ["p1", "p2"]
+    # A wait that its last move closes stands still: no move while paused.
+    rounds, (first, _) = await started(api, "rock-paper-scissors", 2, seconds=900)
+    await api.call("POST", f"/v1/games/{rounds}/admin/pause", first)
+    refused = await make_move(api, rounds, first, "rock", expect=409)
+    assert refused["error"]["code"] == "wrong_phase"
 
 
 async def test_an_unpause_gives_a_restarting_wait_all_its_time_again(server: Server) -> None:
@@ -177,6 +185,13 @@ async def test_an_admin_closes_the_wait_early_once_the_game_is_ready_the_operato
     await api.call("POST", resolve, admin)
     view = await public_game(api, game_id)
     assert (view["turn"], view["play"]["tolls"]) == (3, 2)
+    verified = await api.call("GET", f"/v1/games/{game_id}/verify")
+    assert verified["ok"] is True, verified
+    # A sandbox's admin plays every seat: nobody to wait for.
+    body = {"turn": 2}
+    sandbox = (await api.call("POST", f"/v1/games/{game_id}/fork", admin, body, expect=201))["id"]
+    await api.call("POST", f"/v1/games/{sandbox}/admin/resolve", admin)
+    assert await _turn(api, sandbox) == 3
 
 
 async def _reminders(api: Api, game_id: str, who: Account) -> list[Json]:
@@ -208,3 +223,5 @@ async def test_everyone_is_reminded_once_a_turn_not_again_after_a_rewind(server:
     await clock.to(_day(2, 11))
     reminded = [len(await _reminders(api, game_id, who)) for who in (admin, other)]
     assert reminded == [2, 2]
+    verified = await api.call("GET", f"/v1/games/{game_id}/verify")
+    assert verified["ok"] is True, verified
