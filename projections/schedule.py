@@ -64,10 +64,10 @@ def earliest_after_unpause(unpaused: datetime, settings: Settings) -> datetime:
     return strictly_after(unpaused, LOCK)
 
 
-def strictly_after(unpaused: datetime, lock: timedelta) -> datetime:
-    """The earliest a daily wait unpaused at `unpaused` ends: strictly after `lock`, since a
-    lock window that begins at the very moment of unpausing has begun."""
-    return unpaused + lock + _INSTANT
+def strictly_after(unpaused: datetime, span: timedelta) -> datetime:
+    """The earliest a daily wait unpaused at `unpaused` ends: strictly `span` (a lock) after,
+    since a lock window that begins at the very moment of unpausing has begun."""
+    return unpaused + span + _INSTANT
 
 
 def resolution_from(earliest: datetime, settings: Settings) -> datetime:

@@ -56,7 +56,7 @@ __all__ = ["Refusal", "RewindPlan", "decide", "plan_rewind"]
 
 # What only Skirmish Society takes, which the room runs itself, and what every other game
 # takes instead. ResolveTurn is every game's: Skirmish Society's turn resolved, or another
-# game's wait timed out; and so is RemindPlayers, before either.
+# game's wait closed; and so is RemindPlayers, before either.
 _OF_ONE_KIND = (SubmitOrders, CastVote, RequestJoinForces, MakeMove)
 
 

@@ -129,11 +129,11 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
 def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     """The wait closed: a sealed one resolved with the sealed moves that are in, a wait of
     turns timed out by the game's move for the seat it waits for (`time_out`). Once its
-    deadline has passed, by the scheduler or an admin alike: nobody else cuts a player's
-    time short. Before it, only a wait that an admin closes (`Wait.closes`), by an admin, and
-    but for the operator or in a sandbox once the game says it is ready (`EarlyClose`). A
-    turn named that is over is refused, as Skirmish Society's is, so that a deadline is
-    acted on once."""
+    deadline has passed, by the scheduler or an admin alike. Before it, nobody cuts a
+    player's time short but an admin of a wait that admins close (`Wait.closes`), once the
+    game says it is ready (`EarlyClose`; the operator and a sandbox's admin at once). A turn
+    named that is over is refused, as Skirmish Society's is, so that a deadline is acted on
+    once."""
     require_admin(state, command.actor)
     if command.turn is not None and command.turn != state.turn:
         when = "already over" if command.turn < state.turn else "not reached yet"
