@@ -74,7 +74,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             if event.kind != "reminder":
                 return state
             if state.definition is not None:
-                return replace(state, wait_reminded=True)
+                # Once a wait, or once a turn (`Reminder.once_a_turn`): both kept.
+                state = replace(state, wait_reminded=True)
             if event.turn > state.reminded_turn:
                 return replace(state, reminded_turn=event.turn)
             return state
@@ -148,6 +149,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 # its reminder is yet to come.
                 wait_began_at=event.at,
                 wait_reminded=False,
+                resumed_at=None,
                 # A rewound wait's sealed moves were shown when it resolved: its seats move
                 # again rather than resolve at once what everyone has seen.
                 sealed={},
@@ -180,6 +182,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 phase="running",
                 earliest_resolution=earliest_after_unpause(event.at, state.settings),
                 wait_began_at=_resumed(state, event.at),
+                resumed_at=event.at,
                 paused_at=None,
             )
         case GameKilled():
@@ -222,6 +225,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 invited={},
                 turn_began_at=event.at,
                 wait_began_at=event.at,
+                resumed_at=None,
                 earliest_resolution=earliest_resolution(event.at, state.settings),
             )
 
@@ -258,10 +262,13 @@ def _settings_changed(state: GameState, event: SettingsChanged) -> GameState:
 def _resumed(state: GameState, unpaused: datetime) -> datetime | None:
     """When the wait began, moved on by the time the game stood paused: the clock stood
     still, and the wait keeps the time it had left (a wait begun during the pause, by a
-    seat leaving, begins at the unpause)."""
+    seat leaving, begins at the unpause); a wait that `restarts` begins at the unpause."""
     began, paused = state.wait_began_at, state.paused_at
     if began is None or paused is None:
         return began
+    definition = state.definition
+    if definition is not None and definition.to_move(state.play).restarts:
+        return unpaused
     return began + (unpaused - max(paused, began))
 
 

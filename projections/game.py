@@ -13,6 +13,9 @@ import msgspec
 from projections.schedule import (
     Due,
     Window,
+    daily_deadline,
+    lock_length,
+    lock_window,
     orders_close,
     orders_open,
     reminder_lead,
@@ -105,6 +108,11 @@ class GameState(msgspec.Struct, frozen=True):
     # Whether the current wait of a game run by its definition has reminded its seats: set by
     # its reminder, cleared by a step or rewind that begins a wait afresh (not by an unpause).
     wait_reminded: bool = False
+    # When a game run by its definition was last unpaused during the current wait (None: not
+    # since it began), from which a daily wait reckons its deadline (`Daily.after_unpause`);
+    # and when its last turn ended (None before any), after which a wait's lock lasts.
+    resumed_at: datetime | None = None
+    resolved_at: datetime | None = None
 
     @property
     def rules(self) -> SkirmishSociety:
@@ -195,7 +203,11 @@ class GameState(msgspec.Struct, frozen=True):
         """`next_resolution_at`, given the `_clocked_wait`."""
         if self.definition is None:
             return self._scheduled_resolution()
-        if wait is None or wait.seconds is None or self.wait_began_at is None:
+        if wait is None or self.wait_began_at is None:
+            return None
+        if wait.daily is not None:
+            return daily_deadline(wait.daily, self.wait_began_at, self.resumed_at)
+        if wait.seconds is None:
             return None
         return self.wait_began_at + timedelta(seconds=wait.seconds)
 
@@ -216,16 +228,25 @@ class GameState(msgspec.Struct, frozen=True):
         last_turn = self.skirmish.last_turn
         if last_turn is None:
             return self.turn_began_at
-        return orders_open(last_turn.at, self.settings)
+        return orders_open(last_turn.at, lock_length(self.settings))
 
     def orders_close_at(self) -> datetime | None:
         """When this turn's orders close: the lock window before its resolution begins.
         None while no resolution is scheduled."""
         resolves_at = self._scheduled_resolution()
-        return None if resolves_at is None else orders_close(resolves_at, self.settings)
+        if resolves_at is None:
+            return None
+        return orders_close(resolves_at, lock_length(self.settings))
 
     def window(self, now: datetime) -> Window:
-        """Whether orders, votes and join-forces requests are taken at `now`."""
+        """Whether orders, votes and join-forces requests (a game run by its definition: the
+        moves of a wait with a `lock`) are taken at `now`."""
+        if self.definition is not None:
+            wait = self._clocked_wait()
+            if wait is None or not wait.lock:
+                return Window("open")
+            lock = timedelta(seconds=wait.lock)
+            return lock_window(now, self._resolution_at(wait), self.resolved_at, lock)
         last_turn = self.skirmish.last_turn
         last = last_turn.at if last_turn is not None else None
         return window(
@@ -244,7 +265,7 @@ class GameState(msgspec.Struct, frozen=True):
 
     def _reminder_at(self, wait: Wait | None, resolves_at: datetime | None) -> datetime | None:
         """`next_reminder_at`, given the `_clocked_wait` and the resolution it leads to."""
-        if resolves_at is None or self.reminded:
+        if resolves_at is None or self._reminded(wait):
             return None
         if not self._to_remind(wait):
             return None
@@ -252,34 +273,42 @@ class GameState(msgspec.Struct, frozen=True):
             return resolves_at - reminder_lead(self.settings)
         # A definition's reminder is due only while its wait's clock runs (`_to_remind`).
         assert wait is not None, "a clocked wait"
-        assert wait.seconds is not None, "a wait with a deadline has seconds"
-        return resolves_at - wait_reminder_lead(wait.seconds)
+        assert self.wait_began_at is not None, "a clocked wait began"
+        if wait.reminder is not None:
+            return resolves_at - timedelta(seconds=wait.reminder.lead)
+        return resolves_at - wait_reminder_lead(resolves_at - self.wait_began_at)
 
     @property
     def reminded(self) -> bool:
-        """Whether the current wait's reminders went out: Skirmish Society's once a turn (a
-        rewind does not remind again), a game run by its definition's once a wait (a rewind
-        begins the wait again, and may remind again)."""
-        if self.definition is None:
+        """Whether the current wait's reminders went out: once a turn (Skirmish Society's, and
+        a wait's that says `Reminder.once_a_turn`: a rewind does not remind again), or once a
+        wait (a rewind begins the wait again, and may remind again)."""
+        return self._reminded(self._clocked_wait())
+
+    def _reminded(self, wait: Wait | None) -> bool:
+        """`reminded`, given the `_clocked_wait`."""
+        once_a_turn = wait is not None and wait.reminder is not None and wait.reminder.once_a_turn
+        if self.definition is None or once_a_turn:
             return self.reminded_turn >= self.turn
         return self.wait_reminded
 
     def to_remind(self) -> list[Player]:
         """The players who want notices whom the current wait's reminder goes to: in
-        Skirmish Society every one; in a game run by its definition the seats it still waits
-        for (in a sealed wait, those that have sealed no move yet) while its clock runs, and
-        nobody else."""
+        Skirmish Society every one; in a game run by its definition, while its clock runs,
+        every one too if its wait says so (`Reminder.everyone`), else the seats it still
+        waits for (in a sealed wait, those that have sealed no move yet); nobody else."""
         return self._to_remind(self._clocked_wait())
 
     def _to_remind(self, wait: Wait | None) -> list[Player]:
         """`to_remind`, given the `_clocked_wait`."""
-        if self.definition is None:
-            return [player for player in self.players.values() if player.wants_notices]
-        if wait is None:
-            return []
-        seats = wait.seats - self.sealed.keys() if wait.sealed else wait.seats
-        waited = (self.players.get(seat) for seat in sorted(seats))
-        return [player for player in waited if player is not None and player.wants_notices]
+        if self.definition is not None:
+            if wait is None:
+                return []
+            if wait.reminder is None or not wait.reminder.everyone:
+                seats = wait.seats - self.sealed.keys() if wait.sealed else wait.seats
+                waited = (self.players.get(seat) for seat in sorted(seats))
+                return [p for p in waited if p is not None and p.wants_notices]
+        return [player for player in self.players.values() if player.wants_notices]
 
     def due(self) -> Due:
         # The game's wait asked once for both moments.

@@ -87,21 +87,16 @@ def stepped(state: GameState, event: PlayRecorded) -> GameState:
     definition = definition_of(state)
     play = _played(definition, state.play, event)
     over = definition.ending(play) is not None
-    began, reminded = state.wait_began_at, state.wait_reminded
+    began, reminded, resumed = state.wait_began_at, state.wait_reminded, state.resumed_at
     if event.at is not None and newly_waited(definition, event, state.play, play):
-        # A wait begun afresh: all its time, and its reminder yet to come.
-        began, reminded = event.at, False
+        # A wait begun afresh: all its time, no unpause in it, its reminder yet to come.
+        began, reminded, resumed = event.at, False, None
     phase = "finished" if over else state.phase
+    clock = {"wait_began_at": began, "wait_reminded": reminded, "resumed_at": resumed}
     if event.kind in ("act", "leave"):
-        return replace(state, play=play, phase=phase, wait_began_at=began, wait_reminded=reminded)
+        return replace(state, play=play, phase=phase, **clock)
     return replace(
-        state,
-        play=play,
-        turn=event.turn + 1,
-        sealed={},
-        phase=phase,
-        wait_began_at=began,
-        wait_reminded=reminded,
+        state, play=play, turn=event.turn + 1, sealed={}, phase=phase, resolved_at=event.at, **clock
     )
 
 

@@ -5,6 +5,7 @@ from typing import Literal
 
 import msgspec
 
+from rules.game import Daily
 from schema.game_events import Settings
 
 FAST_PERIOD = timedelta(minutes=15)
@@ -37,12 +38,12 @@ def reminder_lead(settings: Settings) -> timedelta:
     return FAST_REMINDER_LEAD if settings.fast_mode else REMINDER_LEAD
 
 
-def wait_reminder_lead(seconds: float) -> timedelta:
-    """How long before its deadline a wait of `seconds` of a game run by its definition
-    reminds the seats still to move: an hour, but never more than a quarter of the wait, so
-    that a reminder never comes before the wait has well begun (a minute's wait reminds 15
-    seconds before; a day's, an hour before)."""
-    return min(REMINDER_LEAD, timedelta(seconds=seconds) / 4)
+def wait_reminder_lead(length: timedelta) -> timedelta:
+    """How long before its deadline a wait of a game run by its definition, `length` long,
+    reminds the seats still to move when it says nothing of its reminder: an hour, but never
+    more than a quarter of the wait, so that a reminder never comes before the wait has well
+    begun (a minute's wait reminds 15 seconds before; a day's, an hour before)."""
+    return min(REMINDER_LEAD, length / 4)
 
 
 def earliest_resolution(began: datetime, settings: Settings) -> datetime:
@@ -60,20 +61,40 @@ def earliest_after_unpause(unpaused: datetime, settings: Settings) -> datetime:
     same day. Fast mode gives a whole period."""
     if settings.fast_mode:
         return unpaused + FAST_PERIOD
-    # Strictly after: a lock window that begins at the very moment of unpausing has begun.
-    return unpaused + LOCK + _INSTANT
+    return strictly_after(unpaused, LOCK)
+
+
+def strictly_after(unpaused: datetime, span: timedelta) -> datetime:
+    """The earliest a daily wait unpaused at `unpaused` ends: strictly `span` (a lock) after,
+    since a lock window that begins at the very moment of unpausing has begun."""
+    return unpaused + span + _INSTANT
 
 
 def resolution_from(earliest: datetime, settings: Settings) -> datetime:
     """The first resolution at or after `earliest`: that moment in fast mode, otherwise the
-    first time the game's local clock shows the resolution hour."""
+    first time the game's local clock shows the resolution hour (local time only names it)."""
     if settings.fast_mode:
         return earliest
-    local = earliest + timedelta(hours=settings.utc_offset)
-    candidate = local.replace(hour=settings.resolution_hour, minute=0, second=0, microsecond=0)
-    if candidate < local:
+    return first_hour_from(earliest, resolution_hour_utc(settings))
+
+
+def first_hour_from(earliest: datetime, hour: int) -> datetime:
+    """The first time at or after `earliest` that the clock shows `hour` o'clock, UTC."""
+    candidate = earliest.replace(hour=hour, minute=0, second=0, microsecond=0)
+    if candidate < earliest:
         candidate += timedelta(days=1)
-    return candidate - timedelta(hours=settings.utc_offset)
+    return candidate
+
+
+def daily_deadline(daily: Daily, began: datetime, resumed: datetime | None) -> datetime:
+    """The deadline of a daily wait that began at `began`, unpaused at `resumed` since (None:
+    not since it began): Skirmish Society's `earliest_resolution` and `earliest_after_unpause`
+    for any game."""
+    if resumed is not None:
+        earliest = strictly_after(resumed, timedelta(seconds=daily.after_unpause))
+    else:
+        earliest = began + timedelta(seconds=daily.not_before)
+    return first_hour_from(earliest, daily.hour)
 
 
 def resolution_hour_utc(settings: Settings) -> int:
@@ -104,32 +125,43 @@ def window(
     last_resolution: datetime | None,
     settings: Settings,
 ) -> Window:
+    """Skirmish Society's window at `now`: `lock_window` with its lock windows."""
+    return lock_window(now, next_resolution, last_resolution, lock_length(settings))
+
+
+def lock_window(
+    now: datetime,
+    next_resolution: datetime | None,
+    last_resolution: datetime | None,
+    lock: timedelta,
+) -> Window:
     """The window at `now` of a turn that resolves at `next_resolution` (None: nothing is
-    scheduled), after one that resolved at `last_resolution` (None: the first turn)."""
+    scheduled), after one that resolved at `last_resolution` (None: the first turn), with
+    `lock` around each resolution."""
     if next_resolution is None:
         return Window("open")
     if next_resolution <= now:
         return Window("due", resolves_at=next_resolution)
-    closes = orders_close(next_resolution, settings)
+    closes = orders_close(next_resolution, lock)
     opens = None
     if closes <= now:
-        opens = orders_open(next_resolution, settings)
+        opens = orders_open(next_resolution, lock)
     elif last_resolution is not None and last_resolution <= now:
-        reopening = orders_open(last_resolution, settings)
+        reopening = orders_open(last_resolution, lock)
         opens = reopening if now < reopening else None
     if opens is not None:
         return Window("locked", opens_at=opens, resolves_at=next_resolution)
     return Window("open", closes_at=closes, resolves_at=next_resolution)
 
 
-def orders_close(resolution: datetime, settings: Settings) -> datetime:
+def orders_close(resolution: datetime, lock: timedelta) -> datetime:
     """When orders close before a resolution at `resolution`: its lock window begins."""
-    return resolution - lock_length(settings)
+    return resolution - lock
 
 
-def orders_open(resolution: datetime, settings: Settings) -> datetime:
+def orders_open(resolution: datetime, lock: timedelta) -> datetime:
     """When orders open again after a resolution at `resolution`: its lock window ends."""
-    return resolution + lock_length(settings)
+    return resolution + lock
 
 
 def utc_offset_for(current_local_hour: int, now: datetime) -> int:

@@ -18,9 +18,15 @@ game says the rest through this protocol, on its own state and events (msgspec v
   derives one way from the game's committed secret, so that a game replays bit for bit;
 - the end (`ending`), what each viewer sees (`view`, boardgame.io's `playerView`), and what
   a seat leaving does (`leave`);
-- the clock: how long a wait may last (`Wait.seconds`, from the game's options), and what a
-  seat of a wait of turns does when its time runs out (`time_out`). A sealed wait whose time
-  runs out is resolved with the sealed moves that are in;
+- the clock: how long a wait may last (`Wait.seconds`, from the game's options), or until
+  which hour of the day (`Wait.daily`: `Daily`), and what a seat of a wait of turns does when
+  its time runs out (`time_out`). A sealed wait whose time runs out is resolved with the
+  sealed moves that are in. A wait may also say: the minutes around its deadline when nobody
+  moves (`lock`), whom the room reminds and when (`Reminder`), that only the clock or an
+  admin closes it, never all its seats having moved (`closes="admin"`: a paused game still
+  takes its moves), and that an unpause gives all of its time again (`restarts`);
+- optionally, whether an admin may close a wait before its deadline (`EarlyClose.not_ready`,
+  asked only of a wait that `closes="admin"`);
 - how a line of text becomes a move (`read_text`), for the room's text commands, and the
   forms it reads (`text_forms`), for their help;
 - optionally, its board as a picture (`Pictured.picture`): plain shapes the server paints;
@@ -85,6 +91,28 @@ class Private(msgspec.Struct, frozen=True):
     seats: frozenset[Seat]
 
 
+class Daily(msgspec.Struct, frozen=True):
+    """A wait that ends at an hour of the day: the first `hour` (UTC) at or after
+    `not_before` seconds since the wait began, or, once the game was unpaused during the
+    wait, strictly after `after_unpause` seconds since the unpause (so that an unpause never
+    costs a day). Skirmish Society's: its resolution hour, 4200 (two locks and an hour of
+    open orders) and 300 (one lock)."""
+
+    hour: int
+    not_before: float
+    after_unpause: float
+
+
+class Reminder(msgspec.Struct, frozen=True):
+    """The reminder of a wait: `lead` seconds before its deadline, to the seats still to
+    move, or to `everyone` who plays and takes notices; once a wait, or `once_a_turn` (a
+    rewind to the turn does not remind again)."""
+
+    lead: float
+    everyone: bool = False
+    once_a_turn: bool = False
+
+
 class Wait(msgspec.Struct, frozen=True):
     """Who may move now: nobody when the game is over."""
 
@@ -100,6 +128,20 @@ class Wait(msgspec.Struct, frozen=True):
     # before it runs out, then resolves a sealed wait with the moves that are in, or asks
     # `time_out` of the seat a wait of turns waits for.
     seconds: float | None = None
+    # Instead of `seconds`: the wait ends at an hour of the day.
+    daily: Daily | None = None
+    # Seconds before the deadline, and after the resolution that began the wait, in which the
+    # room takes no moves (Skirmish Society's lock windows).
+    lock: float = 0.0
+    # When the room reminds, and whom; None: the seats still to move, an hour before the
+    # deadline but never more than a quarter of the wait.
+    reminder: Reminder | None = None
+    # "all_in": a sealed wait closes once every seat has moved, or at its deadline. "admin":
+    # never by itself; at its deadline, or by an admin before it (`EarlyClose`). No move
+    # closes such a wait, so a paused game still takes its moves.
+    closes: Literal["all_in", "admin"] = "all_in"
+    # An unpause gives all of `seconds` again, not what was left of them.
+    restarts: bool = False
 
 
 class Ending(msgspec.Struct, frozen=True):
@@ -209,6 +251,18 @@ class Addressed(Protocol):
 
     def addressed_to(self, move: Move, seat: Seat) -> Move:
         """`move` addressed to `seat` instead."""
+        ...
+
+
+@runtime_checkable
+class EarlyClose(Protocol[S_contra]):
+    """The optional part of a definition whose waits an admin closes (`Wait.closes="admin"`):
+    whether the wait may be closed before its deadline. The operator and a sandbox's admin
+    close it any time; a definition without it lets any admin close it."""
+
+    def not_ready(self, state: S_contra) -> str | None:
+        """Why the wait may not close early yet (who has not moved, told without naming
+        them), or None when it may."""
         ...
 
 

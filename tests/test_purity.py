@@ -41,6 +41,7 @@ PURE = (
     "discord_bot/herald_story.py",
     "projections/game.py",
     "projections/evolve.py",
+    "projections/owned.py",
     "projections/playing.py",
     "projections/schedule.py",
     "projections/owned.py",

@@ -56,7 +56,7 @@ __all__ = ["Refusal", "RewindPlan", "decide", "plan_rewind"]
 
 # What only Skirmish Society takes, which the room runs itself, and what every other game
 # takes instead. ResolveTurn is every game's: Skirmish Society's turn resolved, or another
-# game's wait timed out; and so is RemindPlayers, before either.
+# game's wait closed; and so is RemindPlayers, before either.
 _OF_ONE_KIND = (SubmitOrders, CastVote, RequestJoinForces, MakeMove)
 
 
@@ -98,7 +98,7 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return play.broadcast(state, command)
         case ResolveTurn():
             if existing(state).definition is not None:
-                return playing.time_out(state, command)
+                return playing.close_wait(state, command)
             return resolution.resolve_turn(state, command)
         case RemindPlayers():
             return notices.remind_players(state, command)

@@ -47,9 +47,14 @@ def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
 
 def wait_reminder_text(state: GameState, deadline: datetime) -> str:
     """A reminder of a game run by its definition: the seat's time runs out at `deadline`
-    (to the second: a wait may last a minute), and what happens then."""
+    (to the second: a wait may last a minute), and what happens then; or, to everyone, when
+    the turn ends."""
     when = f"{deadline:%Y-%m-%d %H:%M:%S} UTC"
-    if definition_of(state).to_move(state.play).sealed:
+    wait = definition_of(state).to_move(state.play)
+    if wait.reminder is not None and wait.reminder.everyone:
+        # To those who moved too (`Reminder.everyone`).
+        return f"{state.settings.name}: turn {state.turn} ends at {when}."
+    if wait.sealed:
         return (
             f"{state.settings.name}: you have not moved yet in turn {state.turn}. "
             f"It goes on without your move at {when}."

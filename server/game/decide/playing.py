@@ -2,8 +2,10 @@
 seat leaving. The room checks who may act and when; the definition decides what a move does.
 
 A sealed move is kept secret (`move_sealed`) until every seat the wait waits for has moved,
-then the wait is resolved in the same command. A wait with a clock (`Wait.seconds`) that
-runs out is timed out by the scheduler's ResolveTurn (`time_out`). Every step that leaves
+then the wait is resolved in the same command (unless only the clock or an admin closes it:
+`Wait.closes`). A wait with a clock (`Wait.seconds`, `Wait.daily`) that runs out is closed by
+the scheduler's ResolveTurn (`close_wait`), as an admin may close one early; moves in a
+wait's lock windows (`Wait.lock`) are refused. Every step that leaves
 seats newly to move tells their players (server/game/decide/notices.py, `your_turn`). A
 private move (a private message) is an act its audience alone sees, and its other seats are
 notified."""
@@ -14,12 +16,26 @@ from typing import Any, Literal
 from projections.evolve import fold
 from projections.game import GameState
 from projections.playing import by_seat, definition_of, recorded, recorded_step, sealed_with
-from rules.game import Draws, Game, MoveRefused, NotYourMove, OptionsRefused, Private, Sealed
+from rules.game import (
+    Draws,
+    EarlyClose,
+    Game,
+    MoveRefused,
+    NotYourMove,
+    OptionsRefused,
+    Private,
+    Sealed,
+)
 from rules.kit.prng import commitment
 from schema import errors as codes
 from schema.commands import MakeMove, ResolveTurn, StartGame
 from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
-from server.game.decide.acting import active_player, require_admin, require_phase
+from server.game.decide.acting import (
+    active_player,
+    require_admin,
+    require_phase,
+    require_unlocked,
+)
 from server.game.decide.errors import Conflict, InvalidCommand, WrongTurn
 from server.game.decide.names import with_seat
 from server.game.decide.notices import message_notices, your_turn_notices
@@ -69,13 +85,16 @@ def start_play(state: GameState, command: StartGame, secret: bytes) -> list[Game
 
 
 def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
-    # A paused game takes no moves: a move may end a wait, and a paused game stands still.
-    require_phase(state, "running")
+    definition = definition_of(state)
+    wait = definition.to_move(state.play)
+    # A paused game stands still: it takes no move that may end a wait, but the moves of a
+    # wait that only the clock or an admin closes.
+    require_phase(state, "running", *(("paused",) if wait.closes == "admin" else ()))
     if command.turn is not None and command.turn != state.turn:
         raise WrongTurn(f"turn {command.turn} is over; the game is at turn {state.turn}")
     seat = active_player(state, command, command.as_player).id
-    definition = definition_of(state)
-    wait = definition.to_move(state.play)
+    if wait.lock:
+        require_unlocked(state, command.now)
     if seat not in wait.seats:
         raise Conflict(codes.NOT_YOUR_MOVE, f"{definition.name} waits for another seat's move")
     # A player named by name is handed to the game, and recorded, as their seat.
@@ -107,29 +126,46 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
     return [sealed, *told(state, _resolution(state, moves, "resolution", command.now))]
 
 
-def time_out(state: GameState, command: ResolveTurn) -> list[GameEvent]:
-    """The wait whose time ran out, timed out: a sealed one resolved with the sealed moves
-    that are in, a wait of turns by the game's move for the seat it waits for (`time_out`).
-    Only once its deadline has passed, by the scheduler or an admin alike: nobody cuts a
-    player's time short. A turn named that is over is refused, as Skirmish Society's is, so
-    that a deadline is acted on once."""
+def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
+    """The wait closed: a sealed one resolved with the sealed moves that are in, a wait of
+    turns timed out by the game's move for the seat it waits for (`time_out`). Once its
+    deadline has passed, by the scheduler or an admin alike. Before it, nobody cuts a
+    player's time short but an admin of a wait that admins close (`Wait.closes`), once the
+    game says it is ready (`EarlyClose`; the operator and a sandbox's admin at once). A turn
+    named that is over is refused, as Skirmish Society's is, so that a deadline is acted on
+    once."""
     require_admin(state, command.actor)
     if command.turn is not None and command.turn != state.turn:
         when = "already over" if command.turn < state.turn else "not reached yet"
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
     require_phase(state, "running")
-    deadline = state.next_resolution_at()
-    if deadline is None or command.now < deadline:
-        until = "has no deadline" if deadline is None else f"runs until {deadline.isoformat()}"
-        raise Conflict(codes.NOT_DUE, f"turn {state.turn}'s wait {until}")
     definition = definition_of(state)
     wait = definition.to_move(state.play)
+    deadline = state.next_resolution_at()
+    due = deadline is not None and deadline <= command.now
+    if not due and wait.closes != "admin":
+        until = "has no deadline" if deadline is None else f"runs until {deadline.isoformat()}"
+        raise Conflict(codes.NOT_DUE, f"turn {state.turn}'s wait {until}")
+    if not due and not (command.actor.operator or state.settings.sandbox):
+        _require_ready(definition, state.play)
     if wait.sealed:
-        return told(state, _resolution(state, state.sealed, "timeout", command.now))
+        kind: StepKind = "timeout" if due else "resolution"
+        return told(state, _resolution(state, state.sealed, kind, command.now))
     # A wait of turns waits for one seat, whose time ran out (of several, the first).
     seat = min(wait.seats)
     events = definition.time_out(state.play, seat, draws(state))
     return told(state, _step(state, "timeout", events, seat, None, command.now))
+
+
+def _require_ready(definition: Game[Any, Any], play: Any) -> None:
+    """An admin's early close waits until the game says its wait is ready (Skirmish
+    Society's: every active player's orders in), or an admin who plays could close it, read
+    the others' moves, rewind and change theirs."""
+    if not isinstance(definition, EarlyClose):
+        return
+    missing = definition.not_ready(play)
+    if missing is not None:
+        raise Conflict(codes.ORDERS_MISSING, missing)
 
 
 def resolve_sealed(state: GameState, now: datetime) -> list[GameEvent]:
@@ -143,7 +179,7 @@ def resolve_sealed(state: GameState, now: datetime) -> list[GameEvent]:
 def all_in(state: GameState, sealed: dict[str, Any]) -> bool:
     wait = definition_of(state).to_move(state.play)
     waiting = {seat for seat in wait.seats if _in_play(state, seat)}
-    return wait.sealed and waiting <= sealed.keys()
+    return wait.sealed and wait.closes == "all_in" and waiting <= sealed.keys()
 
 
 def leave(state: GameState, seat: str, now: datetime) -> list[GameEvent]:
