@@ -44,7 +44,6 @@ PURE = (
     "projections/owned.py",
     "projections/playing.py",
     "projections/schedule.py",
-    "projections/owned.py",
     "projections/skirmish",
     "projections/states.py",
     "projections/views.py",
