@@ -5,6 +5,8 @@ from typing import Annotated
 
 import msgspec
 
+from rules.kit.prng import derived
+
 
 class Effect(enum.StrEnum):
     FEAST = "FEAST"
@@ -40,3 +42,11 @@ def parse_effect(name: str) -> Effect:
         if effect.value.replace(" ", "") == key:
             return effect
     raise ValueError(f"unknown effect: {name!r} (effects: {', '.join(e.value for e in Effect)})")
+
+
+def draw_vote(randomness: bytes, turn: int) -> tuple[tuple[str, str], str]:
+    """Two distinct effects for the vote held during `turn`, and the one that wins a tie,
+    drawn from the game's randomness."""
+    rng = derived(randomness, "votes", turn)
+    first, second = rng.sample([e.value for e in Effect], 2)
+    return (first, second), rng.choice((first, second))
