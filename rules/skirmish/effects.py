@@ -1,4 +1,5 @@
-"""The voting effects: each changes one turn's rules, as the catalogue in docs/rules.md says."""
+"""The voting effects: each changes one turn's rules, as the catalogue in docs/rules.md says;
+and a vote's draw of two of them."""
 
 import enum
 from typing import Annotated
