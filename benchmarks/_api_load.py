@@ -13,7 +13,7 @@ import httpx
 from benchmarks._api_server import BARE, Http, call, new_game
 from benchmarks._websocket import RawWebsocket, upgrade_request
 from client import ApiError, SkirmishClient
-from server.game.decide.play import MAX_SUBMISSIONS
+from projections.skirmish.orders import MAX_SUBMISSIONS
 
 CLIENTS = 50
 # How many websocket handshakes are under way at once while spectators connect.

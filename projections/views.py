@@ -8,9 +8,9 @@ from typing import Any
 from msgspec.structs import replace
 
 from projections.game import GameState, Player
+from projections.skirmish.orders import standing_orders
 from projections.visibility import secret_revealed
 from rules.game import Column, Game, Ranked
-from schema.game_events import RecordedOrder
 from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, SeatClaim, VoteView
 
 
@@ -153,16 +153,11 @@ def _claims(state: GameState) -> dict[str, SeatClaim]:
 
 def my_orders(state: GameState, player_id: str) -> MyOrders:
     submissions = state.skirmish.submissions.get(player_id, ())
-    current: dict[str, RecordedOrder] = {}
-    for submission in submissions:
-        for order in submission.checked:
-            if order.valid and order.unit is not None:
-                current[order.unit] = order
     return MyOrders(
         player=player_id,
         turn=state.turn,
         submitted=[list(s.checked) for s in submissions],
-        current=list(current.values()),
+        current=standing_orders(state.skirmish, player_id),
         last_turn=[
             o
             for o in state.skirmish.last_turn_orders(player_id)

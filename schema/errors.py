@@ -25,7 +25,7 @@ class Refusal(Exception):
     """Whatever the server refuses, the game's rules or the HTTP edge alike: an entry of
     this registry (its status is the HTTP status that fits, its code stable for clients)
     and a message fit to show a player. Subclasses name kinds of refusal for those who
-    catch them (server/game/decide/errors.py)."""
+    catch them (schema/refusals.py)."""
 
     def __init__(self, code: ErrorCode, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)

@@ -171,7 +171,7 @@ def _relative(path: Path) -> str:
 
 def _module_file(dotted: str) -> Path | None:
     """The project's file that defines `dotted` or its longest importable prefix
-    (`server.game.decide.errors.WrongTurn` -> server/game/decide/errors.py)."""
+    (`schema.refusals.WrongTurn` -> schema/refusals.py)."""
     parts = dotted.split(".")
     for end in range(len(parts), 0, -1):
         base = ROOT.joinpath(*parts[:end])
@@ -264,7 +264,7 @@ def test_importing_an_impure_module_of_the_project_is_found(source: str) -> None
 @pytest.mark.parametrize(
     "source",
     [
-        "from server.game.decide.errors import WrongTurn",
+        "from schema.refusals import WrongTurn",
         "from server.game.decide import decide",
         "from schema import errors",
         "import projections.evolve",

@@ -1,9 +1,12 @@
-"""The voting effects: each changes one turn's rules, as the catalogue in docs/rules.md says."""
+"""The voting effects: each changes one turn's rules, as the catalogue in docs/rules.md says;
+and a vote's draw of two of them."""
 
 import enum
 from typing import Annotated
 
 import msgspec
+
+from rules.kit.prng import derived
 
 
 class Effect(enum.StrEnum):
@@ -40,3 +43,11 @@ def parse_effect(name: str) -> Effect:
         if effect.value.replace(" ", "") == key:
             return effect
     raise ValueError(f"unknown effect: {name!r} (effects: {', '.join(e.value for e in Effect)})")
+
+
+def draw_vote(randomness: bytes, turn: int) -> tuple[tuple[str, str], str]:
+    """Two distinct effects for the vote held during `turn`, and the one that wins a tie,
+    drawn from the game's randomness."""
+    rng = derived(randomness, "votes", turn)
+    first, second = rng.sample([e.value for e in Effect], 2)
+    return (first, second), rng.choice((first, second))

@@ -1,17 +1,15 @@
 """What the server asks of Skirmish Society's rules: a starting map and board from settings
-and a seed, how many players a built-in map seats, the instant check of an order, the
-resolution of a turn, and the seeded draw of a vote."""
+and a seed, and how many players a built-in map seats. Its moves and resolution
+(projections/skirmish/) call the engine's check of a submission, its resolution of a turn
+and its draw of a vote directly."""
 
 from collections.abc import Sequence
 
 from rules.kit.prng import derived
 from rules.skirmish.board import GameMap, MapError
-from rules.skirmish.effects import Effect, parse_effect
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapType, generate
 from rules.skirmish.maps import builtin_map
-from rules.skirmish.position import Position, Situation
-from rules.skirmish.turn import TurnInput, TurnOutcome, resolve_turn
-from rules.skirmish.validate import CheckedOrder, check_submission
+from rules.skirmish.position import Position
 
 
 class SkirmishSociety:
@@ -51,22 +49,6 @@ class SkirmishSociety:
         unknown map."""
         homes = len(builtin_map(builtin).homes)
         return (MIN_PLAYERS, min(homes, MAX_PLAYERS)) if homes >= MIN_PLAYERS else None
-
-    def check_submission(
-        self, game_map: GameMap, position: Position, player: str, text: str, effect: str | None
-    ) -> tuple[CheckedOrder, ...]:
-        board = game_map.board
-        situation = Situation(board, position, parse_effect(effect) if effect else None)
-        return check_submission(player, text, board, situation)
-
-    def resolve(self, turn: TurnInput) -> TurnOutcome:
-        return resolve_turn(turn)
-
-    def draw_vote(self, randomness: bytes, turn: int) -> tuple[tuple[str, str], str]:
-        """Two distinct effects for the vote held during `turn`, and the one that wins a tie."""
-        rng = derived(randomness, "votes", turn)
-        first, second = rng.sample([e.value for e in Effect], 2)
-        return (first, second), rng.choice((first, second))
 
 
 SKIRMISH_SOCIETY = SkirmishSociety()

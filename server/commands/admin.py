@@ -22,6 +22,7 @@ from schema.commands import (
     UnpauseGame,
 )
 from schema.game_events import PlayerLeft, TurnResolved, TurnRewound
+from schema.refusals import Conflict, InvalidCommand, NotFound
 from schema.views import PublicGame
 from server.commands import announcements
 from server.commands.context import Context, answer, the
@@ -30,7 +31,6 @@ from server.commands.parse import DEFAULT_GAME_NAME, Request
 from server.commands.players import Handler
 from server.game.application import done, fork, set_up
 from server.game.decide.acting import require_admin
-from server.game.decide.errors import Conflict, InvalidCommand, NotFound
 from server.game.decide.names import find_player
 from server.game.outcome import Outcome
 

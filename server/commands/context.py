@@ -12,10 +12,10 @@ from projections.game import GameState, Player
 from schema import errors as codes
 from schema.api import CommandReply
 from schema.commands import GameCommand
+from schema.refusals import NotFound
 from server.accounts.store import Identity
 from server.commands.lookup import mentioned_user
 from server.game.application import readable
-from server.game.decide.errors import NotFound
 from server.game.decide.names import find_player
 from server.game.outcome import Outcome
 from server.services import Services

@@ -4,6 +4,7 @@ outcome. Refusals (Refusal) pass up to the dispatcher."""
 from collections.abc import Awaitable, Callable
 
 from projections.game import GameState, Player
+from projections.skirmish.hints import HINTS
 from projections.views import my_orders, public_game
 from schema.api import CommandReply, OrdersAccepted
 from schema.bounds import MAX_NAME
@@ -217,7 +218,7 @@ async def cheat_sheet(ctx: Context, request: Request) -> CommandReply:
 
 
 async def hint(ctx: Context, request: Request) -> CommandReply:
-    return answer(ctx.rng.choice(words.HINTS))
+    return answer(ctx.rng.choice(HINTS))
 
 
 async def loading_screen(ctx: Context, request: Request) -> CommandReply:

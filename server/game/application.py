@@ -28,9 +28,9 @@ from schema.game_events import (
     Settings,
     game_codec,
 )
+from schema.refusals import Conflict, InvalidCommand, NotFound
 from server.accounts.store import Identity
 from server.game.decide.acting import existing, require_admin
-from server.game.decide.errors import Conflict, InvalidCommand, NotFound
 from server.game.decide.fork import check_fork, fork_name, forked_players
 from server.game.outcome import Outcome
 from server.services import Services

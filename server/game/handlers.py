@@ -20,8 +20,8 @@ from schema import errors as codes
 from schema.commands import GameCommand, RewindTurn
 from schema.errors import Refusal
 from schema.game_events import TurnResolved, game_codec
+from schema.refusals import Conflict
 from server.game.decide import RewindPlan, plan_rewind
-from server.game.decide.errors import Conflict
 from server.game.deciding import Decided, continues, decide_in_turn, folded, new_events, snapshot_of
 from server.game.homes import Homes
 from server.game.outcome import Outcome

@@ -6,11 +6,10 @@ import msgspec
 from starlette.requests import HTTPConnection
 
 from schema import errors as codes
-from schema.bounds import MAX_NAME
+from schema.bounds import MAX_NAME, check_name
 from schema.errors import Refusal
+from schema.refusals import InvalidCommand
 from server.accounts.store import Identity
-from server.game.decide.acting import check_name
-from server.game.decide.errors import InvalidCommand
 from server.services import services
 
 MAX_EXTERNAL_ID = 200

@@ -90,8 +90,8 @@ async def _list(
 async def _create(
     clients: "TrustedClients", args: argparse.Namespace, now: datetime, out: TextIO, err: TextIO
 ) -> int:
-    from server.game.decide.acting import check_name
-    from server.game.decide.errors import InvalidCommand
+    from schema.bounds import check_name
+    from schema.refusals import InvalidCommand
 
     try:
         name = check_name("the name", args.name)

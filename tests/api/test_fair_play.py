@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from rules.skirmish.board import GameMap
+from rules.skirmish.effects import draw_vote
 from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema.api import FeedEvent
 from schema.views import PublicGame
@@ -202,7 +203,7 @@ async def _two_games_of_one_seed(server: Server) -> None:
     votes = await _votes_of(api, ids[0])
     assert len(votes) >= 2
     for vote in votes:
-        candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(secret, vote["turn"])
+        candidates, tie_break = draw_vote(secret, vote["turn"])
         assert (tuple(vote["candidates"]), vote["tie_break"]) == (candidates, tie_break)
     (started,) = _of_type(await api.events(ids[0]), "game_started.v1")
     assert data(started)["secret"] == finished.secret

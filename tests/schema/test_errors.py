@@ -12,10 +12,10 @@ import pytest
 
 from schema import errors
 from schema.errors import CODES, ErrorCode, Refusal
-from server.game.decide.errors import OrdersLocked, QuotaExceeded, WrongTurn
+from schema.refusals import OrdersLocked, QuotaExceeded, WrongTurn
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = ("server", "projections", "eventstore", "rules")
+SOURCES = ("server", "projections", "eventstore", "rules", "schema")
 
 
 def test_docs_errors_md_is_what_the_registry_generates() -> None:

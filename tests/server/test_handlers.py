@@ -23,7 +23,7 @@ from schema.commands import (
     SubmitOrders,
 )
 from schema.game_events import OrdersSubmitted, Settings, TurnResolved, TurnRewound, game_codec
-from server.game.decide.errors import Conflict, NotAllowed, WrongTurn
+from schema.refusals import Conflict, NotAllowed, WrongTurn
 from server.game.handlers import GameService
 from tests.server.scripted import ADMIN, NONCE, SECRET, START, ScriptedGame
 

@@ -22,12 +22,12 @@ from eventstore.base import EventStore
 from projections.loading import stream_of
 from projections.runner import ReadModelRunner
 from projections.schedule import Due
+from projections.skirmish.orders import MAX_SUBMISSIONS
 from schema import errors as codes
 from schema.commands import Actor, GameCommand, SubmitOrders
 from schema.errors import Refusal
 from server.clock import FakeClock
 from server.game import homes
-from server.game.decide.play import MAX_SUBMISSIONS
 from server.game.handlers import Busy, GameService
 from server.game.homes import Homes, Places
 from server.game.outcome import Outcome

@@ -12,7 +12,7 @@ from eventstore.records import AppendResult, NewEvent, NewSnapshot, RecordedEven
 from projections.loading import stream_of
 from schema.commands import Actor, SubmitOrders
 from schema.game_events import OrdersSubmitted, TurnRewound, game_codec
-from server.game.decide.errors import NotAllowed
+from schema.refusals import NotAllowed
 from server.game.handlers import GameService
 from server.game.outcome import Outcome
 from tests.server.scripted import NONCE, ScriptedGame

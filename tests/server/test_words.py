@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from projections.skirmish.hints import HINTS
 from server.commands.text import DISCORD_LIMIT
-from server.game.words import CHEAT_SHEET, HINTS, QUOTES
+from server.game.words import CHEAT_SHEET, QUOTES
 
 
 @pytest.mark.parametrize("words", [HINTS, QUOTES])

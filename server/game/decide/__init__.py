@@ -36,6 +36,7 @@ from schema.commands import (
 )
 from schema.errors import Refusal
 from schema.game_events import GameEvent
+from schema.refusals import Conflict
 from server.game.decide import (
     admins,
     fork,
@@ -48,7 +49,6 @@ from server.game.decide import (
     votes,
 )
 from server.game.decide.acting import existing
-from server.game.decide.errors import Conflict
 from server.game.decide.resolution import RewindPlan, plan_rewind
 
 __all__ = ["Refusal", "RewindPlan", "decide", "plan_rewind"]

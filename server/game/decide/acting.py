@@ -4,11 +4,9 @@ from datetime import datetime
 
 from projections.game import GameState, Player
 from schema import errors as codes
-from schema.bounds import MAX_NAME
 from schema.commands import Actor, Command
-from server.game.decide.errors import (
+from schema.refusals import (
     GameGone,
-    InvalidCommand,
     NotAllowed,
     NotFound,
     OrdersLocked,
@@ -89,41 +87,3 @@ def require_unlocked(state: GameState, now: datetime) -> None:
             f"orders are locked around the resolution; they open again at {when}",
             window.opens_at,
         )
-
-
-def check_text(label: str, text: str, longest: int) -> str:
-    """Text of several lines (orders, a message): printable, tabs and line breaks allowed."""
-    text = text.strip()
-    if not text:
-        raise InvalidCommand(codes.TEXT_EMPTY, f"{label} is empty")
-    if len(text) > longest:
-        raise InvalidCommand(
-            codes.TEXT_TOO_LONG, f"{label} is too long: at most {longest} characters"
-        )
-    if not all(ch.isprintable() or ch in "\n\t" for ch in text):
-        raise InvalidCommand(codes.TEXT_UNPRINTABLE, f"{label} holds unprintable characters")
-    return text
-
-
-def check_name(label: str, name: str) -> str:
-    """A name (a player's, a game's, an account's): one line of printable text of at most
-    MAX_NAME characters, surrounding spaces trimmed. A line break or a control character is
-    refused, never stripped: a name shows in lists of other lines, which it must not forge."""
-    name = name.strip(" ")
-    if not name:
-        raise InvalidCommand(codes.NAME_EMPTY, f"{label} is empty")
-    if not name.isprintable():
-        raise InvalidCommand(codes.NAME_UNPRINTABLE, f"{label} must be one line of printable text")
-    if len(name) > MAX_NAME:
-        raise InvalidCommand(
-            codes.NAME_TOO_LONG, f"{label} is too long: at most {MAX_NAME} characters"
-        )
-    return name
-
-
-def check_range(label: str, value: int, low: int, high: int) -> int:
-    if isinstance(value, bool) or not low <= value <= high:
-        raise InvalidCommand(
-            codes.OUT_OF_RANGE, f"{label} must be between {low} and {high}, not {value}"
-        )
-    return value

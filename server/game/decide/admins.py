@@ -4,8 +4,8 @@ from projections.game import GameState
 from schema import errors as codes
 from schema.commands import AddAdmin, RemoveAdmin
 from schema.game_events import AdminAdded, AdminRemoved, GameEvent
+from schema.refusals import Conflict, InvalidCommand
 from server.game.decide.acting import require_admin
-from server.game.decide.errors import Conflict, InvalidCommand
 
 MAX_ADMINS = 20
 

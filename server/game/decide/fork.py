@@ -7,8 +7,8 @@ from schema import errors as codes
 from schema.bounds import MAX_NAME
 from schema.commands import Actor, ForkGame
 from schema.game_events import ForkedPlayer, GameEvent, GameForked
+from schema.refusals import Conflict, InvalidCommand, NotAllowed, NotFound
 from server.game.decide.acting import existing, require_phase
-from server.game.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
 from server.game.decide.lifecycle import MIN_SECRET_BYTES, check_settings
 
 

@@ -6,8 +6,8 @@ from projections.game import GameState
 from schema import errors as codes
 from schema.commands import Actor, ClaimSeat, DeclineSeat, StartGame
 from schema.game_events import ForkStarted, GameEvent, SeatClaimed, SeatDeclined
+from schema.refusals import Conflict, NotAllowed
 from server.game.decide.acting import require_phase
-from server.game.decide.errors import Conflict, NotAllowed
 
 
 def _require_claims(state: GameState) -> None:

@@ -7,6 +7,7 @@ from msgspec.structs import replace
 from projections.evolve import fold
 from projections.game import GameState
 from projections.schedule import utc_offset_for
+from projections.skirmish.votes import vote_for
 from rules.kit.prng import commitment
 from rules.registry import Rules, UnknownGame, newest
 from rules.skirmish.board import MapError
@@ -14,7 +15,7 @@ from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
 from rules.skirmish.maps import builtin_map
 from rules.skirmish.ruleset import SkirmishSociety
 from schema import errors as codes
-from schema.bounds import COLORS, MAX_VOTE_START_TURN, MAX_VP_TARGET
+from schema.bounds import COLORS, MAX_VOTE_START_TURN, MAX_VP_TARGET, check_name, check_range
 from schema.commands import (
     BanPlayer,
     ChangeSettings,
@@ -44,14 +45,8 @@ from schema.game_events import (
     Settings,
     SettingsChanged,
 )
-from server.game.decide.acting import (
-    acting_player,
-    check_name,
-    check_range,
-    require_admin,
-    require_phase,
-)
-from server.game.decide.errors import Conflict, InvalidCommand, NotAllowed, NotFound
+from schema.refusals import Conflict, InvalidCommand, NotAllowed, NotFound
+from server.game.decide.acting import acting_player, require_admin, require_phase
 from server.game.decide.invites import start_fork
 from server.game.decide.playing import (
     check_options,
@@ -60,7 +55,6 @@ from server.game.decide.playing import (
     seats_allowed,
     start_play,
 )
-from server.game.decide.votes import vote_for
 
 MIN_SECRET_BYTES = 16
 
@@ -198,7 +192,7 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
     except (MapError, MapGenerationError) as error:
         raise InvalidCommand(codes.MAP_UNUSABLE, str(error)) from error
     position, homes = state.rules.starting_board(game_map, list(state.players), randomness)
-    vote = vote_for(state, 1, randomness)
+    vote = vote_for(settings, 1, randomness)
     if settings.map is None:
         # The generator names its map after the seed; a plainer name says what it is.
         game_map = replace(

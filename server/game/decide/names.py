@@ -7,7 +7,7 @@ from typing import Any
 from projections.game import GameState, Player
 from rules.game import Addressed, Game, Move
 from schema import errors as codes
-from server.game.decide.errors import InvalidCommand, NotFound
+from schema.refusals import InvalidCommand, NotFound
 
 
 def _squeezed(text: str) -> str:

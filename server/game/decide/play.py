@@ -1,50 +1,21 @@
-"""What players do during a turn: orders, join-forces requests, their look, messages."""
+"""What players do during a turn: orders and join-forces requests (the room's checks around
+Skirmish Society's own: projections/skirmish/orders.py), their look, messages."""
 
-from collections import Counter
+from datetime import datetime
 
 from projections.game import GameState
-from rules.skirmish.joining import join_forces_problem
-from rules.skirmish.orders import describe
-from rules.skirmish.position import Position
-from rules.skirmish.validate import CheckedOrder
+from projections.skirmish.orders import join_forces, submit
 from schema import errors as codes
-from schema.bounds import COLORS, MAX_MESSAGE, MAX_ORDER_TEXT, PATTERNS
+from schema.bounds import COLORS, MAX_MESSAGE, PATTERNS, check_name, check_range, check_text
 from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders
 from schema.game_events import (
     GameEvent,
-    JoinForcesRequested,
     MessageBroadcast,
     NotificationsChanged,
-    OrdersSubmitted,
     PlayerLookChanged,
-    RecordedOrder,
 )
-from schema.receipts import receipt
-from server.game.decide.acting import (
-    acting_player,
-    active_player,
-    check_name,
-    check_range,
-    check_text,
-    require_phase,
-    require_unlocked,
-)
-from server.game.decide.errors import Conflict, NotAllowed, NotFound, QuotaExceeded, WrongTurn
-
-# rules.md, "Resubmissions are bounded": per player (each seat of a sandbox) and turn.
-MAX_SUBMISSIONS = 100
-MAX_ORDER_LINES = 1000
-_JOIN_FORCES_CODES = {
-    "itself": codes.JOIN_FORCES_WITH_ITSELF,
-    "joined_before": codes.JOINED_FORCES_BEFORE,
-    "too_large": codes.JOIN_FORCES_TOO_LARGE,
-    "not_behind": codes.JOIN_FORCES_NOT_BEHIND,
-}
-
-
-def position_of(state: GameState) -> Position:
-    board = state.skirmish.board
-    return Position(armies=board.armies, control=board.control, farms=frozenset(board.farms))
+from schema.refusals import Conflict, NotAllowed, QuotaExceeded, WrongTurn
+from server.game.decide.acting import acting_player, active_player, require_phase, require_unlocked
 
 
 def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
@@ -53,86 +24,44 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
     if command.turn is not None and command.turn != state.turn:
         raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
     require_unlocked(state, command.now)
-    text = check_text("the orders", command.text, MAX_ORDER_TEXT)
-    skirmish = state.skirmish
-    sent = skirmish.submissions.get(player.id, ())
-    if len(sent) >= MAX_SUBMISSIONS:
-        raise _quota(state, command, f"{MAX_SUBMISSIONS} submissions")
-    assert skirmish.map is not None
-    # In same-day voting the effect is not known yet: orders are checked without one now,
-    # and checked again under the effect when the turn resolves.
-    effect = skirmish.effect if state.settings.voting_mode == "normal" else None
-    checked = state.rules.check_submission(
-        skirmish.map, position_of(state), player.id, text, effect
-    )
-    if sum(len(s.checked) for s in sent) + len(checked) > MAX_ORDER_LINES:
-        raise _quota(state, command, f"{MAX_ORDER_LINES} order lines")
-    return [
-        OrdersSubmitted(
-            player_id=player.id,
+    try:
+        submitted = submit(
+            state.skirmish,
+            state.skirmish.room,
+            seat=player.id,
             turn=state.turn,
-            text=text,
-            account_id=command.actor.account,
-            checked=[_recorded(c) for c in checked],
-            receipt=receipt(state.game_id, state.turn, player.id, text, command.nonce),
-            nonce=command.nonce.hex(),
+            text=command.text,
+            account=command.actor.account,
+            game_id=state.game_id,
+            nonce=command.nonce,
         )
-    ]
+    except QuotaExceeded as refusal:
+        # The quota resets when the turn resolves: the room's clock says when that is.
+        if refusal.retry_after is None:
+            refusal.retry_after = _until_resolution(state, command.now)
+        raise
+    return [submitted]
 
 
-def _quota(state: GameState, command: SubmitOrders, bound: str) -> QuotaExceeded:
-    """The refusal past a quota; orders already in stay, and the quota resets when the turn
-    resolves, which is when to come back."""
+def _until_resolution(state: GameState, now: datetime) -> int | None:
+    """Seconds until the turn resolves (at least 1), or None while none is scheduled."""
     resolves_at = state.next_resolution_at()
-    wait = None if resolves_at is None else max(1, int((resolves_at - command.now).total_seconds()))
-    return QuotaExceeded(
-        f"a player may send at most {bound} in a turn; your orders so far stand, the newest "
-        "valid one for each army; the quota resets when the turn resolves",
-        retry_after=wait,
-    )
-
-
-def _recorded(checked: CheckedOrder) -> RecordedOrder:
-    if checked.order is None:
-        return RecordedOrder(checked.text, None, None, valid=False, reason=checked.reason)
-    unit, kind, target, supported_from = describe(checked.order)
-    return RecordedOrder(
-        checked.text,
-        unit,
-        kind,
-        valid=checked.reason is None,
-        target=target,
-        supported_from=supported_from,
-        reason=checked.reason,
-    )
+    return None if resolves_at is None else max(1, int((resolves_at - now).total_seconds()))
 
 
 def request_join_forces(state: GameState, command: RequestJoinForces) -> list[GameEvent]:
     require_phase(state, "running", "paused")
     player = active_player(state, command)
     require_unlocked(state, command.now)
-    other = state.players.get(command.with_player)
-    if other is None or other.status != "active":
-        raise NotFound(codes.PLAYER_NOT_FOUND, f"no such player in the game: {command.with_player}")
-    if other.banned:
-        raise NotAllowed(
-            codes.JOIN_FORCES_PARTNER_BANNED,
-            f"{other.name} is banned from this game and cannot join forces",
+    return [
+        join_forces(
+            state.skirmish,
+            state.skirmish.room,
+            seat=player.id,
+            partner=command.with_player,
+            turn=state.turn,
         )
-    in_game = [p for p in state.players.values() if p.status == "active"]
-    skirmish = state.skirmish
-    counts = Counter(skirmish.board.control.values())
-    problem = join_forces_problem(
-        player.id,
-        other.id,
-        territories={p.id: counts[p.id] for p in in_game},
-        vp={p.id: skirmish.vp_of(p.id) for p in in_game},
-        joined_before={p.id for p in in_game if p.id in skirmish.joined_forces},
-        names={p.id: p.name for p in in_game},
-    )
-    if problem is not None:
-        raise Conflict(_JOIN_FORCES_CODES[problem.kind], problem.reason)
-    return [JoinForcesRequested(player_id=player.id, with_player=other.id, turn=state.turn)]
+    ]
 
 
 def change_look(state: GameState, command: ChangeLook) -> list[GameEvent]:

@@ -30,13 +30,13 @@ from rules.kit.prng import commitment
 from schema import errors as codes
 from schema.commands import MakeMove, ResolveTurn, StartGame
 from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
+from schema.refusals import Conflict, InvalidCommand, WrongTurn
 from server.game.decide.acting import (
     active_player,
     require_admin,
     require_phase,
     require_unlocked,
 )
-from server.game.decide.errors import Conflict, InvalidCommand, WrongTurn
 from server.game.decide.names import with_seat
 from server.game.decide.notices import message_notices, your_turn_notices
 

@@ -4,8 +4,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from schema.accounts import AccountCreated, NewAccount
+from schema.bounds import check_name
 from server.accounts.throttle import client_address
-from server.game.decide.acting import check_name
 from server.http.api import documented, json_response, read_body
 from server.http.identity import caller
 from server.services import services

@@ -7,21 +7,20 @@ import pytest
 
 from projections.game import GameState
 from schema import errors as codes
+from schema.bounds import check_range, check_text
 from schema.commands import Actor, BanPlayer, Command, JoinGame, KillGame, Resign
+from schema.refusals import (
+    GameGone,
+    OrdersLocked,
+    WrongPhase,
+)
 from server.game.decide.acting import (
     acting_player,
     active_player,
-    check_range,
-    check_text,
     existing,
     require_admin,
     require_phase,
     require_unlocked,
-)
-from server.game.decide.errors import (
-    GameGone,
-    OrdersLocked,
-    WrongPhase,
 )
 from server.game.times import moment
 from tests.server.decide.given import (

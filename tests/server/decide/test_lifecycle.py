@@ -42,12 +42,12 @@ from schema.game_events import (
     SettingsChanged,
     game_codec,
 )
-from server.game.decide import decide
-from server.game.decide.errors import (
+from schema.refusals import (
     GameGone,
     InvalidCommand,
     WrongPhase,
 )
+from server.game.decide import decide
 from tests.server.decide.given import (
     ADMIN,
     NONCE,

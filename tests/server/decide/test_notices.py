@@ -3,10 +3,10 @@ game's hints are on), and their results after it."""
 
 from datetime import timedelta
 
+from projections.skirmish.hints import HINTS
 from rules.kit.prng import derived
 from schema.commands import Actor, RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified
-from server.game.words import HINTS
 from tests.server.decide.given import NOON, SECRET, Game, resolve, started
 
 HINT = "\nHint: "

@@ -5,6 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from projections.skirmish.orders import MAX_SUBMISSIONS
 from schema import errors as codes
 from schema.commands import (
     Actor,
@@ -32,14 +33,13 @@ from schema.game_events import (
     RecordedOrder,
 )
 from schema.receipts import receipt, verify
-from server.game.decide.errors import (
+from schema.refusals import (
     InvalidCommand,
     OrdersLocked,
     QuotaExceeded,
     WrongPhase,
     WrongTurn,
 )
-from server.game.decide.play import MAX_SUBMISSIONS
 from tests.server.decide.given import (
     ADMIN,
     NONCE,

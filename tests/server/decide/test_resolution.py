@@ -30,8 +30,8 @@ from schema.game_events import (
     TurnResolved,
     TurnRewound,
 )
+from schema.refusals import WrongPhase, WrongTurn
 from server.game.decide import RewindPlan, decide, plan_rewind
-from server.game.decide.errors import WrongPhase, WrongTurn
 from tests.server.decide.given import (
     ADMIN,
     NONCE,

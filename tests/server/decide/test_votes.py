@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.effects import draw_vote
 from schema import errors as codes
 from schema.commands import Actor, BanPlayer, CastVote, JoinGame, Resign, StartGame
 from schema.game_events import (
@@ -18,7 +18,7 @@ from schema.game_events import (
     VoteCast,
     VoteOutcome,
 )
-from server.game.decide.errors import OrdersLocked, WrongPhase
+from schema.refusals import OrdersLocked, WrongPhase
 from tests.server.decide.given import (
     ADMIN,
     NOON,
@@ -83,7 +83,7 @@ def _announced(game: Game, turns: int) -> list[int | None]:
 
 def test_a_vote_starting_at_turn_one_is_announced_at_the_start() -> None:
     game = started(3, **EVERY_TURN)
-    (candidates, tie_break) = SKIRMISH_SOCIETY.draw_vote(SECRET, 1)
+    (candidates, tie_break) = draw_vote(SECRET, 1)
     assert start_event(game).vote == Vote(turn=1, candidates=candidates, tie_break=tie_break)
 
 
@@ -125,14 +125,14 @@ def test_the_draw_comes_from_the_secret_two_distinct_effects_and_a_tie_break() -
         votes_of_second.append(_vote(second))
     assert votes_of_first == votes_of_second
     for turn, vote in enumerate(votes_of_first, start=1):
-        assert (vote.candidates, vote.tie_break) == SKIRMISH_SOCIETY.draw_vote(SECRET, turn)
+        assert (vote.candidates, vote.tie_break) == draw_vote(SECRET, turn)
         assert vote.candidates[0] != vote.candidates[1]
         assert vote.tie_break in vote.candidates
     assert len({v.candidates for v in votes_of_first}) > 1
 
 
 def test_another_secret_draws_other_votes() -> None:
-    draws = {SKIRMISH_SOCIETY.draw_vote(bytes([n]) * 32, 1) for n in range(1, 9)}
+    draws = {draw_vote(bytes([n]) * 32, 1) for n in range(1, 9)}
     assert len(draws) > 1
 
 
@@ -155,9 +155,7 @@ def test_a_game_started_before_secrets_existed_draws_from_its_seed() -> None:
     game.events[-1] = msgspec.structs.replace(start_event(game), secret=None, commitment=None)
     vote = resolve(game).next_vote
     assert vote is not None
-    assert (vote.candidates, vote.tie_break) == SKIRMISH_SOCIETY.draw_vote(
-        (41).to_bytes(8, "big"), 2
-    )
+    assert (vote.candidates, vote.tie_break) == draw_vote((41).to_bytes(8, "big"), 2)
 
 
 # --- casting a vote -----------------------------------------------------------------
@@ -198,7 +196,7 @@ def test_one_vote_per_player() -> None:
 
 
 def test_a_player_without_armies_cannot_vote() -> None:
-    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(SECRET, 1)
+    candidates, tie_break = draw_vote(SECRET, 1)
     vote = Vote(turn=1, candidates=candidates, tie_break=tie_break)
     # p3 holds a barracks but has no army.
     game = on_board({"EH": "p1", "MA": "p2"}, {"MJ": "p3"}, vote=vote, **EVERY_TURN)
@@ -324,7 +322,7 @@ FIVE_TERRITORIES = (
 
 
 def _first_vote() -> Vote:
-    candidates, tie_break = SKIRMISH_SOCIETY.draw_vote(LAND_GRAB_THEN_TRUCE, 1)
+    candidates, tie_break = draw_vote(LAND_GRAB_THEN_TRUCE, 1)
     assert "LAND GRAB" in candidates
     return Vote(turn=1, candidates=candidates, tie_break=tie_break)
 

@@ -2,9 +2,10 @@
 
 from datetime import timedelta
 
+from projections.skirmish.hints import HINTS
 from schema.receipts import verify
 from server.commands.replies import RECEIPT_NOTE
-from server.game.words import HINTS, QUOTES
+from server.game.words import QUOTES
 from tests.server.textcommands.bot import Person, Table, all_ready, armies, neighbours, table
 
 SETUP = '/advanced_setup name="Friday Night" votes=disabled seed=3'

@@ -1,7 +1,9 @@
 """Refusals, as typed values with a code and a message fit to show a player.
 
 Each takes an entry of schema/errors.py, whose status is the HTTP status that fits; the
-classes name kinds of refusal for those who catch them. A kind with a single code fixes it."""
+classes name kinds of refusal for those who catch them. A kind with a single code fixes it.
+Here, not in the room (server/game/decide), because a game's own moves (projections/skirmish/)
+raise them too, and projections/ imports nothing of server/."""
 
 from datetime import datetime
 from typing import Any
