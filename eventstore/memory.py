@@ -1,4 +1,5 @@
-"""An in-memory event store for unit tests and what-ifs; it passes the PostgreSQL contract.
+"""An in-memory event store for unit tests: the second implementation the contract suite
+runs against (tests/eventstore), so the contract is the abstract one, not PostgreSQL's.
 
 Every operation runs without awaiting in between, so on one event loop each one is atomic,
 and each append is its own "transaction": checkpoints follow append order.

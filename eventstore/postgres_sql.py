@@ -197,19 +197,6 @@ WHERE s.stream_id = $1 AND s.name = $2 AND ($3::bigint IS NULL OR s.version <= $
 ORDER BY s.version DESC
 LIMIT 1"""
 
-# The latest valid snapshot (as above) of each stream, at or below its version.
-LOAD_SNAPSHOTS = """
-SELECT s.stream_id, s.name, s.version, s.position, s.data
-FROM unnest($2::text[], $3::bigint[]) AS w(stream_id, version)
-CROSS JOIN LATERAL (
-    SELECT s.stream_id, s.name, s.version, s.position, s.data
-    FROM snapshots s
-    JOIN events e
-      ON e.stream_id = s.stream_id AND e.version = s.version AND e.position = s.position
-    WHERE s.stream_id = w.stream_id AND s.name = $1 AND s.version <= w.version
-    ORDER BY s.version DESC
-    LIMIT 1) AS s"""
-
 # The latest valid snapshot (as above), as a first row whose `data` is the snapshot's and
 # whose event columns are empty, then the stream's events after it, in one statement.
 READ_FROM_SNAPSHOT = f"""

@@ -35,10 +35,6 @@ SELECT pg_notify({_CHANNEL}, transaction_id || ':' || position) FROM saved"""
 RECHECK_SECONDS = 0.1
 
 
-def encode(at: Checkpoint) -> str:
-    return f"{at.transaction_id}:{at.position}"
-
-
 def decode(payload: str) -> Checkpoint | None:
     transaction_id, _, position = payload.partition(":")
     if not (transaction_id.isdigit() and position.isdigit()):

@@ -9,7 +9,7 @@ import pytest
 
 from eventstore.postgres import PostgresEventStore
 from eventstore.records import Checkpoint
-from projections.progress import CHANNEL, Progress, decode, encode
+from projections.progress import CHANNEL, Progress, decode
 from projections.queries import ReadModelsBehind
 from projections.reads import ReadModels
 from projections.runner import ReadModelRunner
@@ -50,6 +50,11 @@ async def test_word_that_may_have_been_lost_sends_the_next_waiter_to_the_databas
     progress.heard(None)
 
     assert await progress.reached(head, within=0)
+
+
+def encode(at: Checkpoint) -> str:
+    """A checkpoint as SAVE_CHECKPOINT's NOTIFY tells it (in SQL, the only writer)."""
+    return f"{at.transaction_id}:{at.position}"
 
 
 def test_a_checkpoint_is_told_as_text_and_anything_else_is_ignored() -> None:
