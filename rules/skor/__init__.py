@@ -2,11 +2,12 @@
 
 The API a game room calls: `roll_setup` and `start` (the public rolls, then both sealed
 choices), `act` (one action of one player), `submit_text` (several, stopping at the first
-refusal), `to_move` and `outcome`; `contract.adjudicate_json` is the stateless what-if.
+refusal) and `to_move` (the outcome is the state's `ending`); `contract.adjudicate_json`
+is the stateless what-if.
 """
 
 from rules.skor.dice import Dice
-from rules.skor.engine import Result, act, outcome, submit_text, to_move
+from rules.skor.engine import Result, act, submit_text, to_move
 from rules.skor.setup import Choice, Setup, roll_setup, start
 from rules.skor.state import State
 
@@ -17,7 +18,6 @@ __all__ = [
     "Setup",
     "State",
     "act",
-    "outcome",
     "roll_setup",
     "start",
     "submit_text",

@@ -29,6 +29,7 @@ from rules.game import (
 )
 from rules.kit.clock import clock_option, without
 from rules.kit.picture import Look, Picture
+from rules.skor import engine
 from rules.skor.actions import AnyAction, Resign
 from rules.skor.agreement import (
     DrawAccepted,
@@ -215,10 +216,11 @@ class Skor(SkorHouse):
     def to_move(self, state: Play) -> Wait:
         if self.ending(state) is not None:
             return Wait()
+        # The room keeps who has chosen: the sealed wait names every seat the setup awaits.
         if state.game is None:
-            return Wait(frozenset(state.setup.players), sealed=True)
+            return Wait(frozenset(engine.to_move(state.setup)), sealed=True)
         # The setup's choices wait for ever; each turn has its clock (P43).
-        return Wait(frozenset({state.game.turn.player}), seconds=state.turn_time)
+        return Wait(frozenset(engine.to_move(state.game)), seconds=state.turn_time)
 
     def move(self, state: Play, seat: Seat, move: Move, draws: Draws) -> Sealed | list[Event]:
         if state.game is None:

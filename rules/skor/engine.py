@@ -137,7 +137,3 @@ def to_move(game: State | Setup, chosen: Collection[str] = ()) -> tuple[str, ...
     if isinstance(game, Setup):
         return tuple(p for p in game.players if p not in chosen)
     return () if game.ending is not None else (game.turn.player,)
-
-
-def outcome(state: State) -> Ending | None:
-    return state.ending

@@ -7,7 +7,7 @@ import pytest
 
 from rules.skor.actions import End, Move, Resign
 from rules.skor.dice import Dice
-from rules.skor.engine import act, outcome, submit_text, to_move
+from rules.skor.engine import act, submit_text, to_move
 from rules.skor.game import Refused
 from rules.skor.parse import parse
 from rules.skor.setup import Choice, roll_setup, start
@@ -39,7 +39,7 @@ def test_a_game_room_plays_turns_and_replays_them_without_the_secret() -> None:
     again = act(act(state, "red", Move("A0", "A10"), replay).state, "red", End(), replay)
     assert msgspec.json.encode(again) == msgspec.json.encode(ended)
     resigned = act(ended.state, "red", Resign(), dice)
-    assert outcome(resigned.state) == Ending("blue", "resignation")
+    assert resigned.state.ending == Ending("blue", "resignation")
     assert to_move(resigned.state) == ()
 
 
