@@ -139,3 +139,15 @@ async def test_your_turn_reaches_the_players_socket_and_the_webhook(schema_url: 
 
         await until(lambda: len(after_the_choices()) == 2, what="the your-turn notices delivered")
         assert after_the_choices() == [(first.account_id, 2), (second.account_id, 3)]
+
+
+async def test_an_admin_changes_the_settings_of_every_game(server: Server) -> None:
+    """Broadcasting and fast mode are the room's, whatever the game: a game run by its
+    definition takes them as Skirmish Society does."""
+    api = server.api
+    for game, options in (("art-of-war", {"map": "aow-mini"}), ("skor", {})):
+        game_id, (admin, *_) = await started(api, game, 2, **options)
+        body = {"broadcasting": False, "fast_mode": True}
+        await api.call("PATCH", f"/v1/games/{game_id}/settings", admin, body, expect=200)
+        settings = (await public_game(api, game_id))["settings"]
+        assert (settings["broadcasting"], settings["fast_mode"]) == (False, True)

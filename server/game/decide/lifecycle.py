@@ -9,7 +9,7 @@ from projections.game import GameState
 from projections.schedule import utc_offset_for
 from projections.skirmish.votes import vote_for
 from rules.kit.prng import commitment
-from rules.registry import Rules, UnknownGame, newest
+from rules.registry import Rules, UnknownGame, game_rules, newest
 from rules.skirmish.board import MapError
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
 from rules.skirmish.maps import builtin_map
@@ -315,7 +315,7 @@ def change_settings(state: GameState, command: ChangeSettings) -> list[GameEvent
         settings = replace(settings, utc_offset=offset, resolution_hour=hour)
     if command.broadcasting is not None:
         settings = replace(settings, broadcasting=command.broadcasting)
-    settings = check_settings(state.rules, settings)
+    settings = check_settings(game_rules(state.game, state.game_version), settings)
     if settings == state.settings:
         return []
     return [SettingsChanged(settings=settings, at=command.now)]
