@@ -1,5 +1,5 @@
 """Skirmish Society's orders and requests to join forces, as functions of the game's state
-(`SkirmishPlay`) and the room's facts (`RoomFacts`): a submission is checked line by line
+(`SkirmishPlay`, with the room's facts it holds): a submission is checked line by line
 and recorded whole, an invalid order with its reason (the resolution checks it again), and
 refused only past its bounds. The room (server/game/decide/play.py) checks the phase, who
 acts and the lock window first.
@@ -9,7 +9,6 @@ Pure: no I/O, no clock.
 
 from collections import Counter
 
-from projections.owned import RoomFacts
 from projections.skirmish.state import SkirmishPlay
 from rules.skirmish.effects import parse_effect
 from rules.skirmish.joining import join_forces_problem
@@ -40,7 +39,6 @@ def position_of(play: SkirmishPlay) -> Position:
 
 def submit(
     play: SkirmishPlay,
-    room: RoomFacts,
     *,
     seat: str,
     turn: int,
@@ -58,7 +56,7 @@ def submit(
     assert play.map is not None
     # In same-day voting the effect is not known yet: orders are checked without one now,
     # and checked again under the effect when the turn resolves.
-    effect = play.effect if room.settings.voting_mode == "normal" else None
+    effect = play.effect if play.room.settings.voting_mode == "normal" else None
     board = play.map.board
     situation = Situation(board, position_of(play), parse_effect(effect) if effect else None)
     checked = check_submission(seat, text, board, situation)
@@ -110,10 +108,9 @@ def standing_orders(play: SkirmishPlay, seat: str) -> list[RecordedOrder]:
     return list(current.values())
 
 
-def join_forces(
-    play: SkirmishPlay, room: RoomFacts, *, seat: str, partner: str, turn: int
-) -> JoinForcesRequested:
+def join_forces(play: SkirmishPlay, *, seat: str, partner: str, turn: int) -> JoinForcesRequested:
     """`seat`'s request in `turn` to join forces with `partner` (rules.md, "Joining forces")."""
+    room = play.room
     other = room.seats.get(partner)
     if other is None or other.status != "active":
         raise NotFound(codes.PLAYER_NOT_FOUND, f"no such player in the game: {partner}")

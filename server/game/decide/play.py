@@ -27,7 +27,6 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
     try:
         submitted = submit(
             state.skirmish,
-            state.skirmish.room,
             seat=player.id,
             turn=state.turn,
             text=command.text,
@@ -56,7 +55,6 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
     return [
         join_forces(
             state.skirmish,
-            state.skirmish.room,
             seat=player.id,
             partner=command.with_player,
             turn=state.turn,
