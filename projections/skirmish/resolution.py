@@ -1,6 +1,6 @@
 """Skirmish Society's resolution of a turn into one `TurnResolved`, as a function of the
 game's state (`SkirmishPlay`, with the room's facts it holds: statuses, bans, resignations)
-and the turn, its time and the game's randomness; and whose orders an early resolution
+and its time and the game's randomness; and whose orders an early resolution
 still waits for. The room (server/game/decide/resolution.py) checks who resolves and when.
 
 Pure: no I/O, no clock.
@@ -17,9 +17,10 @@ from rules.skirmish.turn import TurnInput, resolve_turn
 from schema.game_events import RecordedPosition, TurnResolved
 
 
-def resolve(play: SkirmishPlay, *, turn: int, now: datetime, randomness: bytes) -> TurnResolved:
-    """The resolution of `turn` at `now`, the next vote drawn from `randomness`."""
+def resolve(play: SkirmishPlay, *, now: datetime, randomness: bytes) -> TurnResolved:
+    """The resolution of this turn at `now`, the next vote drawn from `randomness`."""
     assert play.map is not None
+    turn = play.turn
     settings = play.room.settings
     vote_outcome = outcome(play, settings, turn)
     same_day = settings.voting_mode == "same_day"
@@ -62,7 +63,7 @@ def resolve(play: SkirmishPlay, *, turn: int, now: datetime, randomness: bytes) 
     )
 
 
-def not_ready(play: SkirmishPlay, turn: int) -> str | None:
+def not_ready(play: SkirmishPlay) -> str | None:
     """Why an admin may not resolve `turn` early: rules.md, an early resolution of a real
     game waits until every active player has sent orders (an empty submission says ready),
     or an admin who plays could resolve, read the others' orders, rewind and change theirs.
@@ -76,7 +77,7 @@ def not_ready(play: SkirmishPlay, turn: int) -> str | None:
     verb = "has" if missing == 1 else "have"
     return (
         f"{missing} of the {len(active)} active players {verb} not sent orders for turn "
-        f"{turn}: an admin resolves early only once everyone's orders are in (an "
+        f"{play.turn}: an admin resolves early only once everyone's orders are in (an "
         "empty submission says ready); the clock resolves the turn on time"
     )
 

@@ -34,10 +34,10 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     play = state.skirmish
     # The operator (and so the clock) resolves at once; a sandbox's admin plays every seat.
     if not (command.actor.operator or state.settings.sandbox):
-        missing = not_ready(play, state.turn)
+        missing = not_ready(play)
         if missing is not None:
             raise Conflict(codes.ORDERS_MISSING, missing)
-    turn_resolved = resolve(play, turn=state.turn, now=command.now, randomness=state.randomness)
+    turn_resolved = resolve(play, now=command.now, randomness=state.randomness)
     wanting = [player.id for player in state.players.values() if player.wants_notices]
     return [turn_resolved, *results(play, turn_resolved, wanting)]
 
