@@ -57,10 +57,13 @@ class SkirmishSocietyGame:
         if unknown:
             raise OptionsRefused(f"{self.name} has no option {', '.join(unknown)}")
         settings = _settings_of(options)
+        seed = options.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise OptionsRefused(f"the seed is a whole number, not {seed!r}")
         checked = {
             "map": settings.map,
             "map_type": settings.map_type,
-            "seed": options.get("seed", 0),
+            "seed": seed,
             "votes": settings.votes,
             "vote_start_turn": settings.vote_start_turn,
         }

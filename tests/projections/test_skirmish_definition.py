@@ -32,12 +32,11 @@ GAME = SKIRMISH_SOCIETY_GAME
 DRAWS = Draws(SECRET)
 
 
-def _options(game: Game, **more: Any) -> dict[str, Any]:
+def _options(game: Game) -> dict[str, Any]:
+    """The game's options, with the vote's schedule from its settings (the room's start)."""
     settings = game.state.settings
-    return GAME.check_options(
-        {**game.state.options, "votes": settings.votes, "vote_start_turn": settings.vote_start_turn}
-        | more
-    )
+    votes = {"votes": settings.votes, "vote_start_turn": settings.vote_start_turn}
+    return GAME.check_options({**game.state.options, **votes})
 
 
 def _stamp(game: Game, player: int | None = None, *, at: Any = None) -> Stamp:
@@ -76,6 +75,8 @@ def test_its_seats_are_3_to_the_map_s_homes() -> None:
         GAME.check_options({"map": "rulebook"})
     with pytest.raises(OptionsRefused):
         GAME.check_options({"board": "big"})
+    with pytest.raises(OptionsRefused):
+        GAME.check_options({"seed": "seven"})
 
 
 def test_its_moves_are_the_room_s_commands() -> None:
