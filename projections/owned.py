@@ -1,13 +1,17 @@
 """What the room tells a definition whose events are the room's own (Skirmish Society's,
 recorded bare rather than wrapped in `play_recorded.v1`): the room's facts a move or a
 resolution of such a game reads, since the seam (rules/game.py) hands a definition its own
-state only. docs/design/games.md, "Skirmish Society as a definition: the plan", S2.
+state only; and the part of the definition (`OwnEvents`) the room asks of its events. It is
+declared here, not in rules/game.py, because it names dates and the room's events, which only
+a definition outside rules/ can have. docs/design/games.md, "Skirmish Society as a
+definition: the plan", S2.
 
 Pure: no I/O, no clock.
 """
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import msgspec
 
@@ -42,3 +46,58 @@ def room_facts(settings: Settings, players: Mapping[str, "Player"]) -> RoomFacts
             for seat, p in players.items()
         },
     )
+
+
+# The time of an event a game made, until the room stamps it with its step's (`Stamp.at`).
+UNSTAMPED = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class Stamp(msgspec.Struct, frozen=True):
+    """The room's facts of a step, which a game's events carry but the game does not know:
+    when it was taken, in which game, by which account, with the edge's nonce."""
+
+    at: datetime
+    game_id: str
+    account: str | None = None
+    nonce: bytes | None = None
+
+
+class Reseat(msgspec.Struct, frozen=True):
+    """The room's seats a resolution changes: pairs merged into a joint seat (joint -> the
+    two), and seats out of the game."""
+
+    merged: dict[str, tuple[str, str]] = {}
+    out: tuple[str, ...] = ()
+
+
+StepKind = Literal["start", "act", "resolution"]
+
+
+@runtime_checkable
+class OwnEvents(Protocol):
+    """The part of a definition whose events are the room's own, recorded bare (not wrapped in
+    `play_recorded.v1`): the room stamps each with its facts, asks what kind of step it is,
+    whose seats a resolution merges or puts out, and what each seat is told of it."""
+
+    def stamped(self, event: Any, stamp: Stamp) -> Any:
+        """`event`, made by `setup`, `move` or `resolve`, with the room's facts of its step."""
+        ...
+
+    def step_kind(self, event: Any) -> StepKind | None:
+        """Whether `event` starts the game, is an act of a wait, or resolves it; None for the
+        room's events its fold takes too."""
+        ...
+
+    def reseated(self, event: Any) -> Reseat | None:
+        """The seats a resolution merges and puts out; None for any other event."""
+        ...
+
+    def results(self, play: Any, event: Any, seats: Iterable[str]) -> list[Any]:
+        """What each of `seats` (those taking notices, in the room's order) is told of the
+        resolution `event`, `play` being the game before it."""
+        ...
+
+    def fork_fields(self, play: Any) -> dict[str, Any]:
+        """What a fork of the game at the start of its turn records of `play` in
+        `game_forked`'s own fields."""
+        ...

@@ -1,6 +1,6 @@
 """What Skirmish Society's bot tells each player: their results after a resolution, and a
-reminder before it, as functions of the game's state (`SkirmishPlay`), the room's facts
-(`RoomFacts`) and plain values. The room says when, and to whom.
+reminder before it, as functions of the game's state (`SkirmishPlay`, with the room's
+facts it holds) and plain values. The room says when, and to whom.
 
 Pure: no I/O, no clock.
 """
@@ -8,7 +8,6 @@ Pure: no I/O, no clock.
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from projections.owned import RoomFacts
 from projections.skirmish.hints import HINTS
 from projections.skirmish.orders import standing_orders
 from projections.skirmish.state import SkirmishPlay
@@ -22,7 +21,7 @@ _MARKS = {"succeeded": "✓", "failed": "✗", "cut": "✗", "invalid": "✗", "
 
 
 def results(
-    play: SkirmishPlay, room: RoomFacts, resolved: TurnResolved, recipients: Iterable[str]
+    play: SkirmishPlay, resolved: TurnResolved, recipients: Iterable[str]
 ) -> list[PlayerNotified]:
     """The results of each of `recipients` (the seats that take notices, in the room's
     order), sent with the resolution itself, so that none is ever lost; `play` is the game
@@ -40,7 +39,7 @@ def results(
             player_id=joint_of.get(seat, seat),
             kind="results",
             turn=resolved.turn,
-            text=results_text(play, room, seat, resolved, orders.get(seat, []), dead.get(seat, [])),
+            text=results_text(play, seat, resolved, orders.get(seat, []), dead.get(seat, [])),
         )
         for seat in recipients
     ]
@@ -48,7 +47,6 @@ def results(
 
 def results_text(
     play: SkirmishPlay,
-    room: RoomFacts,
     seat: str,
     resolved: TurnResolved,
     mine: list[OrderReport],
@@ -56,6 +54,7 @@ def results_text(
 ) -> str:
     """The results of `seat`: `mine`, its orders of the turn; `killed_in`, where armies of
     its died."""
+    room = play.room
     lines = [f"{room.settings.name}: turn {resolved.turn} resolved."]
     for order in mine[:MAX_LISTED]:
         detail = "" if order.result == "succeeded" else f" ({order.reason or order.result})"
@@ -81,7 +80,6 @@ def results_text(
 
 def reminder(
     play: SkirmishPlay,
-    room: RoomFacts,
     *,
     seat: str,
     turn: int,
@@ -90,7 +88,7 @@ def reminder(
 ) -> str:
     """The reminder of `seat` that `turn` resolves at `resolves_at`: how many of its armies
     have orders, and, if the settings say so, a hint."""
-    settings = room.settings
+    settings = play.room.settings
     local = resolves_at + timedelta(hours=settings.utc_offset)
     armies = sum(1 for owner in play.board.armies.values() if owner == seat)
     ordered = len(standing_orders(play, seat))

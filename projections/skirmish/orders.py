@@ -1,5 +1,5 @@
 """Skirmish Society's orders and requests to join forces, as functions of the game's state
-(`SkirmishPlay`) and the room's facts (`RoomFacts`): a submission is checked line by line
+(`SkirmishPlay`, with the room's facts it holds): a submission is checked line by line
 and recorded whole, an invalid order with its reason (the resolution checks it again), and
 refused only past its bounds. The room (server/game/decide/play.py) checks the phase, who
 acts and the lock window first.
@@ -9,7 +9,8 @@ Pure: no I/O, no clock.
 
 from collections import Counter
 
-from projections.owned import RoomFacts
+from msgspec.structs import replace
+
 from projections.skirmish.state import SkirmishPlay
 from rules.skirmish.effects import parse_effect
 from rules.skirmish.joining import join_forces_problem
@@ -38,19 +39,10 @@ def position_of(play: SkirmishPlay) -> Position:
     return Position(armies=board.armies, control=board.control, farms=frozenset(board.farms))
 
 
-def submit(
-    play: SkirmishPlay,
-    room: RoomFacts,
-    *,
-    seat: str,
-    turn: int,
-    text: str,
-    account: str,
-    game_id: str,
-    nonce: bytes,
-) -> OrdersSubmitted:
-    """`seat`'s submission of `text` in `turn`, with its receipt. Past a quota, a
-    `QuotaExceeded` whose `retry_after` the room fills: when the turn resolves is its clock's."""
+def submit(play: SkirmishPlay, *, seat: str, text: str) -> OrdersSubmitted:
+    """`seat`'s submission of `text` this turn, its account and receipt still to come
+    (`signed`). Past a quota, a `QuotaExceeded` whose `retry_after` the room fills: when the
+    turn resolves is its clock's."""
     text = check_text("the orders", text, MAX_ORDER_TEXT)
     sent = play.submissions.get(seat, ())
     if len(sent) >= MAX_SUBMISSIONS:
@@ -58,7 +50,7 @@ def submit(
     assert play.map is not None
     # In same-day voting the effect is not known yet: orders are checked without one now,
     # and checked again under the effect when the turn resolves.
-    effect = play.effect if room.settings.voting_mode == "normal" else None
+    effect = play.effect if play.room.settings.voting_mode == "normal" else None
     board = play.map.board
     situation = Situation(board, position_of(play), parse_effect(effect) if effect else None)
     checked = check_submission(seat, text, board, situation)
@@ -66,10 +58,22 @@ def submit(
         raise _quota(f"{MAX_ORDER_LINES} order lines")
     return OrdersSubmitted(
         player_id=seat,
-        turn=turn,
+        turn=play.turn,
         text=text,
-        account_id=account,
+        account_id="",
         checked=[_recorded(c) for c in checked],
+    )
+
+
+def signed(
+    submitted: OrdersSubmitted, *, game_id: str, account: str, nonce: bytes
+) -> OrdersSubmitted:
+    """A submission with the account that sent it and its receipt (schema/receipts.py), from
+    the edge's `nonce`."""
+    seat, turn, text = submitted.player_id, submitted.turn, submitted.text
+    return replace(
+        submitted,
+        account_id=account,
         receipt=receipt(game_id, turn, seat, text, nonce),
         nonce=nonce.hex(),
     )
@@ -110,10 +114,9 @@ def standing_orders(play: SkirmishPlay, seat: str) -> list[RecordedOrder]:
     return list(current.values())
 
 
-def join_forces(
-    play: SkirmishPlay, room: RoomFacts, *, seat: str, partner: str, turn: int
-) -> JoinForcesRequested:
-    """`seat`'s request in `turn` to join forces with `partner` (rules.md, "Joining forces")."""
+def join_forces(play: SkirmishPlay, *, seat: str, partner: str) -> JoinForcesRequested:
+    """`seat`'s request this turn to join forces with `partner` (rules.md, "Joining forces")."""
+    room = play.room
     other = room.seats.get(partner)
     if other is None or other.status != "active":
         raise NotFound(codes.PLAYER_NOT_FOUND, f"no such player in the game: {partner}")
@@ -134,4 +137,4 @@ def join_forces(
     )
     if problem is not None:
         raise Conflict(_JOIN_FORCES_CODES[problem.kind], problem.reason)
-    return JoinForcesRequested(player_id=seat, with_player=partner, turn=turn)
+    return JoinForcesRequested(player_id=seat, with_player=partner, turn=play.turn)

@@ -1,6 +1,6 @@
 """Skirmish Society's resolution of a turn into one `TurnResolved`, as a function of the
-game's state (`SkirmishPlay`), the room's facts (`RoomFacts`: statuses, bans, resignations)
-and the turn, its time and the game's randomness; and whose orders an early resolution
+game's state (`SkirmishPlay`, with the room's facts it holds: statuses, bans, resignations)
+and its time and the game's randomness; and whose orders an early resolution
 still waits for. The room (server/game/decide/resolution.py) checks who resolves and when.
 
 Pure: no I/O, no clock.
@@ -17,16 +17,15 @@ from rules.skirmish.turn import TurnInput, resolve_turn
 from schema.game_events import RecordedPosition, TurnResolved
 
 
-def resolve(
-    play: SkirmishPlay, room: RoomFacts, *, turn: int, now: datetime, randomness: bytes
-) -> TurnResolved:
-    """The resolution of `turn` at `now`, the next vote drawn from `randomness`."""
+def resolve(play: SkirmishPlay, *, now: datetime, randomness: bytes) -> TurnResolved:
+    """The resolution of this turn at `now`, the next vote drawn from `randomness`."""
     assert play.map is not None
-    settings = room.settings
+    turn = play.turn
+    settings = play.room.settings
     vote_outcome = outcome(play, settings, turn)
     same_day = settings.voting_mode == "same_day"
     effect = vote_outcome.winner if same_day and vote_outcome is not None else play.effect
-    seats = room.seats
+    seats = play.room.seats
     resolved = resolve_turn(
         TurnInput(
             game_map=play.map,
@@ -40,7 +39,7 @@ def resolve(
             effect=parse_effect(effect) if effect else None,
             vp_target=settings.vp_target,
             resigned=frozenset(seat for seat, facts in seats.items() if facts.status == "resigned"),
-            joins=_mutual_requests(play, room),
+            joins=_mutual_requests(play),
         )
     )
     position = resolved.position
@@ -64,12 +63,13 @@ def resolve(
     )
 
 
-def not_ready(play: SkirmishPlay, room: RoomFacts, turn: int) -> str | None:
+def not_ready(play: SkirmishPlay) -> str | None:
     """Why an admin may not resolve `turn` early: rules.md, an early resolution of a real
     game waits until every active player has sent orders (an empty submission says ready),
     or an admin who plays could resolve, read the others' orders, rewind and change theirs.
     Says how many are missing, never who: who has sent orders is nobody's business before
     the resolution. None once everyone's are in."""
+    room = play.room
     active = [seat for seat in room.seats if _in_play(room, seat)]
     missing = sum(1 for seat in active if seat not in play.submissions)
     if not missing:
@@ -77,14 +77,14 @@ def not_ready(play: SkirmishPlay, room: RoomFacts, turn: int) -> str | None:
     verb = "has" if missing == 1 else "have"
     return (
         f"{missing} of the {len(active)} active players {verb} not sent orders for turn "
-        f"{turn}: an admin resolves early only once everyone's orders are in (an "
+        f"{play.turn}: an admin resolves early only once everyone's orders are in (an "
         "empty submission says ready); the clock resolves the turn on time"
     )
 
 
-def _mutual_requests(play: SkirmishPlay, room: RoomFacts) -> tuple[tuple[str, str], ...]:
+def _mutual_requests(play: SkirmishPlay) -> tuple[tuple[str, str], ...]:
     """Pairs who asked for each other this turn, in the order they joined the game."""
-    requests = play.join_requests
+    room, requests = play.room, play.join_requests
     order = {seat: i for i, seat in enumerate(room.seats)}
     pairs = {
         tuple(sorted((a, b), key=order.__getitem__))

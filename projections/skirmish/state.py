@@ -62,6 +62,13 @@ class SkirmishPlay(msgspec.Struct, frozen=True):
     vp: dict[str, int] = {}
     last_turn: TurnResolved | None = None
     winner: str | None = None
+    # The turn it began at: 1, or the turn a fork of it begins at.
+    first_turn: int = 1
+
+    @property
+    def turn(self) -> int:
+        """The turn being played (once started): the one after the last resolved."""
+        return self.first_turn if self.last_turn is None else self.last_turn.turn + 1
 
     def vp_of(self, player_id: str) -> int:
         return self.vp.get(player_id, 0)
@@ -135,6 +142,7 @@ def forked(event: GameForked, room: RoomFacts) -> SkirmishPlay:
         effect=event.effect,
         joined_forces=frozenset(p.id for p in event.players if p.has_joined_forces),
         vp={p.id: p.vp for p in event.players},
+        first_turn=event.turn,
     )
 
 

@@ -51,10 +51,10 @@ def outcome(play: SkirmishPlay, settings: Settings, turn: int) -> VoteOutcome | 
     )
 
 
-def open_vote(play: SkirmishPlay, seat: str, turn: int) -> Vote:
-    """The vote of `turn` that `seat` may still cast a ballot in."""
+def open_vote(play: SkirmishPlay, seat: str) -> Vote:
+    """The vote of this turn that `seat` may still cast a ballot in."""
     vote = play.vote
-    if vote is None or vote.turn != turn:
+    if vote is None or vote.turn != play.turn:
         raise Conflict(codes.NO_VOTE, "there is no vote this turn")
     if seat not in play.board.armies.values():
         raise NotAllowed(

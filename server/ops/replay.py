@@ -3,10 +3,11 @@ and compared, field by field, with what the game recorded then; every step of a 
 its definition asked of it again (server/ops/replay_steps.py).
 
 Pure: a game's events in, the turns whose outcome would differ out. The re-adjudication is the
-decider's own resolution (`server.game.decide.resolution.resolve_turn`) of the state the game was in
-just before the turn, so whatever the rules, the ruleset or the decider's building of the
-engine's input now do differently shows here. `skirmish replay` (server/ops/replay_store.py) reads
-the games from the store; tests/replay replays a recorded corpus in CI.
+definition's resolution (projections/skirmish/definition.py, around the function the room's
+command calls) of the state the game was in just before the turn, so whatever the rules or the
+building of the engine's input now do differently shows here. `skirmish replay`
+(server/ops/replay_store.py) reads the games from the store; tests/replay replays a recorded
+corpus in CI.
 """
 
 from collections.abc import Iterable
@@ -15,26 +16,28 @@ import msgspec
 
 from projections.evolve import fold
 from projections.game import GameState
-from schema.commands import Actor, ResolveTurn
+from projections.owned import Stamp
+from projections.skirmish.definition import SKIRMISH_SOCIETY_GAME
+from rules.game import Draws
 from schema.errors import Refusal
 from schema.game_events import GameEvent, PlayRecorded, PlayStarted, TurnResolved
 from schema.verification import FieldChange, TurnDifference
-from server.game.decide.resolution import resolve_turn
+from server.game.decide.acting import require_phase
 from server.ops.replay_steps import replay_step
 
-# Who re-adjudicates: the operator, as the scheduler resolves.
-REPLAYER = Actor("replay", operator=True)
 _FIELDS = TurnResolved.__struct_fields__
 _to_builtins = msgspec.to_builtins
 
 
 def readjudicate(state: GameState, recorded: TurnResolved) -> TurnResolved:
-    """The `TurnResolved` the decider would record now in `state` (the game just before the
-    turn), at the recorded time."""
-    decided = resolve_turn(state, ResolveTurn(actor=REPLAYER, now=recorded.at, turn=state.turn))
-    resolved = decided[0]
-    assert isinstance(resolved, TurnResolved)
-    return resolved
+    """The `TurnResolved` the game's definition makes now in `state` (the game just before
+    the turn), stamped with the recorded time."""
+    require_phase(state, "running")
+    game = SKIRMISH_SOCIETY_GAME
+    (resolved,) = game.resolve(state.skirmish, {}, Draws(state.randomness))
+    stamped = game.stamped(resolved, Stamp(at=recorded.at, game_id=state.game_id))
+    assert isinstance(stamped, TurnResolved)
+    return stamped
 
 
 def compare(recorded: TurnResolved, now: TurnResolved) -> list[FieldChange]:

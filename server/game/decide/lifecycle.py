@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from projections.evolve import fold
 from projections.game import GameState
 from projections.schedule import utc_offset_for
-from projections.skirmish.votes import vote_for
+from projections.skirmish.start import started
 from rules.kit.prng import commitment
 from rules.registry import Rules, UnknownGame, game_rules, newest
 from rules.skirmish.board import MapError
@@ -33,14 +33,12 @@ from schema.game_events import (
     GameEvent,
     GameKilled,
     GamePaused,
-    GameStarted,
     GameUnpaused,
     PlayerBanned,
     PlayerJoined,
     PlayerLeft,
     PlayerResigned,
     PlayerUnbanned,
-    RecordedPosition,
     SeatDeclined,
     Settings,
     SettingsChanged,
@@ -184,33 +182,12 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
         raise Conflict(
             codes.NOT_ENOUGH_PLAYERS, f"a game needs at least {MIN_PLAYERS} players; {count} joined"
         )
-    settings = state.settings
     try:
-        game_map = state.rules.starting_map(
-            players=count, map_type=settings.map_type, builtin=settings.map, seed=state.seed
-        )
+        start = started(state.settings, state.seed, list(state.players), randomness)
     except (MapError, MapGenerationError) as error:
         raise InvalidCommand(codes.MAP_UNUSABLE, str(error)) from error
-    position, homes = state.rules.starting_board(game_map, list(state.players), randomness)
-    vote = vote_for(settings, 1, randomness)
-    if settings.map is None:
-        # The generator names its map after the seed; a plainer name says what it is.
-        game_map = replace(
-            game_map,
-            name=f"generated-{settings.map_type}-{count}p",
-            description=f"Generated {settings.map_type} map for {count} players.",
-        )
-    board = RecordedPosition(armies=position.armies, control=position.control, farms=[])
     return [
-        GameStarted(
-            map=game_map,
-            board=board,
-            homes=homes,
-            at=command.now,
-            vote=vote,
-            secret=randomness.hex(),
-            commitment=commitment(randomness),
-        )
+        replace(start, at=command.now, secret=randomness.hex(), commitment=commitment(randomness))
     ]
 
 

@@ -27,7 +27,7 @@ def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
         return []
     # A game run by its definition tells each seat the same; Skirmish Society each their orders.
     same = None if state.definition is None else wait_reminder_text(state, resolves_at)
-    play, room = state.skirmish, state.skirmish.room
+    play = state.skirmish
     return [
         PlayerNotified(
             player_id=player.id,
@@ -36,7 +36,6 @@ def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
             text=same
             or reminder(
                 play,
-                room,
                 seat=player.id,
                 turn=state.turn,
                 resolves_at=resolves_at,

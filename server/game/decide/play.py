@@ -4,7 +4,7 @@ Skirmish Society's own: projections/skirmish/orders.py), their look, messages.""
 from datetime import datetime
 
 from projections.game import GameState
-from projections.skirmish.orders import join_forces, submit
+from projections.skirmish.orders import join_forces, signed, submit
 from schema import errors as codes
 from schema.bounds import COLORS, MAX_MESSAGE, PATTERNS, check_name, check_range, check_text
 from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders
@@ -25,14 +25,10 @@ def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
         raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
     require_unlocked(state, command.now)
     try:
-        submitted = submit(
-            state.skirmish,
-            state.skirmish.room,
-            seat=player.id,
-            turn=state.turn,
-            text=command.text,
-            account=command.actor.account,
+        submitted = signed(
+            submit(state.skirmish, seat=player.id, text=command.text),
             game_id=state.game_id,
+            account=command.actor.account,
             nonce=command.nonce,
         )
     except QuotaExceeded as refusal:
@@ -56,10 +52,8 @@ def request_join_forces(state: GameState, command: RequestJoinForces) -> list[Ga
     return [
         join_forces(
             state.skirmish,
-            state.skirmish.room,
             seat=player.id,
             partner=command.with_player,
-            turn=state.turn,
         )
     ]
 

@@ -31,17 +31,15 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         when = "already resolved" if command.turn < state.turn else "not reached yet"
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
     require_phase(state, "running")
-    play, room = state.skirmish, state.skirmish.room
+    play = state.skirmish
     # The operator (and so the clock) resolves at once; a sandbox's admin plays every seat.
     if not (command.actor.operator or state.settings.sandbox):
-        missing = not_ready(play, room, state.turn)
+        missing = not_ready(play)
         if missing is not None:
             raise Conflict(codes.ORDERS_MISSING, missing)
-    turn_resolved = resolve(
-        play, room, turn=state.turn, now=command.now, randomness=state.randomness
-    )
+    turn_resolved = resolve(play, now=command.now, randomness=state.randomness)
     wanting = [player.id for player in state.players.values() if player.wants_notices]
-    return [turn_resolved, *results(play, room, turn_resolved, wanting)]
+    return [turn_resolved, *results(play, turn_resolved, wanting)]
 
 
 def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:

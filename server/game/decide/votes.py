@@ -11,6 +11,6 @@ from server.game.decide.acting import active_player, require_phase, require_unlo
 def cast_vote(state: GameState, command: CastVote) -> list[GameEvent]:
     require_phase(state, "running", "paused")
     player = active_player(state, command, command.as_player)
-    vote = open_vote(state.skirmish, player.id, state.turn)
+    vote = open_vote(state.skirmish, player.id)
     require_unlocked(state, command.now)
     return [ballot(vote, player.id, command.effect)]

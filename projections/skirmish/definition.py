@@ -1,0 +1,213 @@
+"""Skirmish Society as a definition (rules/game.py's `Game`), with the part of one whose events
+are the room's own (projections.owned's `OwnEvents`): its setup, moves and resolution are the
+functions the room's commands call (start, orders, votes, resolution), its events built
+unstamped and stamped by the room with its facts of the step. docs/design/games.md, S1-S3.
+
+Its options are `options_of`'s (the map, the type of map to generate, the seed) and the vote's
+schedule its setup draws the first vote by (`votes`, `vote_start_turn`), the room's settings.
+Its moves: `{"orders": text}`, `{"vote": effect}`, `{"join_forces": seat}`, each played at
+once, never sealed: the game keeps this turn's submissions itself. Its text forms are the
+room's commands (/orders, /vote, /join_forces), so it reads no text of its own.
+
+Pure: no I/O, no clock.
+"""
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from projections.owned import UNSTAMPED, Reseat, Stamp, StepKind
+from projections.skirmish.notices import results
+from projections.skirmish.orders import join_forces, signed, submit
+from projections.skirmish.resolution import resolve
+from projections.skirmish.start import started
+from projections.skirmish.state import SkirmishEvent, SkirmishPlay, evolve
+from projections.skirmish.votes import ballot, open_vote
+from rules.game import Draws, Ending, MoveRefused, OptionsRefused, Result, Seat, Wait
+from rules.skirmish.board import MapError
+from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
+from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from schema.game_events import (
+    GameStarted,
+    JoinForcesRequested,
+    OrdersSubmitted,
+    PlayerNotified,
+    Settings,
+    TurnResolved,
+    VoteCast,
+)
+
+# The options that are the room's settings, and the seed.
+_SETTINGS = ("map", "map_type", "votes", "vote_start_turn")
+_OPTIONS = (*_SETTINGS, "seed")
+_MOVES = ("orders", "vote", "join_forces")
+
+
+class SkirmishSocietyGame:
+    name = SKIRMISH_SOCIETY.name
+    version = SKIRMISH_SOCIETY.version
+    state_type = SkirmishPlay
+    event_type = SkirmishEvent
+    text_forms: tuple[tuple[str, str], ...] = ()
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(options) - set(_OPTIONS))
+        if unknown:
+            raise OptionsRefused(f"{self.name} has no option {', '.join(unknown)}")
+        settings = _settings_of(options)
+        seed = options.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise OptionsRefused(f"the seed is a whole number, not {seed!r}")
+        checked = {
+            "map": settings.map,
+            "map_type": settings.map_type,
+            "seed": seed,
+            "votes": settings.votes,
+            "vote_start_turn": settings.vote_start_turn,
+        }
+        if checked["map"] is not None:
+            self.seat_range(checked)
+        return checked
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        built_in = options.get("map")
+        if built_in is None:
+            return MIN_PLAYERS, MAX_PLAYERS
+        try:
+            counts = SKIRMISH_SOCIETY.player_counts(built_in)
+        except MapError as error:
+            raise OptionsRefused(str(error)) from error
+        if counts is None:
+            raise OptionsRefused(f"map {built_in!r} has starting homes for fewer than 3 players")
+        return counts
+
+    def setup(
+        self, options: Mapping[str, Any], seats: tuple[Seat, ...], draws: Draws
+    ) -> list[SkirmishEvent]:
+        try:
+            start = started(_settings_of(options), options.get("seed", 0), seats, draws.key)
+        except (MapError, MapGenerationError) as error:
+            raise OptionsRefused(str(error)) from error
+        return [start]
+
+    def evolve(self, state: SkirmishPlay | None, event: SkirmishEvent) -> SkirmishPlay:
+        return evolve(SkirmishPlay() if state is None else state, event)
+
+    def to_move(self, state: SkirmishPlay) -> Wait:
+        """Every active, unbanned seat at once, until the clock or an admin resolves the turn
+        (its clock stays the room's own until commit 5)."""
+        if state.map is None or state.winner is not None:
+            return Wait()
+        seats = frozenset(
+            seat
+            for seat, facts in state.room.seats.items()
+            if facts.status == "active" and not facts.banned
+        )
+        return Wait(seats=seats, sealed=True, closes="admin")
+
+    def move(self, state: SkirmishPlay, seat: Seat, move: Any, draws: Draws) -> list[SkirmishEvent]:
+        if not isinstance(move, dict) or len(move) != 1 or next(iter(move)) not in _MOVES:
+            raise MoveRefused(f"a move is one of {{{'|'.join(_MOVES)}: text}}")
+        ((kind, value),) = move.items()
+        if not isinstance(value, str):
+            raise MoveRefused(f"{kind} takes a text")
+        if kind == "orders":
+            return [submit(state, seat=seat, text=value)]
+        if kind == "vote":
+            return [ballot(open_vote(state, seat), seat, value)]
+        return [join_forces(state, seat=seat, partner=value)]
+
+    def seal(self, earlier: Any, move: Any) -> Any:
+        raise MoveRefused(f"{self.name} seals no move: each is played at once")
+
+    def resolve(
+        self, state: SkirmishPlay, moves: Mapping[Seat, Any], draws: Draws
+    ) -> list[SkirmishEvent]:
+        return [resolve(state, now=UNSTAMPED, randomness=draws.key)]
+
+    def time_out(self, state: SkirmishPlay, seat: Seat, draws: Draws) -> list[SkirmishEvent]:
+        # Never asked: its wait is sealed, and the clock resolves it (`resolve`).
+        return []
+
+    def leave(self, state: SkirmishPlay, seat: Seat) -> list[SkirmishEvent]:
+        # A seat that leaves keeps its armies on the board, holding (rules.md).
+        return []
+
+    def ending(self, state: SkirmishPlay) -> Ending | None:
+        if state.winner is None:
+            return None
+        return Ending(
+            "vp_target",
+            {seat: _result(state, seat) for seat in state.room.seats},
+        )
+
+    def view(self, state: SkirmishPlay, seats: frozenset[Seat]) -> Any:
+        """What everyone sees: the map, the board, the vote and effect, each seat's VP; this
+        turn's orders, ballots and requests are each seat's own until the resolution."""
+        return {
+            "board": msgspec.to_builtins(state.board),
+            "vote": msgspec.to_builtins(state.vote),
+            "effect": state.effect,
+            "vp": dict(state.vp),
+            "winner": state.winner,
+        }
+
+    def read_text(self, text: str) -> Any:
+        return None
+
+    # OwnEvents
+
+    def stamped(self, event: Any, stamp: Stamp) -> Any:
+        match event:
+            case OrdersSubmitted():
+                assert stamp.account is not None
+                assert stamp.nonce is not None
+                return signed(
+                    event, game_id=stamp.game_id, account=stamp.account, nonce=stamp.nonce
+                )
+            case GameStarted() | TurnResolved():
+                return replace(event, at=stamp.at)
+            case _:
+                return event
+
+    def step_kind(self, event: Any) -> StepKind | None:
+        match event:
+            case GameStarted():
+                return "start"
+            case OrdersSubmitted() | VoteCast() | JoinForcesRequested():
+                return "act"
+            case TurnResolved():
+                return "resolution"
+            case _:
+                return None
+
+    def reseated(self, event: Any) -> Reseat | None:
+        if not isinstance(event, TurnResolved):
+            return None
+        return Reseat(merged=dict(event.joined), out=tuple(event.eliminated))
+
+    def results(self, play: SkirmishPlay, event: Any, seats: Iterable[str]) -> list[PlayerNotified]:
+        return results(play, event, seats) if isinstance(event, TurnResolved) else []
+
+    def fork_fields(self, play: SkirmishPlay) -> dict[str, Any]:
+        return {"map": play.map, "board": play.board, "effect": play.effect, "vote": play.vote}
+
+
+def _settings_of(options: Mapping[str, Any]) -> Settings:
+    """The room's settings its setup reads, from the options."""
+    given = {key: options[key] for key in _SETTINGS if key in options}
+    try:
+        return msgspec.convert({"name": "", **given}, Settings)
+    except msgspec.ValidationError as error:
+        raise OptionsRefused(str(error)) from error
+
+
+def _result(state: SkirmishPlay, seat: str) -> Result:
+    if seat == state.winner:
+        return "won"
+    return "resigned" if state.room.seats[seat].status == "resigned" else "lost"
+
+
+SKIRMISH_SOCIETY_GAME = SkirmishSocietyGame()
