@@ -36,7 +36,7 @@ from schema.game_events import (
 )
 
 # Snapshots of GameState go by this name; a new name when the state's shape changes.
-SNAPSHOT_NAME = "game-state.v8"
+SNAPSHOT_NAME = "game-state.v7"
 
 
 class Player(msgspec.Struct, frozen=True):
