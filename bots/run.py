@@ -18,6 +18,7 @@ from typing import Any
 
 import platformdirs
 
+import projections.skirmish  # noqa: F401  (registers Skirmish Society, the demo's default)
 from bots.games import SKIRMISH_TURN_SECONDS
 from bots.games import STRATEGIES as STRATEGY_NAMES
 from bots.moving import MoveBot
@@ -26,8 +27,6 @@ from bots.strategies import STRATEGIES
 from client import ApiError, SkirmishClient
 from rules.house import Demoed
 from rules.registry import DEFAULT_GAME, newest
-from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS
-from rules.skirmish.ruleset import SkirmishSociety
 from schema.api import NewGame
 
 # After a resolution, fast-mode orders stay locked for a minute: the demo steps past it.
@@ -94,8 +93,6 @@ def seat_range(demo: Demo) -> tuple[int, int]:
     """How few and how many bots the demo's game seats with its options, as the game says;
     its OptionsRefused (a ValueError) for options it does not take."""
     rules = newest(demo.game)
-    if isinstance(rules, SkirmishSociety):
-        return MIN_PLAYERS, MAX_PLAYERS
     return rules.seat_range(rules.check_options(demo.options()))
 
 

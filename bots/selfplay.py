@@ -7,9 +7,8 @@ from typing import Any
 
 from bots.artofwar import WEARY_TURN
 from bots.games import bot_stream, moves_now
-from rules.game import Draws, Ending, Game, Private, Sealed
+from rules.game import Draws, Ending, Private, Sealed
 from rules.registry import newest
-from rules.skirmish.ruleset import SkirmishSociety
 
 
 class Played:
@@ -19,13 +18,6 @@ class Played:
     def __init__(self, state: Any, ending: Ending, steps: int, moves: int, events: list[Any]):
         self.state, self.ending, self.steps, self.moves = state, ending, steps, moves
         self.events = events
-
-
-def definition(name: str) -> Game[Any, Any]:
-    found = newest(name)
-    if isinstance(found, SkirmishSociety):
-        raise ValueError(f"{name} is not run by a definition")
-    return found
 
 
 def play_out(
@@ -41,7 +33,7 @@ def play_out(
     """A game of `len(strategies)` bots (seats p1, p2, ...) to its end; every move the bots
     make is one the game takes (a refused move raises MoveRefused). `observe` is shown the
     state, the seat and its moves before they are made."""
-    game = definition(name)
+    game = newest(name)
     seats = tuple(f"p{n}" for n in range(1, len(strategies) + 1))
     strategy = dict(zip(seats, strategies, strict=True))
     draws = Draws(secret)

@@ -23,10 +23,10 @@ from projections.schedule import (
     wait_reminder_lead,
     window,
 )
+from projections.skirmish.definition import SkirmishSocietyGame
 from projections.skirmish.state import SkirmishPlay
 from rules.game import Game, Wait
 from rules.registry import DEFAULT_GAME, game_rules
-from rules.skirmish.ruleset import SkirmishSociety
 from schema.commands import Actor
 from schema.game_events import (
     ForkedFrom,
@@ -115,13 +115,6 @@ class GameState(msgspec.Struct, frozen=True):
     resolved_at: datetime | None = None
 
     @property
-    def rules(self) -> SkirmishSociety:
-        """Skirmish Society's rules, at the version the game was created under."""
-        rules = game_rules(self.game, self.game_version)
-        assert isinstance(rules, SkirmishSociety), f"{self.game} has a definition"
-        return rules
-
-    @property
     def skirmish(self) -> SkirmishPlay:
         """Skirmish Society's own state (no map, no board, no vote before the start); empty
         for a game run by its definition, so that readers shared by every game need not ask
@@ -131,9 +124,9 @@ class GameState(msgspec.Struct, frozen=True):
     @property
     def definition(self) -> Game[Any, Any] | None:
         """The definition the game is run by (rules/game.py), at the version it was created
-        under; None for Skirmish Society, which the room's own commands run."""
+        under; None for Skirmish Society, which the room's own commands run still."""
         rules = game_rules(self.game, self.game_version)
-        return None if isinstance(rules, SkirmishSociety) else rules
+        return None if isinstance(rules, SkirmishSocietyGame) else rules
 
     @property
     def first_turn(self) -> int:

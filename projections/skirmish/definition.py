@@ -28,7 +28,7 @@ from projections.skirmish.votes import ballot, open_vote
 from rules.game import Draws, Ending, MoveRefused, OptionsRefused, Result, Seat, Wait
 from rules.skirmish.board import MapError
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.starting import player_counts
 from schema.game_events import (
     GameStarted,
     JoinForcesRequested,
@@ -46,8 +46,10 @@ _MOVES = ("orders", "vote", "join_forces")
 
 
 class SkirmishSocietyGame:
-    name = SKIRMISH_SOCIETY.name
-    version = SKIRMISH_SOCIETY.version
+    name = "skirmish-society"
+    # A change of the rules that would play a recorded game differently comes as a new
+    # version beside this one: games keep the version they were created under.
+    version = 1
     state_type = SkirmishPlay
     event_type = SkirmishEvent
     text_forms: tuple[tuple[str, str], ...] = ()
@@ -76,7 +78,7 @@ class SkirmishSocietyGame:
         if built_in is None:
             return MIN_PLAYERS, MAX_PLAYERS
         try:
-            counts = SKIRMISH_SOCIETY.player_counts(built_in)
+            counts = player_counts(built_in)
         except MapError as error:
             raise OptionsRefused(str(error)) from error
         if counts is None:

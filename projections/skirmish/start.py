@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from projections.owned import UNSTAMPED
 from projections.skirmish.votes import vote_for
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.starting import starting_board, starting_map
 from schema.game_events import GameStarted, RecordedPosition, Settings
 
 
@@ -20,10 +20,10 @@ def started(settings: Settings, seed: int, seats: Sequence[str], randomness: byt
     """The start of a game with these settings and seed for `seats`, in the order they
     joined; MapError or MapGenerationError when its map cannot host them."""
     count = len(seats)
-    game_map = SKIRMISH_SOCIETY.starting_map(
+    game_map = starting_map(
         players=count, map_type=settings.map_type, builtin=settings.map, seed=seed
     )
-    position, homes = SKIRMISH_SOCIETY.starting_board(game_map, list(seats), randomness)
+    position, homes = starting_board(game_map, list(seats), randomness)
     if settings.map is None:
         # The generator names its map after the seed; a plainer name says what it is.
         game_map = replace(

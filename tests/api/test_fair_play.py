@@ -10,7 +10,7 @@ import msgspec
 
 from rules.skirmish.board import GameMap
 from rules.skirmish.effects import draw_vote
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.starting import starting_board
 from schema.api import FeedEvent
 from schema.views import PublicGame
 from server.game.entropy import system_entropy
@@ -208,5 +208,5 @@ async def _two_games_of_one_seed(server: Server) -> None:
     (started,) = _of_type(await api.events(ids[0]), "game_started.v1")
     assert data(started)["secret"] == finished.secret
     game_map = msgspec.convert(data(started)["map"], GameMap)
-    _, homes = SKIRMISH_SOCIETY.starting_board(game_map, ["p1", "p2", "p3"], secret)
+    _, homes = starting_board(game_map, ["p1", "p2", "p3"], secret)
     assert {p: list(h) for p, h in homes.items()} == data(started)["homes"]

@@ -11,7 +11,7 @@ from rules.skirmish.board import GameMap, Territory
 from rules.skirmish.effects import Effect
 from rules.skirmish.mapgen import generate
 from rules.skirmish.position import Position, Situation
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.starting import starting_board
 from rules.skirmish.turn import TurnInput, resolve_turn
 from rules.skirmish.validate import check_orders
 from schema.game_events import RecordedPosition, Settings
@@ -37,7 +37,7 @@ def view(
 def test_every_order_the_bots_give_is_valid_turn_after_turn(players: int, map_type: str) -> None:
     game_map = generate(players=players, map_type=map_type, seed=players)  # type: ignore[arg-type]
     ids = [f"p{n}" for n in range(1, players + 1)]
-    position, _ = SKIRMISH_SOCIETY.starting_board(game_map, ids, b"\x07" * 32)
+    position, _ = starting_board(game_map, ids, b"\x07" * 32)
     strategies = {p: STRATEGIES["random" if n % 2 else "greedy"][0] for n, p in enumerate(ids)}
     rngs = {p: random.Random(f"{p}-{players}") for p in ids}
     vp = dict.fromkeys(ids, 0)
@@ -60,7 +60,7 @@ def test_every_order_the_bots_give_is_valid_turn_after_turn(players: int, map_ty
 
 def test_the_same_seed_gives_the_same_orders() -> None:
     game_map = generate(players=4, map_type="normal", seed=11)
-    position, _ = SKIRMISH_SOCIETY.starting_board(game_map, ["p1", "p2", "p3", "p4"], b"\1" * 32)
+    position, _ = starting_board(game_map, ["p1", "p2", "p3", "p4"], b"\1" * 32)
     seen = view(game_map, position)
     first = [random_orders(seen, "p1", random.Random(5)) for _ in range(3)]
     assert first == [random_orders(seen, "p1", random.Random(5)) for _ in range(3)]

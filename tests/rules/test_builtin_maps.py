@@ -9,7 +9,7 @@ import pytest
 from rules.skirmish.board import Board, GameMap
 from rules.skirmish.mapgen import MIN_PLAYERS
 from rules.skirmish.maps import builtin_map, builtin_names
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.starting import player_counts, starting_board
 
 with warnings.catch_warnings():
     # diplomacy reads its convoy cache at import time without closing the file.
@@ -45,7 +45,7 @@ def test_every_home_is_three_connected_territories_two_of_them_barracks(name: st
 
 
 def test_the_player_counts_of_the_built_in_maps() -> None:
-    assert {name: SKIRMISH_SOCIETY.player_counts(name) for name in builtin_names()} == {
+    assert {name: player_counts(name) for name in builtin_names()} == {
         "diplomacy-land": (3, 6),
         "rulebook": None,
     }
@@ -88,7 +88,7 @@ def test_england_has_no_home_because_its_island_is_cut_off() -> None:
 def test_a_diplomacy_game_starts_with_two_armies_in_each_drawn_home(players: int) -> None:
     game_map = builtin_map("diplomacy-land")
     seats = [f"p{i}" for i in range(1, players + 1)]
-    position, homes = SKIRMISH_SOCIETY.starting_board(game_map, seats, bytes(range(32)))
+    position, homes = starting_board(game_map, seats, bytes(range(32)))
     assert sorted(homes) == seats
     assert set(homes.values()) <= set(game_map.homes)
     for player, home in homes.items():

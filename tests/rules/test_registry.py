@@ -3,21 +3,31 @@ its versions, tests/games/test_registry.py shows with a game of the tests' own."
 
 import pytest
 
+from projections.skirmish.definition import SKIRMISH_SOCIETY_GAME
 from rules.registry import (
     DEFAULT_GAME,
     UnknownGame,
+    definitions,
     game_rules,
     names,
     newest,
     unregister,
 )
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 
 
 def test_skirmish_society_is_played_and_is_the_default() -> None:
     assert DEFAULT_GAME == "skirmish-society"
-    assert newest("skirmish-society") is SKIRMISH_SOCIETY
-    assert game_rules("skirmish-society", 1) is SKIRMISH_SOCIETY
+    assert newest("skirmish-society") is SKIRMISH_SOCIETY_GAME
+    assert game_rules("skirmish-society", 1) is SKIRMISH_SOCIETY_GAME
+
+
+def test_skirmish_society_is_registered_built_in_by_projections() -> None:
+    """Registered from projections/skirmish/ (rules/ may not import it), built in all the same:
+    it stays, and the house lists it with every other game."""
+    with pytest.raises(ValueError, match="built in"):
+        unregister("skirmish-society")
+    assert definitions()["skirmish-society"] is SKIRMISH_SOCIETY_GAME
+    assert list(definitions()) == ["art-of-war", "skirmish-society", "skor"]
 
 
 def test_a_built_in_game_stays() -> None:

@@ -1,19 +1,22 @@
 """Setting up, joining, starting, pausing and ending a game; admin moderation."""
 
 from datetime import datetime
+from typing import Any
 
 from msgspec.structs import replace
 
 from projections.evolve import fold
 from projections.game import GameState
+from projections.owned import OwnEvents
 from projections.schedule import utc_offset_for
 from projections.skirmish.start import started
+from rules.game import Game
 from rules.kit.prng import commitment
-from rules.registry import Rules, UnknownGame, game_rules, newest
+from rules.registry import UnknownGame, game_rules, newest
 from rules.skirmish.board import MapError
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
 from rules.skirmish.maps import builtin_map
-from rules.skirmish.ruleset import SkirmishSociety
+from rules.skirmish.starting import player_counts
 from schema import errors as codes
 from schema.bounds import COLORS, MAX_VOTE_START_TURN, MAX_VP_TARGET, check_name, check_range
 from schema.commands import (
@@ -57,20 +60,20 @@ from server.game.decide.playing import (
 MIN_SECRET_BYTES = 16
 
 
-def check_settings(rules: Rules, settings: Settings) -> Settings:
+def check_settings(rules: Game[Any, Any], settings: Settings) -> Settings:
     name = check_name("the game's name", settings.name)
     check_range("vp_target", settings.vp_target, 1, MAX_VP_TARGET)
     check_range("resolution_hour", settings.resolution_hour, 0, 23)
     check_range("utc_offset", settings.utc_offset, -11, 12)
     check_range("vote_start_turn", settings.vote_start_turn, 1, MAX_VOTE_START_TURN)
     if settings.map is not None:
-        if not isinstance(rules, SkirmishSociety):
+        if not isinstance(rules, OwnEvents):
             raise InvalidCommand(
                 codes.OPTIONS_REFUSED,
                 f"{rules.name} is not played on a Skirmish Society map: its options say its board",
             )
         try:
-            counts = rules.player_counts(settings.map)
+            counts = player_counts(settings.map)
         except MapError as error:
             raise NotFound(codes.MAP_NOT_FOUND, str(error)) from error
         if counts is None:
@@ -91,7 +94,7 @@ def _seats(state: GameState) -> int:
     if state.definition is not None:
         return seats_allowed(state)
     settings = state.settings
-    counts = state.rules.player_counts(settings.map) if settings.map is not None else None
+    counts = player_counts(settings.map) if settings.map is not None else None
     return counts[1] if counts is not None else MAX_PLAYERS
 
 
@@ -103,7 +106,7 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
     except UnknownGame as error:
         raise InvalidCommand(codes.UNKNOWN_GAME, str(error)) from error
     settings = check_settings(rules, command.settings)
-    if isinstance(rules, SkirmishSociety):
+    if isinstance(rules, OwnEvents):
         if command.options:
             raise InvalidCommand(
                 codes.OPTIONS_REFUSED, "Skirmish Society's options are its settings"

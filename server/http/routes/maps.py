@@ -14,7 +14,7 @@ from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.effects import DESCRIPTIONS
 from rules.skirmish.mapgen import MapGenerationError, generate
 from rules.skirmish.maps import builtin_map, builtin_names
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
+from rules.skirmish.starting import player_counts
 from schema import errors as codes
 from schema.errors import Refusal
 from schema.maps import (
@@ -47,7 +47,7 @@ async def list_maps() -> Response:
     summaries = []
     for name in builtin_names():
         game_map = builtin_map(name)
-        counts = SKIRMISH_SOCIETY.player_counts(name)
+        counts = player_counts(name)
         players = PlayerCounts(*counts) if counts is not None else None
         summaries.append(
             MapSummary(

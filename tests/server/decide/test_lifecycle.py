@@ -5,8 +5,9 @@ import pytest
 
 from projections.evolve import evolve
 from projections.game import GameState
+from projections.skirmish.definition import SKIRMISH_SOCIETY_GAME
+from rules.registry import game_rules
 from rules.skirmish.maps import builtin_map
-from rules.skirmish.ruleset import SKIRMISH_SOCIETY
 from schema import errors as codes
 from schema.commands import (
     Actor,
@@ -102,7 +103,7 @@ def test_a_game_plays_a_game_the_server_knows_and_says_which_and_by_which_rules(
     game = Game()
     game.run(create)
     assert (game.state.game, game.state.game_version) == ("skirmish-society", 1)
-    assert game.state.rules is SKIRMISH_SOCIETY
+    assert game_rules(game.state.game, game.state.game_version) is SKIRMISH_SOCIETY_GAME
 
 
 def test_a_game_created_before_games_were_named_plays_skirmish_society_first_rules() -> None:
@@ -110,10 +111,10 @@ def test_a_game_created_before_games_were_named_plays_skirmish_society_first_rul
     recorded += b'"admin":"acct-admin","seed":5,"at":"2026-01-01T12:00:00Z"}'
     event = game_codec.decode("game_created.v1", recorded)
     state = evolve(GameState(), event)
-    assert (state.game, state.game_version, state.rules) == (
+    assert (state.game, state.game_version, game_rules(state.game, state.game_version)) == (
         "skirmish-society",
         1,
-        SKIRMISH_SOCIETY,
+        SKIRMISH_SOCIETY_GAME,
     )
 
 
