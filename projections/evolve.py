@@ -10,7 +10,7 @@ from datetime import datetime
 from msgspec.structs import replace
 
 from projections.game import GameState, Player, with_typed_play
-from projections.owned import room_facts
+from projections.owned import owns_events, room_facts
 from projections.playing import sealed_with, started_play, stepped
 from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
 from projections.skirmish.options import options_of
@@ -73,7 +73,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case PlayerNotified():
             if event.kind != "reminder":
                 return state
-            if state.definition is not None:
+            if not owns_events(state.definition):
                 # Once a wait, or once a turn (`Reminder.once_a_turn`): both kept.
                 state = replace(state, wait_reminded=True)
             if event.turn > state.reminded_turn:
@@ -99,7 +99,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 game_version=event.game_version,
                 options=event.options,
             )
-            if state.definition is not None:
+            if not owns_events(state.definition):
                 return state
             # Skirmish Society's state is there from the creation on, its options read from
             # its settings (it records none).
@@ -240,7 +240,7 @@ def _played(state: GameState, event: SkirmishEvent) -> GameState:
 
 def _seated(state: GameState) -> GameState:
     """The state after an event that changed its settings or seats: Skirmish Society's own
-    handed the room's facts anew (a game with a definition reads none)."""
+    handed the room's facts anew (no other game reads them)."""
     if not isinstance(state.play, SkirmishPlay):
         return state
     return replace(state, play=with_room(state.play, room_facts(state.settings, state.players)))
@@ -267,7 +267,7 @@ def _resumed(state: GameState, unpaused: datetime) -> datetime | None:
     if began is None or paused is None:
         return began
     definition = state.definition
-    if definition is not None and definition.to_move(state.play).restarts:
+    if not owns_events(definition) and definition.to_move(state.play).restarts:
         return unpaused
     return began + (unpaused - max(paused, began))
 
@@ -355,7 +355,7 @@ def _forked(event: GameForked) -> GameState:
             chain_hash=event.chain_hash,
         ),
     )
-    if state.definition is None:
+    if owns_events(state.definition):
         # A fork of Skirmish Society records its state in its own fields, and its options
         # are its settings' (a fork has no seed: it plays its source's map).
         play = skirmish_forked(event, room_facts(state.settings, state.players))

@@ -10,6 +10,8 @@ from typing import Any, Literal
 
 import msgspec
 
+import projections.skirmish  # noqa: F401  (registers Skirmish Society: every fold has it)
+from projections.owned import owns_events
 from projections.schedule import (
     Due,
     Window,
@@ -23,7 +25,6 @@ from projections.schedule import (
     wait_reminder_lead,
     window,
 )
-from projections.skirmish.definition import SkirmishSocietyGame
 from projections.skirmish.state import SkirmishPlay
 from rules.game import Game, Wait
 from rules.registry import DEFAULT_GAME, game_rules
@@ -122,11 +123,11 @@ class GameState(msgspec.Struct, frozen=True):
         return self.play if isinstance(self.play, SkirmishPlay) else _NO_PLAY
 
     @property
-    def definition(self) -> Game[Any, Any] | None:
+    def definition(self) -> Game[Any, Any]:
         """The definition the game is run by (rules/game.py), at the version it was created
-        under; None for Skirmish Society, which the room's own commands run still."""
-        rules = game_rules(self.game, self.game_version)
-        return None if isinstance(rules, SkirmishSocietyGame) else rules
+        under. Skirmish Society's events are the room's own (projections.owned.owns_events),
+        and the room runs its clock still."""
+        return game_rules(self.game, self.game_version)
 
     @property
     def first_turn(self) -> int:
@@ -188,13 +189,13 @@ class GameState(msgspec.Struct, frozen=True):
         """The wait of a game run by its definition while its clock runs (running, the wait
         begun); None otherwise, and for Skirmish Society, whose clock is its own."""
         definition = self.definition
-        if definition is None or self.phase != "running" or self.wait_began_at is None:
+        if owns_events(definition) or self.phase != "running" or self.wait_began_at is None:
             return None
         return definition.to_move(self.play)
 
     def _resolution_at(self, wait: Wait | None) -> datetime | None:
         """`next_resolution_at`, given the `_clocked_wait`."""
-        if self.definition is None:
+        if owns_events(self.definition):
             return self._scheduled_resolution()
         if wait is None or self.wait_began_at is None:
             return None
@@ -207,7 +208,7 @@ class GameState(msgspec.Struct, frozen=True):
     def _scheduled_resolution(self) -> datetime | None:
         """Skirmish Society's next resolution, on its daily (or fast) schedule, with its lock
         windows and reminders: None for any other game."""
-        skirmish = self.definition is None
+        skirmish = owns_events(self.definition)
         if self.phase != "running" or self.earliest_resolution is None or not skirmish:
             return None
         return resolution_from(self.earliest_resolution, self.settings)
@@ -234,7 +235,7 @@ class GameState(msgspec.Struct, frozen=True):
     def window(self, now: datetime) -> Window:
         """Whether orders, votes and join-forces requests (a game run by its definition: the
         moves of a wait with a `lock`) are taken at `now`."""
-        if self.definition is not None:
+        if not owns_events(self.definition):
             wait = self._clocked_wait()
             if wait is None or not wait.lock:
                 return Window("open")
@@ -262,7 +263,7 @@ class GameState(msgspec.Struct, frozen=True):
             return None
         if not self._to_remind(wait):
             return None
-        if self.definition is None:
+        if owns_events(self.definition):
             return resolves_at - reminder_lead(self.settings)
         # A definition's reminder is due only while its wait's clock runs (`_to_remind`).
         assert wait is not None, "a clocked wait"
@@ -281,7 +282,7 @@ class GameState(msgspec.Struct, frozen=True):
     def _reminded(self, wait: Wait | None) -> bool:
         """`reminded`, given the `_clocked_wait`."""
         once_a_turn = wait is not None and wait.reminder is not None and wait.reminder.once_a_turn
-        if self.definition is None or once_a_turn:
+        if owns_events(self.definition) or once_a_turn:
             return self.reminded_turn >= self.turn
         return self.wait_reminded
 
@@ -294,7 +295,7 @@ class GameState(msgspec.Struct, frozen=True):
 
     def _to_remind(self, wait: Wait | None) -> list[Player]:
         """`to_remind`, given the `_clocked_wait`."""
-        if self.definition is not None:
+        if not owns_events(self.definition):
             if wait is None:
                 return []
             if wait.reminder is None or not wait.reminder.everyone:
@@ -317,8 +318,7 @@ _state_decoder = msgspec.json.Decoder(GameState)
 def with_typed_play(state: GameState) -> GameState:
     """The state with its game's own state (`play`) of the game's own type: read as plain JSON
     from a snapshot or a fork's first event, it is not."""
-    definition = state.definition
-    play_type = SkirmishPlay if definition is None else definition.state_type
+    play_type = state.definition.state_type
     if state.play is None or isinstance(state.play, play_type):
         return state
     return msgspec.structs.replace(state, play=msgspec.convert(state.play, play_type))

@@ -101,3 +101,17 @@ class OwnEvents(Protocol):
         """What a fork of the game at the start of its turn records of `play` in
         `game_forked`'s own fields."""
         ...
+
+
+def owns_events(definition: object) -> bool:
+    """Whether `definition`'s events are the room's own (`OwnEvents`: Skirmish Society's).
+    Asked of every state's schedule and every step, so answered once a class: a protocol's
+    isinstance looks up each of its parts every time."""
+    kind = type(definition)
+    owns = _OWNS.get(kind)
+    if owns is None:
+        owns = _OWNS[kind] = issubclass(kind, OwnEvents)
+    return owns
+
+
+_OWNS: dict[type, bool] = {}

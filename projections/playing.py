@@ -16,12 +16,6 @@ from rules.game import Game
 from schema.game_events import PlayRecorded, PlayStarted
 
 
-def definition_of(state: GameState) -> Game[Any, Any]:
-    definition = state.definition
-    assert definition is not None, f"{state.game} is not run by a definition"
-    return definition
-
-
 def game_events(definition: Game[Any, Any], recorded: Iterable[dict[str, Any]]) -> list[Any]:
     """The game's own events as recorded (tagged JSON objects)."""
     return [msgspec.convert(event, definition.event_type) for event in recorded]
@@ -69,7 +63,7 @@ def folded_play(definition: Game[Any, Any], play: Any, events: Iterable[Any]) ->
 
 
 def started_play(state: GameState, event: PlayStarted) -> GameState:
-    definition = definition_of(state)
+    definition = state.definition
     play = folded_play(definition, None, game_events(definition, event.setup))
     return replace(
         state,
@@ -84,7 +78,7 @@ def started_play(state: GameState, event: PlayStarted) -> GameState:
 
 
 def stepped(state: GameState, event: PlayRecorded) -> GameState:
-    definition = definition_of(state)
+    definition = state.definition
     play = _played(definition, state.play, event)
     over = definition.ending(play) is not None
     began, reminded, resumed = state.wait_began_at, state.wait_reminded, state.resumed_at
@@ -137,7 +131,7 @@ def sealed_with(state: GameState, seat: str, move: Any) -> dict[str, Any]:
     """The wait's sealed moves once `seat` sealed `move`, joined to its earlier one as the
     game says (`seal`): the room's decider and its fold alike, so that a replay resolves
     what the room resolved."""
-    joined = definition_of(state).seal(state.sealed.get(seat), move)
+    joined = state.definition.seal(state.sealed.get(seat), move)
     return {**state.sealed, seat: joined}
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from projections.game import GameState, Player
+from projections.owned import owns_events
 from projections.skirmish.orders import standing_orders
 from projections.visibility import secret_revealed
 from rules.game import Column, Game, Ranked
@@ -18,7 +19,7 @@ def standings(state: GameState) -> list[PlayerView]:
     """Skirmish Society's players by VP, then territories, then name: the side bar's order.
     A game run by its definition: its own standings (`play_standings`)."""
     definition = state.definition
-    if definition is not None:
+    if not owns_events(definition):
         return play_standings(state, definition)
     skirmish = state.skirmish
     territories = Counter(skirmish.board.control.values())
@@ -123,7 +124,7 @@ def _play_view(state: GameState, seats: frozenset[str] | None) -> dict[str, Any]
     """What a game run by its definition shows a reader (anyone, without `seats`): none of
     it for Skirmish Society."""
     definition = state.definition
-    if definition is None:
+    if owns_events(definition):
         return {}
     if state.play is None:
         return {"options": state.options}

@@ -5,7 +5,7 @@ moves route would play; and /help tells such a game, with the forms its text tak
 from typing import Any
 
 from projections.game import GameState
-from projections.playing import definition_of
+from projections.owned import owns_events
 from rules.game import Column, Game
 from schema.api import CommandReply
 from schema.commands import MakeMove
@@ -25,13 +25,13 @@ ADMIN_COMMANDS = "/start, /pause, /unpause, /rewind, /ban, /unban, /kill_room"
 
 async def game_line(ctx: Context, text: str, problem: Problem) -> CommandReply | None:
     """The game's answer to `text`, which `problem` says is none of the room's commands as
-    written; None when the game is no definition's, or not under way (then the room's reply
-    says what is wrong). A text whose first word is no command and that the game does not
-    read either is answered as neither, not as an unknown command: it was most likely meant
-    as a move."""
-    # No game, or a killed one: no definition's; the room's reply says what is wrong.
+    written; None for Skirmish Society (its moves are the room's /orders, /vote and
+    /join_forces), or a game not under way (then the room's reply says what is wrong). A text
+    whose first word is no command and that the game does not read either is answered as
+    neither, not as an unknown command: it was most likely meant as a move."""
+    # No game, or a killed one: the room's reply says what is wrong.
     state = (await ctx.found.games.load(ctx.game_id)).state
-    if state.definition is None or state.phase in ("new", "joining", "killed"):
+    if owns_events(state.definition) or state.phase in ("new", "joining", "killed"):
         return None
     move = state.definition.read_text(text.strip().removeprefix("/"))
     if move is None:
@@ -60,7 +60,7 @@ def played(executed: Outcome[GameState]) -> str:
             lines.append(f"Sent, seen by you and {', '.join(others)} only.")
         else:
             lines.append("Played.")
-    ending = definition_of(executed.state).ending(executed.state.play)
+    ending = executed.state.definition.ending(executed.state.play)
     if ending is not None:
         results = ", ".join(f"{seat} {result}" for seat, result in sorted(ending.results.items()))
         lines.append(f"The game is over ({ending.by}): {results}.")

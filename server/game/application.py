@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.loading import state_until, stream_of
+from projections.owned import owns_events
 from projections.playing import step_values
 from projections.schedule import Due, utc_offset_for
 from projections.states import Loaded
@@ -56,7 +57,7 @@ def require_skirmish(state: GameState, instead: str) -> None:
     """A read of Skirmish Society's own (its orders, its turns) on a game run by its definition
     (rules/game.py): 409 wrong_kind_of_game, saying where that game keeps it (`instead`), as
     its orders and votes are refused."""
-    if state.definition is not None:
+    if not owns_events(state.definition):
         raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: {instead}")
 
 
@@ -156,8 +157,8 @@ async def fork(
         game_version=then.game_version,
         # Skirmish Society's state goes in the fork's own fields, a definition's here; its
         # options are read from its settings, and it records none.
-        options={} if then.definition is None else then.options,
-        play=None if then.definition is None else msgspec.to_builtins(then.play),
+        options={} if owns_events(then.definition) else then.options,
+        play=None if owns_events(then.definition) else msgspec.to_builtins(then.play),
     )
     return await found.games.execute(game_id, command)
 
@@ -198,7 +199,7 @@ async def past_play(
     reached; 409 wrong_kind_of_game for Skirmish Society, naming where its turns are read,
     as require_skirmish does the other way round."""
     definition = state.definition
-    if definition is None:
+    if owns_events(definition):
         where = f"GET /v1/games/{state.game_id}/turns/{turn}"
         raise Conflict(
             codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: its turns are read at {where}"

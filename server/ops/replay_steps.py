@@ -6,7 +6,7 @@ recorded. Pure."""
 from typing import Any
 
 from projections.game import GameState
-from projections.playing import by_seat, definition_of, recorded, step_values
+from projections.playing import by_seat, recorded, step_values
 from rules.game import Draws, MoveRefused, Private, Sealed
 from schema.game_events import PlayRecorded, PlayStarted
 from schema.verification import FieldChange
@@ -24,7 +24,7 @@ def replay_step(state: GameState, step: PlayStarted | PlayRecorded) -> list[Fiel
 
 
 def _events_now(state: GameState, step: PlayStarted | PlayRecorded) -> list[Any]:
-    definition = definition_of(state)
+    definition = state.definition
     if isinstance(step, PlayStarted):
         assert step.secret is not None
         draws = Draws(bytes.fromhex(step.secret), state.rewinds)

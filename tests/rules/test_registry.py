@@ -3,6 +3,7 @@ its versions, tests/games/test_registry.py shows with a game of the tests' own."
 
 import pytest
 
+from projections.game import GameState
 from projections.skirmish.definition import SKIRMISH_SOCIETY_GAME
 from rules.registry import (
     DEFAULT_GAME,
@@ -46,3 +47,32 @@ def test_an_unknown_game_or_version_is_refused_by_name() -> None:
         game_rules("skirmish-society", 9)
     with pytest.raises(UnknownGame):
         game_rules("chess", 1)
+
+
+# The seam's steps (rules/game.py `Game`, which is no runtime protocol: mypy checks it).
+_STEPS = (
+    "check_options",
+    "seat_range",
+    "setup",
+    "evolve",
+    "to_move",
+    "move",
+    "seal",
+    "resolve",
+    "time_out",
+    "leave",
+    "ending",
+    "view",
+    "read_text",
+)
+
+
+def test_every_states_definition_is_a_game() -> None:
+    """Skirmish Society's included: no state is without a definition, whichever game it plays,
+    a game from before the registry (which names none) too."""
+    assert GameState().definition is SKIRMISH_SOCIETY_GAME
+    for name in names():
+        state = GameState(game=name, game_version=newest(name).version)
+        assert state.definition is newest(name)
+        assert (state.definition.name, state.definition.version) == (name, state.game_version)
+        assert all(callable(getattr(state.definition, step)) for step in _STEPS)

@@ -5,6 +5,7 @@ truncate, and the shell truncates, then appends `TurnRewound`.
 """
 
 from projections.game import GameState
+from projections.owned import owns_events
 from schema import errors as codes
 from schema.commands import (
     AddAdmin,
@@ -97,7 +98,7 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
         case Broadcast():
             return play.broadcast(state, command)
         case ResolveTurn():
-            if existing(state).definition is not None:
+            if not owns_events(existing(state).definition):
                 return playing.close_wait(state, command)
             return resolution.resolve_turn(state, command)
         case RemindPlayers():
@@ -119,7 +120,7 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
 
 
 def _require_kind(state: GameState, command: GameCommand) -> None:
-    moves = state.definition is not None
+    moves = not owns_events(state.definition)
     if moves != isinstance(command, MakeMove):
         takes = "moves (POST /moves)" if moves else "orders, votes and join-forces requests"
         raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: it takes {takes}")

@@ -7,7 +7,7 @@ from msgspec.structs import replace
 
 from projections.evolve import fold
 from projections.game import GameState
-from projections.owned import OwnEvents
+from projections.owned import OwnEvents, owns_events
 from projections.schedule import utc_offset_for
 from projections.skirmish.start import started
 from rules.game import Game
@@ -91,7 +91,7 @@ def check_settings(rules: Game[Any, Any], settings: Settings) -> Settings:
 def _seats(state: GameState) -> int:
     """How many players may join: on a built-in map, one per starting home, so that the
     start never lacks one; in a game run by its definition, its most seats."""
-    if state.definition is not None:
+    if not owns_events(state.definition):
         return seats_allowed(state)
     settings = state.settings
     counts = player_counts(settings.map) if settings.map is not None else None
@@ -178,7 +178,7 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
         raise InvalidCommand(
             codes.SECRET_TOO_SHORT, f"a game's secret is at least {MIN_SECRET_BYTES} random bytes"
         )
-    if state.definition is not None:
+    if not owns_events(state.definition):
         return start_play(state, command, randomness)
     count = len(state.players)
     if count < MIN_PLAYERS:
@@ -212,7 +212,7 @@ def left(
 ) -> list[GameEvent]:
     """`events` (a seat resigned or banned), and in a game run by its definition what the
     seat leaving changes, and the sealed wait resolved if it waited only for that seat."""
-    if state.definition is None:
+    if owns_events(state.definition):
         return events
     events = [*events, *leave(state, player_id, now)]
     after = fold(state, enumerate(events, start=state.version + 1))

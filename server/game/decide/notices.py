@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from projections.game import GameState
-from projections.playing import definition_of, newly_waited
+from projections.owned import owns_events
+from projections.playing import newly_waited
 from projections.skirmish.notices import reminder
 from schema.commands import RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified, PlayRecorded, PlayStarted
@@ -26,7 +27,7 @@ def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
     if state.reminded or resolves_at is None:
         return []
     # A game run by its definition tells each seat the same; Skirmish Society each their orders.
-    same = None if state.definition is None else wait_reminder_text(state, resolves_at)
+    same = None if owns_events(state.definition) else wait_reminder_text(state, resolves_at)
     play = state.skirmish
     return [
         PlayerNotified(
@@ -51,7 +52,7 @@ def wait_reminder_text(state: GameState, deadline: datetime) -> str:
     (to the second: a wait may last a minute), and what happens then; or, to everyone, when
     the turn ends."""
     when = f"{deadline:%Y-%m-%d %H:%M:%S} UTC"
-    wait = definition_of(state).to_move(state.play)
+    wait = state.definition.to_move(state.play)
     if wait.reminder is not None and wait.reminder.everyone:
         # To those who moved too (`Reminder.everyone`).
         return f"{state.settings.name}: turn {state.turn} ends at {when}."
@@ -92,7 +93,7 @@ def your_turn_notices(
     newly to move, sent with it, as results are: the game's first wait, a turn passed to
     them, or a new turn of a sealed wait begun. It says until when their time runs, if it
     does."""
-    definition = definition_of(before)
+    definition = before.definition
     if isinstance(step, PlayStarted):
         seats = definition.to_move(after.play).seats
     else:

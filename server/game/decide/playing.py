@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from projections.evolve import fold
 from projections.game import GameState
-from projections.playing import by_seat, definition_of, recorded, recorded_step, sealed_with
+from projections.playing import by_seat, recorded, recorded_step, sealed_with
 from rules.game import (
     Draws,
     EarlyClose,
@@ -52,7 +52,7 @@ def check_options(definition: Game[Any, Any], options: dict[str, Any]) -> dict[s
 
 def seats_allowed(state: GameState) -> int:
     """How many may join: the game's most seats with the game's options."""
-    return definition_of(state).seat_range(state.options)[1]
+    return state.definition.seat_range(state.options)[1]
 
 
 def draws(state: GameState, secret: bytes | None = None) -> Draws:
@@ -62,7 +62,7 @@ def draws(state: GameState, secret: bytes | None = None) -> Draws:
 
 
 def start_play(state: GameState, command: StartGame, secret: bytes) -> list[GameEvent]:
-    definition = definition_of(state)
+    definition = state.definition
     fewest, most = definition.seat_range(state.options)
     count = len(state.players)
     if not fewest <= count <= most:
@@ -85,7 +85,7 @@ def start_play(state: GameState, command: StartGame, secret: bytes) -> list[Game
 
 
 def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
-    definition = definition_of(state)
+    definition = state.definition
     wait = definition.to_move(state.play)
     # A paused game stands still: it takes no move that may end a wait, but the moves of a
     # wait that only the clock or an admin closes.
@@ -139,7 +139,7 @@ def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         when = "already over" if command.turn < state.turn else "not reached yet"
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
     require_phase(state, "running")
-    definition = definition_of(state)
+    definition = state.definition
     wait = definition.to_move(state.play)
     deadline = state.next_resolution_at()
     due = deadline is not None and deadline <= command.now
@@ -177,16 +177,16 @@ def resolve_sealed(state: GameState, now: datetime) -> list[GameEvent]:
 
 
 def all_in(state: GameState, sealed: dict[str, Any]) -> bool:
-    wait = definition_of(state).to_move(state.play)
+    wait = state.definition.to_move(state.play)
     waiting = {seat for seat in wait.seats if _in_play(state, seat)}
     return wait.sealed and wait.closes == "all_in" and waiting <= sealed.keys()
 
 
 def leave(state: GameState, seat: str, now: datetime) -> list[GameEvent]:
     """What a seat leaving a running game changes in the game."""
-    if state.phase not in ("running", "paused") or definition_of(state).ending(state.play):
+    if state.phase not in ("running", "paused") or state.definition.ending(state.play):
         return []
-    events = definition_of(state).leave(state.play, seat)
+    events = state.definition.leave(state.play, seat)
     return told(state, _step(state, "leave", events, seat, None, now))
 
 
@@ -199,7 +199,7 @@ def told(state: GameState, step: PlayStarted | PlayRecorded) -> list[GameEvent]:
 def _resolution(
     state: GameState, moves: dict[str, Any], kind: StepKind, now: datetime
 ) -> PlayRecorded:
-    events = definition_of(state).resolve(state.play, by_seat(moves), draws(state))
+    events = state.definition.resolve(state.play, by_seat(moves), draws(state))
     return _step(state, kind, events, None, None, now)
 
 

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from projections.game import GameState
+from projections.owned import owns_events
 from rules.game import Pictured
 from rules.kit.picture import Look, Picture
 from rules.skirmish.maps import builtin_names
@@ -94,7 +95,7 @@ async def get_map_png(
 ) -> Response:
     loaded = await readable(services(request), game)
     state = loaded.state
-    if state.definition is not None:
+    if not owns_events(state.definition):
         return await _game_picture(request, state, turn)
     skirmish = state.skirmish
     if skirmish.map is None:

@@ -17,6 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
+from projections.owned import owns_events
 from rules.house import Sandboxed
 from rules.registry import definitions
 from schema import errors as codes
@@ -136,7 +137,7 @@ async def game_page(request: Request, game: GameId) -> Response:
     # the game's own renderer); Skirmish Society its own page, which also tells of a game
     # that does not exist or is gone. Either reads the game's id from its own address.
     state = (await services(request).games.load(game)).state
-    return _serve(request, "game.html" if state.definition is None else "play.html")
+    return _serve(request, "game.html" if owns_events(state.definition) else "play.html")
 
 
 @router.get("/sandbox")
