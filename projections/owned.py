@@ -11,7 +11,7 @@ Pure: no I/O, no clock.
 
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
 
 import msgspec
 
@@ -73,6 +73,14 @@ class Reseat(msgspec.Struct, frozen=True):
 StepKind = Literal["start", "act", "resolution"]
 
 
+class Hidden(msgspec.Struct, frozen=True):
+    """Who sees an event before everyone does: `seats`, until the end of the turn
+    `revealed_after` (never, when None)."""
+
+    seats: frozenset[str]
+    revealed_after: int | None = None
+
+
 @runtime_checkable
 class OwnEvents(Protocol):
     """The part of a definition whose events are the room's own, recorded bare (not wrapped in
@@ -102,6 +110,23 @@ class OwnEvents(Protocol):
         `game_forked`'s own fields."""
         ...
 
+    # What the house asks of it, in place of naming the game.
+
+    def page(self) -> str:
+        """The page (server/pages) that shows the game, in place of play.html."""
+        ...
+
+    def hidden(self, event: Any, settings: Settings) -> Hidden | None:
+        """Who sees `event`, one of the game's own, before everyone does; None for a public
+        one. `settings` are the room's now (a state read without its play has them too)."""
+        ...
+
+    def public(self, play: Any, players: Mapping[str, "Player"]) -> dict[str, Any]:
+        """The public game's fields (schema.views.PublicGame) the game fills itself, `players`
+        (its standings) among them; it shows no `play`. `play` is None before the game's
+        creation."""
+        ...
+
 
 def owns_events(definition: object) -> bool:
     """Whether `definition`'s events are the room's own (`OwnEvents`: Skirmish Society's).
@@ -115,3 +140,8 @@ def owns_events(definition: object) -> bool:
 
 
 _OWNS: dict[type, bool] = {}
+
+
+def own_events(definition: object) -> OwnEvents | None:
+    """`definition` as the part whose events are the room's own, or None if they are not."""
+    return cast(OwnEvents, definition) if owns_events(definition) else None

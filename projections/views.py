@@ -1,48 +1,47 @@
 """What a game looks like from outside: the public view, the standings, a player's own
 orders. Pure functions of the state; nothing secret enters the public ones."""
 
-from collections import Counter
 from datetime import datetime
 from typing import Any
 
 from msgspec.structs import replace
 
-from projections.game import GameState, Player
-from projections.owned import owns_events
+from projections.game import GameState
+from projections.owned import own_events, owns_events
+from projections.seat_view import player_view
 from projections.skirmish.orders import standing_orders
 from projections.visibility import secret_revealed
 from rules.game import Column, Game, Ranked
-from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, SeatClaim, VoteView
+from schema.game_events import RecordedPosition
+from schema.views import ClockKind, MyOrders, PlayerView, PublicGame, SeatClaim
 
 
 def standings(state: GameState) -> list[PlayerView]:
-    """Skirmish Society's players by VP, then territories, then name: the side bar's order.
-    A game run by its definition: its own standings (`play_standings`)."""
-    definition = state.definition
-    if not owns_events(definition):
-        return play_standings(state, definition)
-    skirmish = state.skirmish
-    territories = Counter(skirmish.board.control.values())
-    armies = Counter(skirmish.board.armies.values())
-    views = [
-        _player_view(p, skirmish.vp_of(p.id), territories[p.id], armies[p.id])
-        for p in state.players.values()
-    ]
-    return sorted(views, key=lambda v: (-v.vp, -v.territories, v.name.lower()))
+    """The players in the game's order: a game whose events are the room's own, its own
+    (Skirmish Society's by VP, then territories, then name: the side bar's order); any
+    other, its standings (`play_standings`)."""
+    own = own_events(state.definition)
+    if own is None:
+        return play_standings(state, state.definition)
+    players: list[PlayerView] = own.public(state.play, state.players)["players"]
+    return players
 
 
-def _player_view(player: Player, vp: int, territories: int, armies: int) -> PlayerView:
-    return PlayerView(
-        id=player.id,
-        name=player.name,
-        color=player.color,
-        pattern=player.pattern,
-        vp=vp,
-        territories=territories,
-        armies=armies,
-        status=player.status,
-        banned=player.banned,
-    )
+def _own_fields(state: GameState) -> dict[str, Any]:
+    """The public game's fields of a game whose events are the room's own
+    (`OwnEvents.public`), empty for any other game, which shows its `play` instead."""
+    own = own_events(state.definition)
+    if own is not None:
+        return own.public(state.play, state.players)
+    return {
+        "players": standings(state),
+        "map": None,
+        "board": RecordedPosition(armies={}, control={}, farms=[]),
+        "vote": None,
+        "effect": None,
+        "winner": None,
+        "last_turn": None,
+    }
 
 
 def play_standings(state: GameState, definition: Game[Any, Any]) -> list[PlayerView]:
@@ -51,7 +50,7 @@ def play_standings(state: GameState, definition: Game[Any, Any]) -> list[PlayerV
     the game waits for each, and has its move where that is public. None of Skirmish
     Society's numbers: 0."""
     if state.play is None:
-        return [_player_view(p, 0, 0, 0) for p in state.players.values()]
+        return [player_view(p) for p in state.players.values()]
     wait = definition.to_move(state.play)
     columns: dict[str, dict[str, Column]] = {}
     if isinstance(definition, Ranked):
@@ -62,7 +61,7 @@ def play_standings(state: GameState, definition: Game[Any, Any]) -> list[PlayerV
     announced = wait.sealed and wait.announced
     return [
         replace(
-            _player_view(state.players[seat], 0, 0, 0),
+            player_view(state.players[seat]),
             standing=columns.get(seat),
             to_move=state.phase == "running" and seat in wait.seats,
             moved=seat in state.sealed if announced and seat in wait.seats else None,
@@ -82,14 +81,6 @@ def public_game(
     visibility.Viewer), a game run by its definition shows its `view` for those seats and
     their own sealed moves of the wait, never another seat's."""
     assert state.phase != "new"
-    skirmish = state.skirmish
-    held, vote = skirmish.vote, None
-    if held is not None and held.turn == state.turn:
-        tally = None
-        if state.settings.voting_mode == "normal":
-            counted = Counter(skirmish.ballots.values())
-            tally = {effect: counted[effect] for effect in held.candidates}
-        vote = VoteView(held.turn, held.candidates, held.tie_break, tally)
     return PublicGame(
         id=state.game_id,
         name=state.settings.name,
@@ -97,16 +88,9 @@ def public_game(
         turn=state.turn,
         settings=state.settings,
         admins=state.admins,
-        players=standings(state),
-        map=skirmish.map,
-        board=skirmish.board,
-        vote=vote,
-        effect=skirmish.effect,
-        winner=skirmish.winner,
         next_resolution_at=state.next_resolution_at(),
         orders_open_at=state.orders_open_at(),
         orders_close_at=state.orders_close_at(),
-        last_turn=skirmish.last_turn,
         position=position,
         now=now,
         clock=clock,
@@ -116,6 +100,7 @@ def public_game(
         claims=_claims(state) if state.awaiting_claims else None,
         game=state.game,
         game_version=state.game_version,
+        **_own_fields(state),
         **_play_view(state, seats),
     )
 

@@ -25,19 +25,17 @@ from typing import Any
 import msgspec
 
 from projections.game import GameState
+from projections.owned import Hidden, own_events
 from schema.events import event_values
 from schema.game_events import (
     GameEvent,
     GameForked,
     GameStarted,
-    JoinForcesRequested,
     MoveSealed,
-    OrdersSubmitted,
     PlayerNotified,
     PlayRecorded,
     PlayStarted,
     TurnRewound,
-    VoteCast,
 )
 
 
@@ -71,35 +69,35 @@ class Viewer(msgspec.Struct, frozen=True):
 
 def owners_of(event: GameEvent, state: GameState) -> frozenset[str] | None:
     """The players who may see a private event before its turn resolves, or None for a
-    public one: its sender, and for a join-forces request, the player asked too; for a
-    private step, its audience (never revealed after)."""
+    public one: the owner of a notice or a sealed move; for a private step, its audience
+    (never revealed after); for an event of a game whose events are the room's own, whom
+    the game says (`OwnEvents.hidden`)."""
+    hidden = _hidden(event, state)
+    return None if hidden is None else hidden.seats
+
+
+def _hidden(event: GameEvent, state: GameState) -> Hidden | None:
     if isinstance(event, PlayRecorded):
-        return None if event.audience is None else frozenset(event.audience)
-    if isinstance(event, OrdersSubmitted | PlayerNotified | MoveSealed):
-        return frozenset({event.player_id})
-    if isinstance(event, JoinForcesRequested):
-        return frozenset({event.player_id, event.with_player})
-    if isinstance(event, VoteCast) and state.settings.voting_mode == "same_day":
-        return frozenset({event.player_id})
-    return None
+        return None if event.audience is None else Hidden(frozenset(event.audience))
+    if isinstance(event, PlayerNotified):
+        return Hidden(frozenset({event.player_id}))
+    if isinstance(event, MoveSealed):
+        # A sealed move is public once its wait is resolved.
+        return Hidden(frozenset({event.player_id}), revealed_after=event.turn)
+    own = own_events(state.definition)
+    return None if own is None else own.hidden(event, state.settings)
 
 
 def can_see(viewer: Viewer, event: GameEvent, state: GameState) -> bool:
-    owners = owners_of(event, state)
+    hidden = _hidden(event, state)
     return (
-        owners is None
-        or bool(owners & viewer.players)
-        or (viewer.reveals and _revealed(event, state))
-    )
-
-
-def _revealed(event: GameEvent, state: GameState) -> bool:
-    """A submission or a join-forces request of a turn that has resolved: public, so that
-    every receipt is checked and everyone knows who asked whom; a sealed move once its wait
-    is resolved."""
-    return (
-        isinstance(event, OrdersSubmitted | JoinForcesRequested | MoveSealed)
-        and event.turn < state.turn
+        hidden is None
+        or bool(hidden.seats & viewer.players)
+        or (
+            viewer.reveals
+            and hidden.revealed_after is not None
+            and hidden.revealed_after < state.turn
+        )
     )
 
 

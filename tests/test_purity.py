@@ -46,6 +46,7 @@ PURE = (
     "projections/owned.py",
     "projections/playing.py",
     "projections/schedule.py",
+    "projections/seat_view.py",
     "projections/skirmish",
     "projections/states.py",
     "projections/views.py",

@@ -13,14 +13,15 @@ Pure: no I/O, no clock.
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from msgspec.structs import replace
 
-from projections.owned import UNSTAMPED, Reseat, Stamp, StepKind
+from projections.owned import UNSTAMPED, Hidden, Reseat, Stamp, StepKind
 from projections.skirmish.notices import results
 from projections.skirmish.orders import join_forces, signed, submit
+from projections.skirmish.public import public
 from projections.skirmish.resolution import resolve
 from projections.skirmish.start import started
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay, evolve
@@ -38,6 +39,10 @@ from schema.game_events import (
     TurnResolved,
     VoteCast,
 )
+
+if TYPE_CHECKING:
+    # For its type only: projections.game imports the games.
+    from projections.game import Player
 
 # The options that are the room's settings, and the seed.
 _SETTINGS = ("map", "map_type", "votes", "vote_start_turn")
@@ -195,6 +200,30 @@ class SkirmishSocietyGame:
 
     def fork_fields(self, play: SkirmishPlay) -> dict[str, Any]:
         return {"map": play.map, "board": play.board, "effect": play.effect, "vote": play.vote}
+
+    # OwnEvents: what the house asks of it
+
+    def page(self) -> str:
+        return "game.html"
+
+    def hidden(self, event: Any, settings: Settings) -> Hidden | None:
+        """A seat's orders are its own until its turn ends, and a request to join forces its
+        sender's and the seat asked's (who must be able to accept); in same-day voting, a
+        ballot is its voter's for ever (the tally tells the rest)."""
+        match event:
+            case OrdersSubmitted():
+                return Hidden(frozenset({event.player_id}), revealed_after=event.turn)
+            case JoinForcesRequested():
+                return Hidden(
+                    frozenset({event.player_id, event.with_player}), revealed_after=event.turn
+                )
+            case VoteCast() if settings.voting_mode == "same_day":
+                return Hidden(frozenset({event.player_id}))
+            case _:
+                return None
+
+    def public(self, play: SkirmishPlay | None, players: Mapping[str, "Player"]) -> dict[str, Any]:
+        return public(play, players)
 
 
 def _settings_of(options: Mapping[str, Any]) -> Settings:

@@ -3,6 +3,7 @@ adapters to come) does over `GameService`, so that none of them holds game logic
 or borrows another's. Entry points decode their input, call these, and encode the answer."""
 
 import secrets
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
@@ -10,7 +11,7 @@ from msgspec.structs import replace
 from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.loading import state_until, stream_of
-from projections.owned import owns_events
+from projections.owned import own_events, owns_events
 from projections.playing import step_values
 from projections.schedule import Due, utc_offset_for
 from projections.states import Loaded
@@ -26,6 +27,7 @@ from schema.game_events import (
     PlayerNotified,
     PlayRecorded,
     PlayStarted,
+    RecordedPosition,
     Settings,
     game_codec,
 )
@@ -53,10 +55,10 @@ async def readable(found: Services, game: str) -> Loaded:
     return loaded
 
 
-def require_skirmish(state: GameState, instead: str) -> None:
-    """A read of Skirmish Society's own (its orders, its turns) on a game run by its definition
-    (rules/game.py): 409 wrong_kind_of_game, saying where that game keeps it (`instead`), as
-    its orders and votes are refused."""
+def require_own_turns(state: GameState, instead: str) -> None:
+    """A read of a game whose events are the room's own (`OwnEvents`: Skirmish Society's
+    orders, its turns) on any other game: 409 wrong_kind_of_game, saying where that game
+    keeps it (`instead`), as its orders and votes are refused."""
     if not owns_events(state.definition):
         raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: {instead}")
 
@@ -147,20 +149,30 @@ async def fork(
         position=last.position,
         chain_hash=last.hash.hex(),
         settings=replace(then.settings, name=name, sandbox=body.sandbox),
-        map=then.skirmish.map,
-        board=then.skirmish.board,
         players=forked_players(then, who.actor.account, sandbox=body.sandbox),
-        effect=then.skirmish.effect,
-        vote=then.skirmish.vote,
         secret=found.entropy(),
         game=then.game,
         game_version=then.game_version,
-        # Skirmish Society's state goes in the fork's own fields, a definition's here; its
-        # options are read from its settings, and it records none.
-        options={} if owns_events(then.definition) else then.options,
-        play=None if owns_events(then.definition) else msgspec.to_builtins(then.play),
+        **_forked_play(then),
     )
     return await found.games.execute(game_id, command)
+
+
+def _forked_play(then: GameState) -> dict[str, Any]:
+    """What a fork records of the game's state `then`: a game whose events are the room's own
+    in `game_forked`'s own fields (`OwnEvents.fork_fields`), its options read from its
+    settings and none recorded; any other game its options and `play`, those fields empty."""
+    own = own_events(then.definition)
+    if own is not None:
+        return own.fork_fields(then.play)
+    return {
+        "map": None,
+        "board": RecordedPosition(armies={}, control={}, farms=[]),
+        "effect": None,
+        "vote": None,
+        "options": then.options,
+        "play": msgspec.to_builtins(then.play),
+    }
 
 
 async def _start_of(
@@ -197,7 +209,7 @@ async def past_play(
     game's view at the start of the turn, and the game's events of the step that began it
     (the setup's for a game's first turn, none for a fork's). 404 for a turn it has not
     reached; 409 wrong_kind_of_game for Skirmish Society, naming where its turns are read,
-    as require_skirmish does the other way round."""
+    as require_own_turns does the other way round."""
     definition = state.definition
     if owns_events(definition):
         where = f"GET /v1/games/{state.game_id}/turns/{turn}"

@@ -17,7 +17,7 @@ from server.game.application import (
     past_play,
     past_turn,
     readable,
-    require_skirmish,
+    require_own_turns,
 )
 from server.http.api import documented, json_response
 from server.http.identity import caller, required_caller
@@ -48,7 +48,7 @@ async def get_turn(
 ) -> Response:
     found = services(request)
     loaded = await readable(found, game)
-    require_skirmish(loaded.state, f"its turns are read at /v1/games/{game}/turns/{turn}/play")
+    require_own_turns(loaded.state, f"its turns are read at /v1/games/{game}/turns/{turn}/play")
     return json_response(await past_turn(found, game, turn, position=loaded.position))
 
 

@@ -26,7 +26,7 @@ from schema.commands import (
 from schema.errors import Refusal
 from schema.game_events import OrdersSubmitted
 from schema.views import MyOrders
-from server.game.application import done, readable, require_skirmish
+from server.game.application import done, readable, require_own_turns
 from server.game.decide.acting import acting_player
 from server.http.acting import writer_and_body, writer_of
 from server.http.api import documented, json_response
@@ -77,7 +77,7 @@ async def list_orders(
     who = await required_caller(request)
     found = services(request)
     state = (await readable(found, game)).state
-    require_skirmish(
+    require_own_turns(
         state, f"it takes moves, and a seat's own sealed ones are `sealed` in GET /v1/games/{game}"
     )
     # The same rule as for acting: one's own player, or anyone's in one's sandbox.

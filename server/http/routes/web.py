@@ -17,7 +17,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
-from projections.owned import owns_events
+from projections.owned import own_events
 from rules.house import Sandboxed
 from rules.registry import definitions
 from schema import errors as codes
@@ -134,10 +134,11 @@ async def index(request: Request) -> Response:
 @router.get("/games/{game}")
 async def game_page(request: Request, game: GameId) -> Response:
     # A game run by its definition has the shell of every such game (play.html, which mounts
-    # the game's own renderer); Skirmish Society its own page, which also tells of a game
-    # that does not exist or is gone. Either reads the game's id from its own address.
-    state = (await services(request).games.load(game)).state
-    return _serve(request, "game.html" if owns_events(state.definition) else "play.html")
+    # the game's own renderer); a game whose events are the room's own its own page
+    # (`OwnEvents.page`: Skirmish Society's also tells of a game that does not exist or is
+    # gone). Either reads the game's id from its own address.
+    own = own_events((await services(request).games.load(game)).state.definition)
+    return _serve(request, "play.html" if own is None else own.page())
 
 
 @router.get("/sandbox")
