@@ -5,7 +5,6 @@ moves route would play; and /help tells such a game, with the forms its text tak
 from typing import Any
 
 from projections.game import GameState
-from projections.owned import owns_events
 from rules.game import Column, Game
 from schema.api import CommandReply
 from schema.commands import MakeMove
@@ -25,19 +24,21 @@ ADMIN_COMMANDS = "/start, /pause, /unpause, /rewind, /ban, /unban, /kill_room"
 
 async def game_line(ctx: Context, text: str, problem: Problem) -> CommandReply | None:
     """The game's answer to `text`, which `problem` says is none of the room's commands as
-    written; None for Skirmish Society (its moves are the room's /orders, /vote and
-    /join_forces), or a game not under way (then the room's reply says what is wrong). A text
-    whose first word is no command and that the game does not read either is answered as
-    neither, not as an unknown command: it was most likely meant as a move."""
+    written; None for a game not under way, or one that reads no text of its own (Skirmish
+    Society: its moves are the room's /orders, /vote and /join_forces): then the room's reply
+    says what is wrong. A text whose first word is no command and that the game does not
+    read either is answered as neither, not as an unknown command: it was most likely meant
+    as a move."""
     # No game, or a killed one: the room's reply says what is wrong.
     state = (await ctx.found.games.load(ctx.game_id)).state
-    if owns_events(state.definition) or state.phase in ("new", "joining", "killed"):
+    if state.phase in ("new", "joining", "killed"):
         return None
-    move = state.definition.read_text(text.strip().removeprefix("/"))
+    definition = state.definition
+    move = definition.read_text(text.strip().removeprefix("/"))
     if move is None:
-        if not problem.unknown:
+        if not problem.unknown or not definition.text_forms:
             return None
-        return CommandReply(not_a_move(text, state.definition.name, problem), ok=False)
+        return CommandReply(not_a_move(text, definition.name, problem), ok=False)
     executed = await ctx.execute(MakeMove(actor=ctx.who.actor, now=ctx.now(), move=move))
     return answer(played(executed), done(executed))
 

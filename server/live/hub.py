@@ -31,7 +31,6 @@ from eventstore.records import RecordedEvent
 from projections.evolve import fold
 from projections.game import GameState
 from projections.loading import state_until, stream_of
-from projections.owned import owns_events
 from projections.views import public_game, standings
 from projections.visibility import Viewer
 from schema.game_events import GameEvent, PlayerNotified, TurnResolved, TurnRewound, game_codec
@@ -195,8 +194,7 @@ def messages_for(
 def deadline_of(state: GameState, seat: str) -> datetime | None:
     """When the seat's time runs out, as the game stands (live, right after the notice; on
     a catch-up, now): None unless the game waits for it on a clock."""
-    definition = state.definition
-    if owns_events(definition) or seat not in definition.to_move(state.play).seats:
+    if seat not in state.definition.to_move(state.play).seats:
         return None
     return state.next_resolution_at()
 
