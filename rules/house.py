@@ -16,13 +16,17 @@ class MapListing(msgspec.Struct, frozen=True):
     name: str
     description: str
     territories: int
+    # Its starting homes, and the fewest and most players a game on it can start with (None:
+    # it hosts none), for a game that seats one player per home (Skirmish Society).
+    homes: int = 0
+    players: tuple[int, int] | None = None
 
 
 @runtime_checkable
 class Mapped(Protocol):
-    """The optional part of a definition with built-in maps: GET /v1/maps lists them after
-    Skirmish Society's, GET /v1/maps/{name} answers one whole. No two games' maps share a
-    name."""
+    """The optional part of a definition with built-in maps: GET /v1/maps lists them, the
+    default game's first, GET /v1/maps/{name} answers one whole (Skirmish Society's with the
+    outlines the server draws it by). No two games' maps share a name."""
 
     # A map whole as GET /v1/maps/{name} answers it (and /openapi.json documents it): a
     # msgspec Struct whose `game` field, a Literal, names the game (its drawing hints and all).

@@ -27,8 +27,10 @@ from projections.skirmish.start import started
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay, evolve
 from projections.skirmish.votes import ballot, open_vote
 from rules.game import Draws, Ending, MoveRefused, OptionsRefused, Result, Seat, Wait
-from rules.skirmish.board import MapError
+from rules.house import MapListing
+from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
+from rules.skirmish.maps import builtin_map, builtin_names
 from rules.skirmish.starting import player_counts
 from schema.game_events import (
     GameStarted,
@@ -225,6 +227,16 @@ class SkirmishSocietyGame:
     def public(self, play: SkirmishPlay | None, players: Mapping[str, "Player"]) -> dict[str, Any]:
         return public(play, players)
 
+    # Mapped (rules/house.py): its built-in maps, listed by GET /v1/maps.
+
+    map_type = GameMap
+
+    def builtin_maps(self) -> tuple[MapListing, ...]:
+        return tuple(_listing(name) for name in builtin_names())
+
+    def builtin_map(self, name: str) -> GameMap | None:
+        return builtin_map(name) if name in builtin_names() else None
+
 
 def _settings_of(options: Mapping[str, Any]) -> Settings:
     """The room's settings its setup reads, from the options."""
@@ -233,6 +245,18 @@ def _settings_of(options: Mapping[str, Any]) -> Settings:
         return msgspec.convert({"name": "", **given}, Settings)
     except msgspec.ValidationError as error:
         raise OptionsRefused(str(error)) from error
+
+
+def _listing(name: str) -> MapListing:
+    """The built-in map `name` as GET /v1/maps lists it: its homes, and the players it seats."""
+    game_map = builtin_map(name)
+    return MapListing(
+        name,
+        game_map.description,
+        len(game_map.territories),
+        homes=len(game_map.homes),
+        players=player_counts(name),
+    )
 
 
 def _result(state: SkirmishPlay, seat: str) -> Result:

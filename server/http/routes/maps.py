@@ -9,12 +9,11 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 
 from rules.house import Mapped
-from rules.registry import definitions
+from rules.registry import DEFAULT_GAME, definitions
 from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.effects import DESCRIPTIONS
 from rules.skirmish.mapgen import MapGenerationError, generate
-from rules.skirmish.maps import builtin_map, builtin_names
-from rules.skirmish.starting import player_counts
+from rules.skirmish.maps import builtin_names
 from schema import errors as codes
 from schema.errors import Refusal
 from schema.maps import (
@@ -32,33 +31,32 @@ router = APIRouter(prefix="/v1", tags=["maps"])
 
 
 def _mapped() -> dict[str, Mapped]:
-    """Each game run by its definition that has built-in maps, by name (its newest version)."""
-    return {name: game for name, game in definitions().items() if isinstance(game, Mapped)}
+    """Each game that has built-in maps, by name (its newest version): the default game's
+    first, as GET /v1/maps listed its maps before any other game had some."""
+    games = sorted(definitions().items(), key=lambda named: named[0] != DEFAULT_GAME)
+    return {name: game for name, game in games if isinstance(game, Mapped)}
 
 
 def _whole_maps() -> tuple[Any, ...]:
-    return (GameMap, *(game.map_type for game in _mapped().values()))
+    return tuple(game.map_type for game in _mapped().values())
 
 
 @router.get(
     "/maps", **documented(responses={200: MapList}, summary="The built-in maps of every game")
 )
 async def list_maps() -> Response:
-    summaries = []
-    for name in builtin_names():
-        game_map = builtin_map(name)
-        counts = player_counts(name)
-        players = PlayerCounts(*counts) if counts is not None else None
-        summaries.append(
-            MapSummary(
-                name, game_map.description, len(game_map.territories), len(game_map.homes), players
-            )
+    summaries = [
+        MapSummary(
+            listed.name,
+            listed.description,
+            listed.territories,
+            listed.homes,
+            None if listed.players is None else PlayerCounts(*listed.players),
+            game,
         )
-    for game, mapped in _mapped().items():
-        for listed in mapped.builtin_maps():
-            summaries.append(
-                MapSummary(listed.name, listed.description, listed.territories, 0, None, game)
-            )
+        for game, mapped in _mapped().items()
+        for listed in mapped.builtin_maps()
+    ]
     return json_response(MapList(summaries))
 
 
