@@ -77,6 +77,7 @@ def owners_of(event: GameEvent, state: GameState) -> frozenset[str] | None:
 
 
 def _hidden(event: GameEvent, state: GameState) -> Hidden | None:
+    """Who sees `event` before everyone does, and from when everyone does; None: public."""
     if isinstance(event, PlayRecorded):
         return None if event.audience is None else Hidden(frozenset(event.audience))
     if isinstance(event, PlayerNotified):

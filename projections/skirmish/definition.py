@@ -210,7 +210,8 @@ class SkirmishSocietyGame:
 
     def hidden(self, event: Any, settings: Settings) -> Hidden | None:
         """A seat's orders are its own until its turn ends, and a request to join forces its
-        sender's and the seat asked's (who must be able to accept); in same-day voting, a
+        sender's and the seat asked's (who must be able to accept); both are public after, so
+        that every receipt is checked and everyone knows who asked whom. In same-day voting a
         ballot is its voter's for ever (the tally tells the rest)."""
         match event:
             case OrdersSubmitted():
