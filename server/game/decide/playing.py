@@ -224,9 +224,15 @@ def all_in(state: GameState, sealed: dict[str, Any]) -> bool:
 
 def leave(state: GameState, seat: str, now: datetime) -> list[GameEvent]:
     """What a seat leaving a running game changes in the game."""
-    if state.phase not in ("running", "paused") or state.definition.ending(state.play):
+    definition = state.definition
+    if state.phase not in ("running", "paused") or definition.ending(state.play):
         return []
-    events = state.definition.leave(state.play, seat)
+    events = definition.leave(state.play, seat)
+    if isinstance(definition, OwnEvents):
+        # Its events are the room's own, appended bare: a leave that changes nothing (Skirmish
+        # Society's) records nothing.
+        stamp = Stamp(now, state.game_id)
+        return [definition.stamped(event, stamp) for event in events]
     return told(state, _step(state, "leave", events, seat, None, now))
 
 
