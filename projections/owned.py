@@ -91,6 +91,11 @@ class OwnEvents(Protocol):
         """`event`, made by `setup`, `move` or `resolve`, with the room's facts of its step."""
         ...
 
+    def before_lock(self, play: Any, seat: str, move: Any) -> None:
+        """Refuse `move` (a Refusal) for what the game checks before the room asks whether
+        its lock window is open; a move it refuses later it lets through."""
+        ...
+
     def step_kind(self, event: Any) -> StepKind | None:
         """Whether `event` starts the game, is an act of a wait, or resolves it; None for the
         room's events its fold takes too."""

@@ -49,6 +49,20 @@ class StartGame(Command, frozen=True, kw_only=True):
     secret: bytes
 
 
+class MakeMove(Command, frozen=True, kw_only=True):
+    """A move in a game (rules/game.py), as its sender gave it."""
+
+    move: Any
+    # The turn the sender means; refused when the game has moved on.
+    turn: int | None = None
+    # In a sandbox the admin plays every seat.
+    as_player: str | None = None
+    # The game the move is for (None: whichever the game plays); refused in another game.
+    game: str | None = None
+    # Fresh randomness from the server's edge: the nonce of a receipt, if the move gets one.
+    nonce: bytes | None = None
+
+
 class SubmitOrders(Command, frozen=True, kw_only=True):
     text: str
     # Fresh randomness from the server's edge: the nonce of the submission's receipt.
@@ -58,24 +72,45 @@ class SubmitOrders(Command, frozen=True, kw_only=True):
     # In a sandbox the admin plays every player.
     as_player: str | None = None
 
-
-class MakeMove(Command, frozen=True, kw_only=True):
-    """A move in a game run by its definition (rules/game.py), as its sender gave it."""
-
-    move: Any
-    # The turn the sender means; refused when the game has moved on.
-    turn: int | None = None
-    # In a sandbox the admin plays every seat.
-    as_player: str | None = None
+    def as_move(self) -> MakeMove:
+        """Skirmish Society's move `{"orders": text}`."""
+        return MakeMove(
+            actor=self.actor,
+            now=self.now,
+            move={"orders": self.text},
+            turn=self.turn,
+            as_player=self.as_player,
+            game=DEFAULT_GAME,
+            nonce=self.nonce,
+        )
 
 
 class CastVote(Command, frozen=True, kw_only=True):
     effect: str
     as_player: str | None = None
 
+    def as_move(self) -> MakeMove:
+        """Skirmish Society's move `{"vote": effect}`."""
+        return MakeMove(
+            actor=self.actor,
+            now=self.now,
+            move={"vote": self.effect},
+            as_player=self.as_player,
+            game=DEFAULT_GAME,
+        )
+
 
 class RequestJoinForces(Command, frozen=True, kw_only=True):
     with_player: str
+
+    def as_move(self) -> MakeMove:
+        """Skirmish Society's move `{"join_forces": seat}`."""
+        return MakeMove(
+            actor=self.actor,
+            now=self.now,
+            move={"join_forces": self.with_player},
+            game=DEFAULT_GAME,
+        )
 
 
 class ResolveTurn(Command, frozen=True, kw_only=True):

@@ -181,6 +181,12 @@ class SkirmishSocietyGame:
             case _:
                 return event
 
+    def before_lock(self, state: SkirmishPlay, seat: Seat, move: Any) -> None:
+        # A ballot is refused for want of a vote, of armies or for a vote cast already before
+        # the lock window is asked; its effect after it.
+        if isinstance(move, dict) and set(move) == {"vote"}:
+            open_vote(state, seat)
+
     def step_kind(self, event: Any) -> StepKind | None:
         match event:
             case GameStarted():

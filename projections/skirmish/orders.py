@@ -1,7 +1,7 @@
 """Skirmish Society's orders and requests to join forces, as functions of the game's state
 (`SkirmishPlay`, with the room's facts it holds): a submission is checked line by line
 and recorded whole, an invalid order with its reason (the resolution checks it again), and
-refused only past its bounds. The room (server/game/decide/play.py) checks the phase, who
+refused only past its bounds. The room (server/game/decide/playing.py) checks the phase, who
 acts and the lock window first.
 
 Pure: no I/O, no clock.

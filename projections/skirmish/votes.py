@@ -1,6 +1,6 @@
 """Skirmish Society's votes (rules.md, "Voting events"): when one is held, its draw, a
 ballot, and who won, as functions of the game's state (`SkirmishPlay`) and settings. The
-room (server/game/decide/votes.py) checks the phase, who acts and the lock window.
+room (server/game/decide/playing.py) checks the phase, who acts and the lock window.
 
 Pure: no I/O, no clock.
 """

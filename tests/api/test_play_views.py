@@ -104,3 +104,34 @@ async def test_skirmish_society_reads_of_a_game_run_by_its_definition_name_its_o
     assert f"/v1/games/{game_id}/turns/1/play" in turn["error"]["message"]
     await api.call("GET", f"/v1/games/{game_id}/turns/1/play")
     await _fits_the_contract(api, recorder)
+
+
+async def test_skirmish_society_takes_its_moves_at_post_moves_too(server: Server) -> None:
+    """Its orders, votes and join-forces requests are its definition's moves: POST /moves takes
+    them as `{"orders": text}`, `{"vote": effect}`, `{"join_forces": seat}`, stored as PUT
+    /orders stores them (the same event, with its receipt), refused as they are refused."""
+    api = server.api
+    recorder = Recorder()
+    recorder.follow(api.client)
+    ann, bob, cy = [await api.account(name) for name in ("ann", "bob", "cy")]
+    game_id = await joined_game(api, {"name": "SS moves"}, (ann, bob, cy))
+    await api.start(game_id, ann)
+
+    played = await make_move(api, game_id, ann, {"orders": "XX H"})
+    assert played["events"] == ["orders_submitted.v1"]
+    mine = await api.call("GET", f"/v1/games/{game_id}/orders", ann)
+    assert [[(o["text"], o["valid"]) for o in s] for s in mine["submitted"]] == [[("XX H", False)]]
+    # A vote and a request refused as POST /votes and /join-forces refuse them.
+    votes = f"/v1/games/{game_id}/votes"
+    by_route = await api.call("POST", votes, bob, {"effect": "no such effect"}, expect=409)
+    by_move = await make_move(api, game_id, bob, {"vote": "no such effect"}, expect=409)
+    assert by_move["error"] == by_route["error"]
+    assert by_move["error"]["code"] == "no_vote"
+    joins = f"/v1/games/{game_id}/join-forces"
+    by_route = await api.call("POST", joins, cy, {"with": "p9"}, expect=404)
+    by_move = await make_move(api, game_id, cy, {"join_forces": "p9"}, expect=404)
+    assert by_move["error"] == by_route["error"]
+    assert by_move["error"]["code"] == "player_not_found"
+    refused = await make_move(api, game_id, bob, {"hold": "everything"}, expect=422)
+    assert refused["error"]["code"] == "move_refused"
+    await _fits_the_contract(api, recorder)

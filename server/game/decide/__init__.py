@@ -6,7 +6,6 @@ truncate, and the shell truncates, then appends `TurnRewound`.
 
 from projections.game import GameState
 from projections.owned import owns_events
-from schema import errors as codes
 from schema.commands import (
     AddAdmin,
     BanPlayer,
@@ -37,7 +36,6 @@ from schema.commands import (
 )
 from schema.errors import Refusal
 from schema.game_events import GameEvent
-from schema.refusals import Conflict
 from server.game.decide import (
     admins,
     fork,
@@ -47,7 +45,6 @@ from server.game.decide import (
     play,
     playing,
     resolution,
-    votes,
 )
 from server.game.decide.acting import existing
 from server.game.decide.resolution import RewindPlan, plan_rewind
@@ -55,15 +52,7 @@ from server.game.decide.resolution import RewindPlan, plan_rewind
 __all__ = ["Refusal", "RewindPlan", "decide", "plan_rewind"]
 
 
-# What only Skirmish Society takes, which the room runs itself, and what every other game
-# takes instead. ResolveTurn is every game's: Skirmish Society's turn resolved, or another
-# game's wait closed; and so is RemindPlayers, before either.
-_OF_ONE_KIND = (SubmitOrders, CastVote, RequestJoinForces, MakeMove)
-
-
 def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
-    if isinstance(command, _OF_ONE_KIND):
-        _require_kind(existing(state), command)
     match command:
         case CreateGame():
             return lifecycle.create_game(state, command)
@@ -85,12 +74,8 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return lifecycle.kill_game(state, command)
         case ChangeSettings():
             return lifecycle.change_settings(state, command)
-        case SubmitOrders():
-            return play.submit_orders(state, command)
-        case CastVote():
-            return votes.cast_vote(state, command)
-        case RequestJoinForces():
-            return play.request_join_forces(state, command)
+        case SubmitOrders() | CastVote() | RequestJoinForces():
+            return playing.make_move(state, command.as_move())
         case ChangeLook():
             return play.change_look(state, command)
         case SetNotifications():
@@ -117,10 +102,3 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return playing.make_move(state, command)
         case RewindTurn():
             raise TypeError("a rewind is planned with plan_rewind, not decided")
-
-
-def _require_kind(state: GameState, command: GameCommand) -> None:
-    moves = not owns_events(state.definition)
-    if moves != isinstance(command, MakeMove):
-        takes = "moves (POST /moves)" if moves else "orders, votes and join-forces requests"
-        raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: it takes {takes}")

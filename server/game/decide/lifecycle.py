@@ -210,10 +210,8 @@ def resign(state: GameState, command: Resign) -> list[GameEvent]:
 def left(
     state: GameState, player_id: str, events: list[GameEvent], now: datetime
 ) -> list[GameEvent]:
-    """`events` (a seat resigned or banned), and in a game run by its definition what the
-    seat leaving changes, and the sealed wait resolved if it waited only for that seat."""
-    if owns_events(state.definition):
-        return events
+    """`events` (a seat resigned or banned), what the seat leaving changes in the game (none
+    in Skirmish Society), and the sealed wait resolved if it waited only for that seat."""
     events = [*events, *leave(state, player_id, now)]
     after = fold(state, enumerate(events, start=state.version + 1))
     return [*events, *resolve_sealed(after, now)]

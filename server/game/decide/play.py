@@ -1,61 +1,18 @@
-"""What players do during a turn: orders and join-forces requests (the room's checks around
-Skirmish Society's own: projections/skirmish/orders.py), their look, messages."""
-
-from datetime import datetime
+"""What players do besides their moves (server/game/decide/playing.py): their look, their
+notices, messages."""
 
 from projections.game import GameState
-from projections.skirmish.orders import join_forces, signed, submit
 from schema import errors as codes
 from schema.bounds import COLORS, MAX_MESSAGE, PATTERNS, check_name, check_range, check_text
-from schema.commands import Broadcast, ChangeLook, RequestJoinForces, SetNotifications, SubmitOrders
+from schema.commands import Broadcast, ChangeLook, SetNotifications
 from schema.game_events import (
     GameEvent,
     MessageBroadcast,
     NotificationsChanged,
     PlayerLookChanged,
 )
-from schema.refusals import Conflict, NotAllowed, QuotaExceeded, WrongTurn
-from server.game.decide.acting import acting_player, active_player, require_phase, require_unlocked
-
-
-def submit_orders(state: GameState, command: SubmitOrders) -> list[GameEvent]:
-    require_phase(state, "running", "paused")
-    player = active_player(state, command, command.as_player)
-    if command.turn is not None and command.turn != state.turn:
-        raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
-    require_unlocked(state, command.now)
-    try:
-        submitted = signed(
-            submit(state.skirmish, seat=player.id, text=command.text),
-            game_id=state.game_id,
-            account=command.actor.account,
-            nonce=command.nonce,
-        )
-    except QuotaExceeded as refusal:
-        # The quota resets when the turn resolves: the room's clock says when that is.
-        if refusal.retry_after is None:
-            refusal.retry_after = _until_resolution(state, command.now)
-        raise
-    return [submitted]
-
-
-def _until_resolution(state: GameState, now: datetime) -> int | None:
-    """Seconds until the turn resolves (at least 1), or None while none is scheduled."""
-    resolves_at = state.next_resolution_at()
-    return None if resolves_at is None else max(1, int((resolves_at - now).total_seconds()))
-
-
-def request_join_forces(state: GameState, command: RequestJoinForces) -> list[GameEvent]:
-    require_phase(state, "running", "paused")
-    player = active_player(state, command)
-    require_unlocked(state, command.now)
-    return [
-        join_forces(
-            state.skirmish,
-            seat=player.id,
-            partner=command.with_player,
-        )
-    ]
+from schema.refusals import Conflict, NotAllowed
+from server.game.decide.acting import acting_player, require_phase
 
 
 def change_look(state: GameState, command: ChangeLook) -> list[GameEvent]:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from projections.evolve import fold
 from projections.game import GameState
+from projections.owned import OwnEvents, Stamp
 from projections.playing import by_seat, recorded, recorded_step, sealed_with
 from rules.game import (
     Draws,
@@ -30,9 +31,10 @@ from rules.kit.prng import commitment
 from schema import errors as codes
 from schema.commands import MakeMove, ResolveTurn, StartGame
 from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
-from schema.refusals import Conflict, InvalidCommand, WrongTurn
+from schema.refusals import Conflict, InvalidCommand, QuotaExceeded, WrongTurn
 from server.game.decide.acting import (
     active_player,
+    existing,
     require_admin,
     require_phase,
     require_unlocked,
@@ -85,7 +87,14 @@ def start_play(state: GameState, command: StartGame, secret: bytes) -> list[Game
 
 
 def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
-    definition = state.definition
+    definition = existing(state).definition
+    if command.game is not None and command.game != state.game:
+        # Skirmish Society's orders, votes and requests name it: moves of another game.
+        takes = "orders, votes and join-forces requests"
+        takes = takes if isinstance(definition, OwnEvents) else "moves (POST /moves)"
+        raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: it takes {takes}")
+    if isinstance(definition, OwnEvents):
+        return _own_move(state, definition, command)
     wait = definition.to_move(state.play)
     # A paused game stands still: it takes no move that may end a wait, but the moves of a
     # wait that only the clock or an admin closes.
@@ -124,6 +133,37 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
     if not all_in(state, moves):
         return [sealed]
     return [sealed, *told(state, _resolution(state, moves, "resolution", command.now))]
+
+
+def _own_move(state: GameState, definition: OwnEvents, command: MakeMove) -> list[GameEvent]:
+    """A move of a game whose events are the room's own (Skirmish Society's), in today's
+    order of refusals: a paused game takes it (only the clock or an admin resolves), then
+    who acts, the turn, the game's refusals that come before the lock window
+    (`before_lock`), the lock window, the game's; its events appended bare, stamped."""
+    require_phase(state, "running", "paused")
+    seat = active_player(state, command, command.as_player).id
+    if command.turn is not None and command.turn != state.turn:
+        raise WrongTurn(f"the game is at turn {state.turn}, not {command.turn}")
+    definition.before_lock(state.play, seat, command.move)
+    require_unlocked(state, command.now)
+    try:
+        events = state.definition.move(state.play, seat, command.move, draws(state))
+    except MoveRefused as error:
+        raise InvalidCommand(codes.MOVE_REFUSED, str(error)) from error
+    except QuotaExceeded as refusal:
+        # The quota resets when the turn resolves: the room's clock says when that is.
+        if refusal.retry_after is None:
+            refusal.retry_after = _until_resolution(state, command.now)
+        raise
+    assert isinstance(events, list), f"{state.game} plays every move at once"
+    stamp = Stamp(command.now, state.game_id, command.actor.account, command.nonce)
+    return [definition.stamped(event, stamp) for event in events]
+
+
+def _until_resolution(state: GameState, now: datetime) -> int | None:
+    """Seconds until the turn resolves (at least 1), or None while none is scheduled."""
+    resolves_at = state.next_resolution_at()
+    return None if resolves_at is None else max(1, int((resolves_at - now).total_seconds()))
 
 
 def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
@@ -184,9 +224,15 @@ def all_in(state: GameState, sealed: dict[str, Any]) -> bool:
 
 def leave(state: GameState, seat: str, now: datetime) -> list[GameEvent]:
     """What a seat leaving a running game changes in the game."""
-    if state.phase not in ("running", "paused") or state.definition.ending(state.play):
+    definition = state.definition
+    if state.phase not in ("running", "paused") or definition.ending(state.play):
         return []
-    events = state.definition.leave(state.play, seat)
+    events = definition.leave(state.play, seat)
+    if isinstance(definition, OwnEvents):
+        # Its events are the room's own, appended bare: a leave that changes nothing (Skirmish
+        # Society's) records nothing.
+        stamp = Stamp(now, state.game_id)
+        return [definition.stamped(event, stamp) for event in events]
     return told(state, _step(state, "leave", events, seat, None, now))
 
 

@@ -1,13 +1,12 @@
-"""Resolving a turn of Skirmish Society into one `TurnResolved` event and each player's
-results (the game's own: projections/skirmish/), and planning a rewind."""
+"""Resolving a turn of Skirmish Society through its definition (`resolve`, its events
+stamped, each followed by the players' results: `OwnEvents`), and planning a rewind."""
 
 import msgspec
 from msgspec.structs import replace
 
 from projections.game import GameState
-from projections.owned import owns_events
-from projections.skirmish.notices import results
-from projections.skirmish.resolution import not_ready, resolve
+from projections.owned import OwnEvents, Stamp, owns_events
+from projections.skirmish.resolution import not_ready
 from rules.kit.prng import commitment
 from schema import errors as codes
 from schema.bounds import MAX_REASON, check_text
@@ -15,6 +14,7 @@ from schema.commands import ResolveTurn, RewindTurn
 from schema.game_events import GameEvent, TurnRewound
 from schema.refusals import Conflict, WrongTurn
 from server.game.decide.acting import require_admin, require_phase
+from server.game.decide.playing import draws
 
 
 class RewindPlan(msgspec.Struct, frozen=True):
@@ -38,9 +38,16 @@ def resolve_turn(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         missing = not_ready(play)
         if missing is not None:
             raise Conflict(codes.ORDERS_MISSING, missing)
-    turn_resolved = resolve(play, now=command.now, randomness=state.randomness)
+    definition = state.definition
+    assert isinstance(definition, OwnEvents), f"{state.game}'s waits are closed by close_wait"
+    made = state.definition.resolve(play, {}, draws(state))
+    stamp = Stamp(command.now, state.game_id)
     wanting = [player.id for player in state.players.values() if player.wants_notices]
-    return [turn_resolved, *results(play, turn_resolved, wanting)]
+    events: list[GameEvent] = []
+    for event in made:
+        resolved = definition.stamped(event, stamp)
+        events += [resolved, *definition.results(play, resolved, wanting)]
+    return events
 
 
 def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:

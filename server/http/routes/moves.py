@@ -1,5 +1,5 @@
-"""A move in a game run by its definition (rules/game.py): every game but Skirmish Society,
-whose players send orders instead (routes/play.py)."""
+"""A move in a game (rules/game.py), in the game's own form: Skirmish Society's too, whose
+players send the same moves as orders, votes and join-forces requests (routes/play.py)."""
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -25,6 +25,11 @@ router = APIRouter(prefix="/v1/games/{game}", tags=["play"])
 async def make_move(request: Request, game: GameId) -> Response:
     writer, body = await writer_and_body(request, MoveBody)
     command = MakeMove(
-        actor=writer.actor, now=writer.now(), move=body.move, turn=body.turn, as_player=body.player
+        actor=writer.actor,
+        now=writer.now(),
+        move=body.move,
+        turn=body.turn,
+        as_player=body.player,
+        nonce=writer.found.nonces(),
     )
     return await writer.done(game, command)
