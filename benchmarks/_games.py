@@ -113,7 +113,7 @@ class BuiltGame:
     def play_turns(self, turns: int, rng: random.Random) -> None:
         """Whole fast-mode turns: every army ordered, then the resolution on time."""
         for _ in range(turns):
-            began = self.state.turn_began_at
+            began = self.state.wait_began_at
             due = self.state.next_resolution_at()
             assert began is not None, "the game has not started"
             assert due is not None, "the game is not running"

@@ -12,11 +12,11 @@ from msgspec.structs import replace
 from projections.game import GameState, Player, with_typed_play
 from projections.owned import owns_events, room_facts
 from projections.playing import sealed_with, started_play, stepped
-from projections.schedule import earliest_after_unpause, earliest_resolution, resolution_hour_utc
 from projections.skirmish.options import options_of
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay, with_room
 from projections.skirmish.state import evolve as skirmish_evolve
 from projections.skirmish.state import forked as skirmish_forked
+from rules.game import Daily
 from schema.game_events import (
     AdminAdded,
     AdminRemoved,
@@ -73,9 +73,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case PlayerNotified():
             if event.kind != "reminder":
                 return state
-            if not owns_events(state.definition):
-                # Once a wait, or once a turn (`Reminder.once_a_turn`): both kept.
-                state = replace(state, wait_reminded=True)
+            # Once a wait, or once a turn (`Reminder.once_a_turn`): both kept.
+            state = replace(state, wait_reminded=True)
             if event.turn > state.reminded_turn:
                 return replace(state, reminded_turn=event.turn)
             return state
@@ -128,8 +127,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 state,
                 phase="running",
                 turn=1,
-                turn_began_at=event.at,
-                earliest_resolution=earliest_resolution(event.at, state.settings),
+                wait_began_at=event.at,
                 secret=event.secret,
                 commitment=event.commitment,
             )
@@ -144,7 +142,6 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             # resolution from now rather than from a resolution long past.
             state = replace(
                 _played(state, event),
-                earliest_resolution=earliest_resolution(event.at, state.settings),
                 # The wait the rewind goes back to begins afresh: its time is all there, and
                 # its reminder is yet to come.
                 wait_began_at=event.at,
@@ -180,7 +177,6 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return replace(
                 state,
                 phase="running",
-                earliest_resolution=earliest_after_unpause(event.at, state.settings),
                 wait_began_at=_resumed(state, event.at),
                 resumed_at=event.at,
                 paused_at=None,
@@ -223,10 +219,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 _seated(state),
                 phase="running",
                 invited={},
-                turn_began_at=event.at,
                 wait_began_at=event.at,
                 resumed_at=None,
-                earliest_resolution=earliest_resolution(event.at, state.settings),
             )
 
 
@@ -247,16 +241,26 @@ def _seated(state: GameState) -> GameState:
 
 
 def _settings_changed(state: GameState, event: SettingsChanged) -> GameState:
-    old, new = state.settings, event.settings
-    # Local time only names the hour: a new time zone that keeps the resolution's hour in
-    # UTC keeps the next resolution where it was (rules.md).
-    moved = (old.fast_mode, resolution_hour_utc(old)) != (new.fast_mode, resolution_hour_utc(new))
-    if moved and state.earliest_resolution is not None:
-        state = replace(state, earliest_resolution=earliest_resolution(event.at, new))
+    new = event.settings
+    before = _clock(state)
     state = _seated(replace(state, settings=new))
+    if before != _clock(state):
+        # A wait whose hour or length the new settings change begins afresh, at the change.
+        # Local time only names the hour: a new time zone that keeps the hour in UTC keeps
+        # the deadline where it was (rules.md).
+        state = replace(state, wait_began_at=event.at, resumed_at=None)
     if not isinstance(state.play, SkirmishPlay):
         return state
     return replace(state, options=options_of(new, state.seed))
+
+
+def _clock(state: GameState) -> tuple[Daily | None, float | None] | None:
+    """The hour or length of the game's current wait (None before it began), as its
+    definition reads them from its state (Skirmish Society's, from the room's settings)."""
+    if state.wait_began_at is None:
+        return None
+    wait = state.definition.to_move(state.play)
+    return wait.daily, wait.seconds
 
 
 def _resumed(state: GameState, unpaused: datetime) -> datetime | None:
@@ -266,8 +270,7 @@ def _resumed(state: GameState, unpaused: datetime) -> datetime | None:
     began, paused = state.wait_began_at, state.paused_at
     if began is None or paused is None:
         return began
-    definition = state.definition
-    if not owns_events(definition) and definition.to_move(state.play).restarts:
+    if state.definition.to_move(state.play).restarts:
         return unpaused
     return began + (unpaused - max(paused, began))
 
@@ -306,8 +309,11 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         phase="finished" if event.winner is not None else state.phase,
         players=players,
         turn=event.turn + 1,
-        turn_began_at=event.at,
-        earliest_resolution=earliest_resolution(event.at, state.settings),
+        # The turn's wait begins afresh: all its time, no unpause in it, its lock after this.
+        wait_began_at=event.at,
+        wait_reminded=False,
+        resumed_at=None,
+        resolved_at=event.at,
     )
     # Most turns merge nobody and eliminate nobody: their seats are as they were.
     return _seated(state) if event.joined or event.eliminated else state
@@ -342,9 +348,7 @@ def _forked(event: GameForked) -> GameState:
         players=players,
         joined_so_far=len(players),
         turn=event.turn,
-        turn_began_at=None if waits else event.at,
         wait_began_at=None if waits else event.at,
-        earliest_resolution=None if waits else earliest_resolution(event.at, event.settings),
         invited=invited,
         options=event.options,
         play=event.play,

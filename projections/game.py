@@ -11,19 +11,14 @@ from typing import Any, Literal
 import msgspec
 
 import projections.skirmish  # noqa: F401  (registers Skirmish Society: every fold has it)
-from projections.owned import owns_events
 from projections.schedule import (
     Due,
     Window,
     daily_deadline,
-    lock_length,
     lock_window,
     orders_close,
     orders_open,
-    reminder_lead,
-    resolution_from,
     wait_reminder_lead,
-    window,
 )
 from projections.skirmish.state import SkirmishPlay
 from rules.game import Game, Wait
@@ -75,11 +70,6 @@ class GameState(msgspec.Struct, frozen=True):
     banned_accounts: frozenset[str] = frozenset()
     joined_so_far: int = 0
     turn: int = 0
-    # When the current turn period began: the start, or the last resolution.
-    turn_began_at: datetime | None = None
-    # The next resolution is the first one at or after this moment (projections.schedule),
-    # set by the start, a resolution, a rewind, an unpause or a change of schedule.
-    earliest_resolution: datetime | None = None
     # The last turn whose players were reminded that it resolves soon.
     reminded_turn: int = 0
     # Where this state stands in its stream, and the versions of the resolutions in it
@@ -180,23 +170,18 @@ class GameState(msgspec.Struct, frozen=True):
         return self.seed.to_bytes(8, "big")
 
     def next_resolution_at(self) -> datetime | None:
-        """When the scheduler resolves the turn (ResolveTurn): Skirmish Society's next
-        resolution, or the deadline of the wait of a game run by its definition. None while
+        """When the scheduler closes the current wait (ResolveTurn): its deadline. None while
         nothing is due: not running (paused too), or a wait without a clock."""
         return self._resolution_at(self._clocked_wait())
 
     def _clocked_wait(self) -> Wait | None:
-        """The wait of a game run by its definition while its clock runs (running, the wait
-        begun); None otherwise, and for Skirmish Society, whose clock is its own."""
-        definition = self.definition
-        if owns_events(definition) or self.phase != "running" or self.wait_began_at is None:
+        """The current wait while its clock runs (running, the wait begun); None otherwise."""
+        if self.phase != "running" or self.wait_began_at is None:
             return None
-        return definition.to_move(self.play)
+        return self.definition.to_move(self.play)
 
     def _resolution_at(self, wait: Wait | None) -> datetime | None:
         """`next_resolution_at`, given the `_clocked_wait`."""
-        if owns_events(self.definition):
-            return self._scheduled_resolution()
         if wait is None or self.wait_began_at is None:
             return None
         if wait.daily is not None:
@@ -205,68 +190,48 @@ class GameState(msgspec.Struct, frozen=True):
             return None
         return self.wait_began_at + timedelta(seconds=wait.seconds)
 
-    def _scheduled_resolution(self) -> datetime | None:
-        """Skirmish Society's next resolution, on its daily (or fast) schedule, with its lock
-        windows and reminders: None for any other game."""
-        skirmish = owns_events(self.definition)
-        if self.phase != "running" or self.earliest_resolution is None or not skirmish:
-            return None
-        return resolution_from(self.earliest_resolution, self.settings)
-
     def orders_open_at(self) -> datetime | None:
-        """When this turn's orders open: the start, or the end of the lock window after the
-        last resolution. None while no resolution is scheduled: in the join phase, paused
-        (orders are taken then, with no lock), finished or killed."""
-        if self._scheduled_resolution() is None:
+        """When this wait's moves open, in a game whose waits have a lock: the start, or the
+        end of the lock window after the last resolution. None while nothing is due: in the
+        join phase, paused (moves are taken then, with no lock), finished or killed; and in
+        a game without a lock."""
+        wait = self._clocked_wait()
+        if wait is None or not wait.lock or self._resolution_at(wait) is None:
             return None
-        last_turn = self.skirmish.last_turn
-        if last_turn is None:
-            return self.turn_began_at
-        return orders_open(last_turn.at, lock_length(self.settings))
+        if self.resolved_at is None:
+            return self.wait_began_at
+        return orders_open(self.resolved_at, timedelta(seconds=wait.lock))
 
     def orders_close_at(self) -> datetime | None:
-        """When this turn's orders close: the lock window before its resolution begins.
-        None while no resolution is scheduled."""
-        resolves_at = self._scheduled_resolution()
-        if resolves_at is None:
+        """When this wait's moves close: the lock window before its deadline begins. None
+        while nothing is due, or without a lock."""
+        wait = self._clocked_wait()
+        resolves_at = self._resolution_at(wait)
+        if wait is None or not wait.lock or resolves_at is None:
             return None
-        return orders_close(resolves_at, lock_length(self.settings))
+        return orders_close(resolves_at, timedelta(seconds=wait.lock))
 
     def window(self, now: datetime) -> Window:
-        """Whether orders, votes and join-forces requests (a game run by its definition: the
-        moves of a wait with a `lock`) are taken at `now`."""
-        if not owns_events(self.definition):
-            wait = self._clocked_wait()
-            if wait is None or not wait.lock:
-                return Window("open")
-            lock = timedelta(seconds=wait.lock)
-            return lock_window(now, self._resolution_at(wait), self.resolved_at, lock)
-        last_turn = self.skirmish.last_turn
-        last = last_turn.at if last_turn is not None else None
-        return window(
-            now,
-            next_resolution=self._scheduled_resolution(),
-            last_resolution=last,
-            settings=self.settings,
-        )
+        """Whether the moves of a wait with a `lock` (Skirmish Society's orders, votes and
+        join-forces requests) are taken at `now`."""
+        wait = self._clocked_wait()
+        if wait is None or not wait.lock:
+            return Window("open")
+        lock = timedelta(seconds=wait.lock)
+        return lock_window(now, self._resolution_at(wait), self.resolved_at, lock)
 
     def next_reminder_at(self) -> datetime | None:
-        """When the current wait's reminders are due: Skirmish Society's turn's, or a timed
-        wait's of a game run by its definition. None once sent, without a deadline (paused
-        too), or if nobody is to be reminded."""
+        """When the current wait's reminders are due. None once sent, without a deadline
+        (paused too), or if nobody is to be reminded."""
         wait = self._clocked_wait()
         return self._reminder_at(wait, self._resolution_at(wait))
 
     def _reminder_at(self, wait: Wait | None, resolves_at: datetime | None) -> datetime | None:
-        """`next_reminder_at`, given the `_clocked_wait` and the resolution it leads to."""
-        if resolves_at is None or self._reminded(wait):
+        """`next_reminder_at`, given the `_clocked_wait` and the deadline it leads to."""
+        if wait is None or resolves_at is None or self._reminded(wait):
             return None
         if not self._to_remind(wait):
             return None
-        if owns_events(self.definition):
-            return resolves_at - reminder_lead(self.settings)
-        # A definition's reminder is due only while its wait's clock runs (`_to_remind`).
-        assert wait is not None, "a clocked wait"
         assert self.wait_began_at is not None, "a clocked wait began"
         if wait.reminder is not None:
             return resolves_at - timedelta(seconds=wait.reminder.lead)
@@ -274,35 +239,32 @@ class GameState(msgspec.Struct, frozen=True):
 
     @property
     def reminded(self) -> bool:
-        """Whether the current wait's reminders went out: once a turn (Skirmish Society's, and
-        a wait's that says `Reminder.once_a_turn`: a rewind does not remind again), or once a
-        wait (a rewind begins the wait again, and may remind again)."""
+        """Whether the current wait's reminders went out: once a wait (a rewind begins the
+        wait again, and may remind again), or once a turn if it says `Reminder.once_a_turn`
+        (a rewind does not remind again)."""
         return self._reminded(self._clocked_wait())
 
     def _reminded(self, wait: Wait | None) -> bool:
         """`reminded`, given the `_clocked_wait`."""
-        once_a_turn = wait is not None and wait.reminder is not None and wait.reminder.once_a_turn
-        if owns_events(self.definition) or once_a_turn:
+        if wait is not None and wait.reminder is not None and wait.reminder.once_a_turn:
             return self.reminded_turn >= self.turn
         return self.wait_reminded
 
     def to_remind(self) -> list[Player]:
-        """The players who want notices whom the current wait's reminder goes to: in
-        Skirmish Society every one; in a game run by its definition, while its clock runs,
-        every one too if its wait says so (`Reminder.everyone`), else the seats it still
-        waits for (in a sealed wait, those that have sealed no move yet); nobody else."""
+        """The players who want notices whom the current wait's reminder goes to, while its
+        clock runs: every one if its wait says so (`Reminder.everyone`), else the seats it
+        still waits for (in a sealed wait, those that have sealed no move yet)."""
         return self._to_remind(self._clocked_wait())
 
     def _to_remind(self, wait: Wait | None) -> list[Player]:
         """`to_remind`, given the `_clocked_wait`."""
-        if not owns_events(self.definition):
-            if wait is None:
-                return []
-            if wait.reminder is None or not wait.reminder.everyone:
-                seats = wait.seats - self.sealed.keys() if wait.sealed else wait.seats
-                waited = (self.players.get(seat) for seat in sorted(seats))
-                return [p for p in waited if p is not None and p.wants_notices]
-        return [player for player in self.players.values() if player.wants_notices]
+        if wait is None:
+            return []
+        if wait.reminder is not None and wait.reminder.everyone:
+            return [player for player in self.players.values() if player.wants_notices]
+        seats = wait.seats - self.sealed.keys() if wait.sealed else wait.seats
+        waited = (self.players.get(seat) for seat in sorted(seats))
+        return [p for p in waited if p is not None and p.wants_notices]
 
     def due(self) -> Due:
         # The game's wait asked once for both moments.

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkabl
 
 import msgspec
 
+from rules.game import Draws
 from schema.game_events import PlayerStatus, Settings
 
 if TYPE_CHECKING:
@@ -108,6 +109,11 @@ class OwnEvents(Protocol):
     def results(self, play: Any, event: Any, seats: Iterable[str]) -> list[Any]:
         """What each of `seats` (those taking notices, in the room's order) is told of the
         resolution `event`, `play` being the game before it."""
+        ...
+
+    def reminder(self, play: Any, seat: str, turn: int, resolves_at: datetime, draws: Draws) -> str:
+        """The reminder `seat` is sent before `turn` resolves at `resolves_at` (the wait's
+        `Reminder` says when, and to whom)."""
         ...
 
     def fork_fields(self, play: Any) -> dict[str, Any]:

@@ -69,7 +69,6 @@ def started_play(state: GameState, event: PlayStarted) -> GameState:
         state,
         phase="running",
         turn=1,
-        turn_began_at=event.at,
         wait_began_at=event.at,
         secret=event.secret,
         commitment=event.commitment,

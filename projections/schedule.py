@@ -1,4 +1,6 @@
-"""When a game resolves next, and when orders are locked. Pure: `now` is always given."""
+"""When a wait's deadline falls, and when its moves are locked: the room's clock, for every
+game's `Wait` (rules/game.py), and Skirmish Society's numbers for its own. Pure: `now` is
+always given."""
 
 from datetime import datetime, timedelta
 from typing import Literal
@@ -30,14 +32,6 @@ class Due(msgspec.Struct, frozen=True):
     reminder_at: datetime | None
 
 
-def lock_length(settings: Settings) -> timedelta:
-    return FAST_LOCK if settings.fast_mode else LOCK
-
-
-def reminder_lead(settings: Settings) -> timedelta:
-    return FAST_REMINDER_LEAD if settings.fast_mode else REMINDER_LEAD
-
-
 def wait_reminder_lead(length: timedelta) -> timedelta:
     """How long before its deadline a wait of a game run by its definition, `length` long,
     reminds the seats still to move when it says nothing of its reminder: an hour, but never
@@ -46,36 +40,10 @@ def wait_reminder_lead(length: timedelta) -> timedelta:
     return min(REMINDER_LEAD, length / 4)
 
 
-def earliest_resolution(began: datetime, settings: Settings) -> datetime:
-    """The earliest a turn period that began at `began` (a start, a resolution, a rewind or
-    a change of schedule) may end: 15 minutes later in fast mode; otherwise after both lock
-    windows and at least an hour of open orders, so that no turn is over before it began."""
-    if settings.fast_mode:
-        return began + FAST_PERIOD
-    return began + 2 * LOCK + SHORTEST_OPEN
-
-
-def earliest_after_unpause(unpaused: datetime, settings: Settings) -> datetime:
-    """After an unpause the game resolves at the next resolution hour whose lock window has
-    not yet begun (rules.md), so an unpause at 11:00 for a 12:00 hour resolves at 12:00 the
-    same day. Fast mode gives a whole period."""
-    if settings.fast_mode:
-        return unpaused + FAST_PERIOD
-    return strictly_after(unpaused, LOCK)
-
-
 def strictly_after(unpaused: datetime, span: timedelta) -> datetime:
     """The earliest a daily wait unpaused at `unpaused` ends: strictly `span` (a lock) after,
     since a lock window that begins at the very moment of unpausing has begun."""
     return unpaused + span + _INSTANT
-
-
-def resolution_from(earliest: datetime, settings: Settings) -> datetime:
-    """The first resolution at or after `earliest`: that moment in fast mode, otherwise the
-    first time the game's local clock shows the resolution hour (local time only names it)."""
-    if settings.fast_mode:
-        return earliest
-    return first_hour_from(earliest, resolution_hour_utc(settings))
 
 
 def first_hour_from(earliest: datetime, hour: int) -> datetime:
@@ -88,8 +56,7 @@ def first_hour_from(earliest: datetime, hour: int) -> datetime:
 
 def daily_deadline(daily: Daily, began: datetime, resumed: datetime | None) -> datetime:
     """The deadline of a daily wait that began at `began`, unpaused at `resumed` since (None:
-    not since it began): Skirmish Society's `earliest_resolution` and `earliest_after_unpause`
-    for any game."""
+    not since it began)."""
     if resumed is not None:
         earliest = strictly_after(resumed, timedelta(seconds=daily.after_unpause))
     else:
@@ -116,17 +83,6 @@ class Window(msgspec.Struct, frozen=True):
     closes_at: datetime | None = None
     # None while nothing is scheduled (joining, paused, over): no lock then.
     resolves_at: datetime | None = None
-
-
-def window(
-    now: datetime,
-    *,
-    next_resolution: datetime | None,
-    last_resolution: datetime | None,
-    settings: Settings,
-) -> Window:
-    """Skirmish Society's window at `now`: `lock_window` with its lock windows."""
-    return lock_window(now, next_resolution, last_resolution, lock_length(settings))
 
 
 def lock_window(

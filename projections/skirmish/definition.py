@@ -13,20 +13,40 @@ Pure: no I/O, no clock.
 """
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 from msgspec.structs import replace
 
 from projections.owned import UNSTAMPED, Hidden, Reseat, Stamp, StepKind
-from projections.skirmish.notices import results
+from projections.schedule import (
+    FAST_LOCK,
+    FAST_PERIOD,
+    FAST_REMINDER_LEAD,
+    LOCK,
+    REMINDER_LEAD,
+    SHORTEST_OPEN,
+    resolution_hour_utc,
+)
+from projections.skirmish.notices import reminder, results
 from projections.skirmish.orders import join_forces, signed, submit
 from projections.skirmish.public import public
-from projections.skirmish.resolution import resolve
+from projections.skirmish.resolution import not_ready, resolve
 from projections.skirmish.start import started
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay, evolve
 from projections.skirmish.votes import ballot, open_vote
-from rules.game import Draws, Ending, MoveRefused, OptionsRefused, Result, Seat, Wait
+from rules.game import (
+    Daily,
+    Draws,
+    Ending,
+    MoveRefused,
+    OptionsRefused,
+    Reminder,
+    Result,
+    Seat,
+    Wait,
+)
 from rules.house import MapListing
 from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
@@ -105,8 +125,9 @@ class SkirmishSocietyGame:
         return evolve(SkirmishPlay() if state is None else state, event)
 
     def to_move(self, state: SkirmishPlay) -> Wait:
-        """Every active, unbanned seat at once, until the clock or an admin resolves the turn
-        (its clock stays the room's own until commit 5)."""
+        """Every active, unbanned seat at once, until the clock or an admin resolves the turn:
+        at the resolution hour (rules.md), or every 15 minutes in fast mode, with a lock
+        window on each side of a resolution and a reminder to everyone once a turn."""
         if state.map is None or state.winner is not None:
             return Wait()
         seats = frozenset(
@@ -114,7 +135,36 @@ class SkirmishSocietyGame:
             for seat, facts in state.room.seats.items()
             if facts.status == "active" and not facts.banned
         )
-        return Wait(seats=seats, sealed=True, closes="admin")
+        settings = state.room.settings
+        if settings.fast_mode:
+            return Wait(
+                seats=seats,
+                sealed=True,
+                seconds=FAST_PERIOD.total_seconds(),
+                lock=FAST_LOCK.total_seconds(),
+                reminder=Reminder(
+                    FAST_REMINDER_LEAD.total_seconds(), everyone=True, once_a_turn=True
+                ),
+                closes="admin",
+                restarts=True,
+            )
+        return Wait(
+            seats=seats,
+            sealed=True,
+            # Two lock windows and at least an hour of open orders: no turn is over before it
+            # began; after an unpause, one lock window: an unpause never costs a day.
+            daily=Daily(
+                resolution_hour_utc(settings),
+                (2 * LOCK + SHORTEST_OPEN).total_seconds(),
+                LOCK.total_seconds(),
+            ),
+            lock=LOCK.total_seconds(),
+            reminder=Reminder(REMINDER_LEAD.total_seconds(), everyone=True, once_a_turn=True),
+            closes="admin",
+        )
+
+    def not_ready(self, state: SkirmishPlay) -> str | None:
+        return not_ready(state)
 
     def move(self, state: SkirmishPlay, seat: Seat, move: Any, draws: Draws) -> list[SkirmishEvent]:
         if not isinstance(move, dict) or len(move) != 1 or next(iter(move)) not in _MOVES:
@@ -205,6 +255,11 @@ class SkirmishSocietyGame:
 
     def results(self, play: SkirmishPlay, event: Any, seats: Iterable[str]) -> list[PlayerNotified]:
         return results(play, event, seats) if isinstance(event, TurnResolved) else []
+
+    def reminder(
+        self, play: SkirmishPlay, seat: Seat, turn: int, resolves_at: datetime, draws: Draws
+    ) -> str:
+        return reminder(play, seat=seat, turn=turn, resolves_at=resolves_at, randomness=draws.key)
 
     def fork_fields(self, play: SkirmishPlay) -> dict[str, Any]:
         return {"map": play.map, "board": play.board, "effect": play.effect, "vote": play.vote}

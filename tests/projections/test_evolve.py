@@ -1,6 +1,6 @@
 """The game's state, folded from its events: evolve and fold."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import msgspec
 from msgspec.structs import replace
@@ -133,8 +133,8 @@ def test_the_start_sets_the_map_the_board_turn_one_and_the_clock() -> None:
     assert state.phase == "running"
     assert state.skirmish.map == builtin_map("rulebook")
     assert state.skirmish.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
-    assert (state.turn, state.turn_began_at) == (1, T0)
-    assert state.earliest_resolution == T0 + timedelta(hours=1, minutes=10)
+    assert (state.turn, state.wait_began_at) == (1, T0)
+    assert _earliest(state) == T0 + timedelta(hours=1, minutes=10)
     assert state.skirmish.vote == VOTE
     assert state.next_resolution_at() == NOON
 
@@ -174,7 +174,7 @@ def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> 
         JoinForcesRequested(player_id="p2", with_player="p3", turn=1),
         resolution,
     )
-    assert (state.turn, state.turn_began_at, state.next_resolution_at()) == (2, NOON, noon(2))
+    assert (state.turn, state.wait_began_at, state.next_resolution_at()) == (2, NOON, noon(2))
     assert state.skirmish.board == resolution.board
     assert (state.skirmish.submissions, state.skirmish.ballots, state.skirmish.join_requests) == (
         {},
@@ -268,7 +268,7 @@ def test_the_rewind_marker_forgets_the_turns_votes_but_keeps_its_orders() -> Non
     assert state.skirmish.ballots == {}
     assert [s.text for s in state.skirmish.submissions["p1"]] == ["EH H"]
     assert state.skirmish.vote == VOTE
-    assert state.earliest_resolution == rewound_at + timedelta(hours=1, minutes=10)
+    assert _earliest(state) == rewound_at + timedelta(hours=1, minutes=10)
     assert state.next_resolution_at() == noon(2)
 
 
@@ -331,7 +331,7 @@ def test_a_change_outside_the_schedule_leaves_the_clock_alone() -> None:
         start, SettingsChanged(settings=replace(SETTINGS, broadcasting=False), at=at(60))
     )
     assert quiet.settings.broadcasting is False
-    assert quiet.earliest_resolution == start.earliest_resolution
+    assert _earliest(quiet) == _earliest(start)
 
 
 def test_a_change_in_the_join_phase_sets_no_clock() -> None:
@@ -339,7 +339,7 @@ def test_a_change_in_the_join_phase_sets_no_clock() -> None:
         *_joined("Ann"), SettingsChanged(settings=replace(SETTINGS, fast_mode=True), at=at(5))
     )
     assert state.settings.fast_mode
-    assert state.earliest_resolution is None
+    assert _earliest(state) is None
     assert state.next_resolution_at() is None
 
 
@@ -553,3 +553,12 @@ def test_a_game_run_by_its_definition_has_no_room_facts_and_keeps_its_options() 
         created, PlayerJoined(player_id="p1", account_id="acct-1", name="Ann", color=1, pattern=1)
     )
     assert (state.play, state.options) == (None, {"map": "aow-mini"})
+
+
+def _earliest(state: GameState) -> datetime | None:
+    """The earliest the state's daily wait may end (then at the first resolution hour)."""
+    if state.wait_began_at is None:
+        return None
+    daily = state.definition.to_move(state.play).daily
+    assert daily is not None
+    return state.wait_began_at + timedelta(seconds=daily.not_before)

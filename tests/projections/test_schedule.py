@@ -5,15 +5,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from msgspec.structs import replace
 
-from projections.schedule import (
-    Window,
-    earliest_after_unpause,
-    earliest_resolution,
-    lock_length,
-    resolution_from,
-    utc_offset_for,
-    window,
-)
+from projections.owned import room_facts
+from projections.schedule import Window, daily_deadline, lock_window, utc_offset_for
+from projections.skirmish.definition import SKIRMISH_SOCIETY_GAME
+from projections.skirmish.state import SkirmishPlay
+from rules.game import Wait
+from rules.skirmish.maps import builtin_map
 from schema.game_events import Settings
 
 MORNING = datetime(2026, 3, 10, 8, 0, tzinfo=UTC)
@@ -27,9 +24,45 @@ def _utc(day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 3, day, hour, minute, tzinfo=UTC)
 
 
+def _wait(settings: Settings) -> Wait:
+    """Skirmish Society's wait of a turn in a game with these settings."""
+    play = SkirmishPlay(room=room_facts(settings, {}), map=builtin_map("rulebook"))
+    return SKIRMISH_SOCIETY_GAME.to_move(play)
+
+
+def _deadline(began: datetime, settings: Settings, unpaused: datetime | None) -> datetime:
+    """The deadline of a wait that began at `began`, unpaused at `unpaused` since (fast mode
+    restarts its wait at an unpause)."""
+    wait = _wait(settings)
+    if wait.daily is not None:
+        return daily_deadline(wait.daily, began, unpaused)
+    assert wait.seconds is not None
+    assert wait.restarts
+    return (unpaused or began) + timedelta(seconds=wait.seconds)
+
+
 def next_resolution_after(began: datetime, settings: Settings) -> datetime:
     """The resolution that ends a turn period that began at `began`."""
-    return resolution_from(earliest_resolution(began, settings), settings)
+    return _deadline(began, settings, None)
+
+
+def resolution_after_unpause(unpaused: datetime, settings: Settings) -> datetime:
+    """The resolution of a turn unpaused at `unpaused` (its wait began the day before)."""
+    return _deadline(unpaused - timedelta(days=1), settings, unpaused)
+
+
+def lock_length(settings: Settings) -> timedelta:
+    return timedelta(seconds=_wait(settings).lock)
+
+
+def window(
+    now: datetime,
+    *,
+    next_resolution: datetime | None,
+    last_resolution: datetime | None,
+    settings: Settings,
+) -> Window:
+    return lock_window(now, next_resolution, last_resolution, lock_length(settings))
 
 
 @pytest.mark.parametrize(
@@ -92,15 +125,13 @@ def test_after_unpause_the_game_resolves_at_the_next_hour_whose_lock_has_not_beg
     unpaused: datetime, resolves: datetime
 ) -> None:
     settings = _settings()
-    assert resolution_from(earliest_after_unpause(unpaused, settings), settings) == resolves
+    assert resolution_after_unpause(unpaused, settings) == resolves
 
 
 def test_after_unpause_in_fast_mode_a_whole_period_follows() -> None:
     settings = _settings(fast_mode=True)
     unpaused = _utc(10, 11, 58)
-    assert resolution_from(earliest_after_unpause(unpaused, settings), settings) == (
-        unpaused + timedelta(minutes=15)
-    )
+    assert resolution_after_unpause(unpaused, settings) == (unpaused + timedelta(minutes=15))
 
 
 def test_the_lock_lasts_five_minutes_or_one_in_fast_mode() -> None:

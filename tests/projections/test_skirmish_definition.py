@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from projections.owned import OwnEvents, Reseat, Stamp
 from projections.skirmish.definition import SKIRMISH_SOCIETY_GAME
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay
-from rules.game import Draws, MoveRefused, OptionsRefused, Wait
+from rules.game import Daily, Draws, MoveRefused, OptionsRefused, Reminder, Wait
 from rules.game import Game as Definition
 from schema.game_events import GameStarted, OrdersSubmitted, TurnResolved, VoteCast
 from schema.refusals import Conflict
@@ -79,12 +79,38 @@ def test_its_seats_are_3_to_the_map_s_homes() -> None:
         GAME.check_options({"seed": "seven"})
 
 
+def test_its_clock_is_a_day_s_or_fifteen_minutes_with_lock_windows_from_its_settings() -> None:
+    play = started(3).state.skirmish
+    seats = frozenset({"p1", "p2", "p3"})
+    everyone_once = Reminder(3600, everyone=True, once_a_turn=True)
+    # Noon local at UTC+2: 10:00 UTC, after 70 minutes (two locks and an hour of orders), or
+    # strictly after one lock since an unpause.
+    room = replace(play.room, settings=replace(play.room.settings, utc_offset=2))
+    assert GAME.to_move(replace(play, room=room)) == Wait(
+        seats=seats,
+        sealed=True,
+        daily=Daily(10, not_before=4200, after_unpause=300),
+        lock=300,
+        reminder=everyone_once,
+        closes="admin",
+    )
+    fast = replace(play.room, settings=replace(play.room.settings, fast_mode=True))
+    assert GAME.to_move(replace(play, room=fast)) == Wait(
+        seats=seats,
+        sealed=True,
+        seconds=900,
+        lock=60,
+        reminder=Reminder(180, everyone=True, once_a_turn=True),
+        closes="admin",
+        restarts=True,
+    )
+
+
 def test_its_moves_are_the_room_s_commands() -> None:
     game = started(3, vote_start_turn=1)
     play = game.state.skirmish
-    assert GAME.to_move(play) == Wait(
-        seats=frozenset({"p1", "p2", "p3"}), sealed=True, closes="admin"
-    )
+    wait = GAME.to_move(play)
+    assert (wait.seats, wait.sealed, wait.closes) == (frozenset({"p1", "p2", "p3"}), True, "admin")
     army = armies_of(game.state, "p1")[0]
     (orders,) = GAME.move(play, "p1", {"orders": f"{army} H"}, DRAWS)
     assert isinstance(orders, OrdersSubmitted)

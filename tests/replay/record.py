@@ -98,7 +98,7 @@ def play(game: CorpusGame) -> list[GameEvent]:
     for _ in range(TURNS):
         if room.state.phase != "running":
             break
-        began, due = room.state.turn_began_at, room.state.next_resolution_at()
+        began, due = room.state.wait_began_at, room.state.next_resolution_at()
         assert began is not None
         assert due is not None
         at = began + ORDERS_AFTER

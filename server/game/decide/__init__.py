@@ -5,7 +5,6 @@ truncate, and the shell truncates, then appends `TurnRewound`.
 """
 
 from projections.game import GameState
-from projections.owned import owns_events
 from schema.commands import (
     AddAdmin,
     BanPlayer,
@@ -44,9 +43,7 @@ from server.game.decide import (
     notices,
     play,
     playing,
-    resolution,
 )
-from server.game.decide.acting import existing
 from server.game.decide.resolution import RewindPlan, plan_rewind
 
 __all__ = ["Refusal", "RewindPlan", "decide", "plan_rewind"]
@@ -83,9 +80,7 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
         case Broadcast():
             return play.broadcast(state, command)
         case ResolveTurn():
-            if not owns_events(existing(state).definition):
-                return playing.close_wait(state, command)
-            return resolution.resolve_turn(state, command)
+            return playing.close_wait(state, command)
         case RemindPlayers():
             return notices.remind_players(state, command)
         case AddAdmin():

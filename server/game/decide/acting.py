@@ -3,6 +3,7 @@
 from datetime import datetime
 
 from projections.game import GameState, Player
+from rules.game import Draws
 from schema import errors as codes
 from schema.commands import Actor, Command
 from schema.refusals import (
@@ -87,3 +88,9 @@ def require_unlocked(state: GameState, now: datetime) -> None:
             f"orders are locked around the resolution; they open again at {when}",
             window.opens_at,
         )
+
+
+def draws(state: GameState, secret: bytes | None = None) -> Draws:
+    """The game's randomness now: from its secret (or the one it is being given), at the
+    generation its rewinds make."""
+    return Draws(secret if secret is not None else state.randomness, state.rewinds)

@@ -6,13 +6,12 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from projections.game import GameState
-from projections.owned import owns_events
+from projections.owned import OwnEvents
 from projections.playing import newly_waited
-from projections.skirmish.notices import reminder
 from schema.commands import RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified, PlayRecorded, PlayStarted
 from schema.refusals import WrongTurn
-from server.game.decide.acting import require_admin, require_phase
+from server.game.decide.acting import draws, require_admin, require_phase
 
 
 def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
@@ -26,22 +25,22 @@ def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
     resolves_at = state.next_resolution_at()
     if state.reminded or resolves_at is None:
         return []
-    # A game run by its definition tells each seat the same; Skirmish Society each their orders.
-    same = None if owns_events(state.definition) else wait_reminder_text(state, resolves_at)
-    play = state.skirmish
+    definition = state.definition
+    if not isinstance(definition, OwnEvents):
+        # The room's words, the same to each seat.
+        same = wait_reminder_text(state, resolves_at)
+        return [
+            PlayerNotified(player_id=player.id, kind="reminder", turn=state.turn, text=same)
+            for player in state.to_remind()
+        ]
+    # Skirmish Society's words, each seat's own (its orders, a hint).
+    turn, rolls = state.turn, draws(state)
     return [
         PlayerNotified(
             player_id=player.id,
             kind="reminder",
-            turn=state.turn,
-            text=same
-            or reminder(
-                play,
-                seat=player.id,
-                turn=state.turn,
-                resolves_at=resolves_at,
-                randomness=state.randomness,
-            ),
+            turn=turn,
+            text=definition.reminder(state.play, player.id, turn, resolves_at, rolls),
         )
         for player in state.to_remind()
     ]

@@ -18,7 +18,6 @@ from projections.game import GameState
 from projections.owned import OwnEvents, Stamp
 from projections.playing import by_seat, recorded, recorded_step, sealed_with
 from rules.game import (
-    Draws,
     EarlyClose,
     Game,
     MoveRefused,
@@ -34,6 +33,7 @@ from schema.game_events import GameEvent, MoveSealed, PlayRecorded, PlayStarted
 from schema.refusals import Conflict, InvalidCommand, QuotaExceeded, WrongTurn
 from server.game.decide.acting import (
     active_player,
+    draws,
     existing,
     require_admin,
     require_phase,
@@ -55,12 +55,6 @@ def check_options(definition: Game[Any, Any], options: dict[str, Any]) -> dict[s
 def seats_allowed(state: GameState) -> int:
     """How many may join: the game's most seats with the game's options."""
     return state.definition.seat_range(state.options)[1]
-
-
-def draws(state: GameState, secret: bytes | None = None) -> Draws:
-    """The game's randomness now: from its secret (or the one it is being given), at the
-    generation its rewinds make."""
-    return Draws(secret if secret is not None else state.randomness, state.rewinds)
 
 
 def start_play(state: GameState, command: StartGame, secret: bytes) -> list[GameEvent]:
@@ -172,14 +166,16 @@ def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     deadline has passed, by the scheduler or an admin alike. Before it, nobody cuts a
     player's time short but an admin of a wait that admins close (`Wait.closes`), once the
     game says it is ready (`EarlyClose`; the operator and a sandbox's admin at once). A turn
-    named that is over is refused, as Skirmish Society's is, so that a deadline is acted on
-    once."""
+    named that is over is refused, so that a deadline is acted on once. Skirmish Society's
+    turn is resolved by its own events (`OwnEvents`), each followed by its results."""
     require_admin(state, command.actor)
+    definition = state.definition
     if command.turn is not None and command.turn != state.turn:
-        when = "already over" if command.turn < state.turn else "not reached yet"
+        # Skirmish Society's turns are "resolved", as its players have always read.
+        over = "already resolved" if isinstance(definition, OwnEvents) else "already over"
+        when = over if command.turn < state.turn else "not reached yet"
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
     require_phase(state, "running")
-    definition = state.definition
     wait = definition.to_move(state.play)
     deadline = state.next_resolution_at()
     due = deadline is not None and deadline <= command.now
@@ -188,6 +184,8 @@ def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         raise Conflict(codes.NOT_DUE, f"turn {state.turn}'s wait {until}")
     if not due and not (command.actor.operator or state.settings.sandbox):
         _require_ready(definition, state.play)
+    if isinstance(definition, OwnEvents):
+        return _own_resolution(state, definition, command.now)
     if wait.sealed:
         kind: StepKind = "timeout" if due else "resolution"
         return told(state, _resolution(state, state.sealed, kind, command.now))
@@ -195,6 +193,20 @@ def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     seat = min(wait.seats)
     events = definition.time_out(state.play, seat, draws(state))
     return told(state, _step(state, "timeout", events, seat, None, command.now))
+
+
+def _own_resolution(state: GameState, definition: OwnEvents, now: datetime) -> list[GameEvent]:
+    """The turn of a game whose events are the room's own resolved (`resolve`, with the
+    room's draws), each event stamped and followed by its results to those who take notices."""
+    play = state.play
+    made = state.definition.resolve(play, {}, draws(state))
+    stamp = Stamp(now, state.game_id)
+    wanting = [player.id for player in state.players.values() if player.wants_notices]
+    events: list[GameEvent] = []
+    for event in made:
+        resolved = definition.stamped(event, stamp)
+        events += [resolved, *definition.results(play, resolved, wanting)]
+    return events
 
 
 def _require_ready(definition: Game[Any, Any], play: Any) -> None:

@@ -81,7 +81,7 @@ def test_the_admin_starts_it_and_seats_nobody_claimed_play_as_resigned() -> None
     (started_event,) = fork.run(StartGame(actor=Actor(FORKER), now=at(5), secret=SECRET))
     assert started_event == ForkStarted(at=at(5), unclaimed=["p2"])
     state = fork.state
-    assert (state.phase, state.invited, state.turn_began_at) == ("running", {}, at(5))
+    assert (state.phase, state.invited, state.wait_began_at) == ("running", {}, at(5))
     assert state.next_resolution_at() is not None
     statuses = {p.id: (p.status, p.notifications) for p in state.players.values()}
     assert statuses == {"p1": ("active", True), "p2": ("resigned", False), "p3": ("active", True)}

@@ -101,7 +101,7 @@ def test_the_resolution_opens_the_next_turn() -> None:
     submit(game, 1, "anything")
     resolve(game)
     state = game.state
-    assert (state.turn, state.turn_began_at, state.skirmish.submissions) == (2, NOON, {})
+    assert (state.turn, state.wait_began_at, state.skirmish.submissions) == (2, NOON, {})
     assert state.next_resolution_at() == noon(2)
 
 
