@@ -115,8 +115,8 @@ class GameState(msgspec.Struct, frozen=True):
     @property
     def definition(self) -> Game[Any, Any]:
         """The definition the game is run by (rules/game.py), at the version it was created
-        under. Skirmish Society's events are the room's own (projections.owned.owns_events),
-        and the room runs its clock still."""
+        under. Skirmish Society's events are the room's own (projections.owned.owns_events);
+        its clock, as every game's, is its `Wait`."""
         return game_rules(self.game, self.game_version)
 
     @property
