@@ -20,15 +20,7 @@ import msgspec
 from msgspec.structs import replace
 
 from projections.owned import UNSTAMPED, Hidden, Reseat, Stamp, StepKind
-from projections.schedule import (
-    FAST_LOCK,
-    FAST_PERIOD,
-    FAST_REMINDER_LEAD,
-    LOCK,
-    REMINDER_LEAD,
-    SHORTEST_OPEN,
-    resolution_hour_utc,
-)
+from projections.skirmish.clock import turn_wait
 from projections.skirmish.notices import reminder, results
 from projections.skirmish.orders import join_forces, signed, submit
 from projections.skirmish.public import public
@@ -37,12 +29,10 @@ from projections.skirmish.start import started
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay, evolve
 from projections.skirmish.votes import ballot, open_vote
 from rules.game import (
-    Daily,
     Draws,
     Ending,
     MoveRefused,
     OptionsRefused,
-    Reminder,
     Result,
     Seat,
     Wait,
@@ -135,33 +125,7 @@ class SkirmishSocietyGame:
             for seat, facts in state.room.seats.items()
             if facts.status == "active" and not facts.banned
         )
-        settings = state.room.settings
-        if settings.fast_mode:
-            return Wait(
-                seats=seats,
-                sealed=True,
-                seconds=FAST_PERIOD.total_seconds(),
-                lock=FAST_LOCK.total_seconds(),
-                reminder=Reminder(
-                    FAST_REMINDER_LEAD.total_seconds(), everyone=True, once_a_turn=True
-                ),
-                closes="admin",
-                restarts=True,
-            )
-        return Wait(
-            seats=seats,
-            sealed=True,
-            # Two lock windows and at least an hour of open orders: no turn is over before it
-            # began; after an unpause, one lock window: an unpause never costs a day.
-            daily=Daily(
-                resolution_hour_utc(settings),
-                (2 * LOCK + SHORTEST_OPEN).total_seconds(),
-                LOCK.total_seconds(),
-            ),
-            lock=LOCK.total_seconds(),
-            reminder=Reminder(REMINDER_LEAD.total_seconds(), everyone=True, once_a_turn=True),
-            closes="admin",
-        )
+        return turn_wait(state.room.settings, seats)
 
     def not_ready(self, state: SkirmishPlay) -> str | None:
         return not_ready(state)
