@@ -20,7 +20,7 @@ KEPT = Counter(
         # The default game: the game of old streams, which name none (GameState.game).
         "projections/game.py": 1
         # Skirmish Society's clock, its own until commit 5 (next_resolution_at, the lock
-        # windows, its reminders and its schedule) and the docstring naming the test.
+        # windows, its reminders and its schedule), and a docstring naming `owns_events`.
         + 8,
         # /new's default game and its default name, the demo's default game and its pace.
         "server/commands/parse.py": 4,
