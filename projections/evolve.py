@@ -10,7 +10,7 @@ from datetime import datetime
 from msgspec.structs import replace
 
 from projections.game import GameState, Player, with_typed_play
-from projections.owned import owns_events, room_facts
+from projections.owned import Reseat, own_events, owns_events, room_facts
 from projections.playing import sealed_with, started_play, stepped
 from projections.skirmish.options import options_of
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay, with_room
@@ -57,11 +57,18 @@ def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState
     """Apply (version, event) pairs in order."""
     for version, event in events:
         state = replace(evolve(state, event), version=version)
-        if isinstance(event, TurnResolved) or (
-            isinstance(event, PlayRecorded) and event.kind in ("move", "resolution", "timeout")
-        ):
+        if _resolves(state, event):
             state = replace(state, resolved_versions=(*state.resolved_versions, version))
     return state
+
+
+def _resolves(state: GameState, event: GameEvent) -> bool:
+    """Whether `event` ends a turn: a step of a definition's play that moves or resolves, or
+    an own event its game calls a resolution."""
+    if isinstance(event, PlayRecorded):
+        return event.kind in ("move", "resolution", "timeout")
+    own = own_events(state.definition)
+    return own is not None and own.step_kind(event) == "resolution"
 
 
 def evolve(state: GameState, event: GameEvent) -> GameState:
@@ -78,8 +85,9 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             if event.turn > state.reminded_turn:
                 return replace(state, reminded_turn=event.turn)
             return state
-        case TurnResolved():
-            return _resolved(state, event)
+        case TurnResolved() | GameStarted():
+            # A game's own events the room takes its part of, by the kind of step each is.
+            return _own_step(state, event)
         case MoveSealed():
             return replace(state, sealed=sealed_with(state, event.player_id, event.move))
         case PlayRecorded():
@@ -122,16 +130,6 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             players = dict(state.players)
             del players[event.player_id]
             return _seated(replace(state, players=players))
-        case GameStarted():
-            state = replace(
-                state,
-                phase="running",
-                turn=1,
-                wait_began_at=event.at,
-                secret=event.secret,
-                commitment=event.commitment,
-            )
-            return _played(state, event)
         case PlayStarted():
             return started_play(state, event)
         case VoteCast() | JoinForcesRequested():
@@ -289,9 +287,33 @@ def _uninvited(state: GameState, player_id: str, account_id: str) -> GameState:
     return replace(state, invited=invited)
 
 
-def _resolved(state: GameState, event: TurnResolved) -> GameState:
+def _own_step(state: GameState, event: GameStarted | TurnResolved) -> GameState:
+    """The room's part of a step of a game whose events are its own (`OwnEvents`), by the
+    kind of step the game says it is, and the game's own fold of it."""
+    own = own_events(state.definition)
+    assert own is not None, f"{state.game} records no events of its own"
+    match own.step_kind(event):
+        case "start":
+            assert isinstance(event, GameStarted)
+            state = replace(
+                state,
+                phase="running",
+                turn=1,
+                wait_began_at=event.at,
+                secret=event.secret,
+                commitment=event.commitment,
+            )
+            return _played(state, event)
+        case "resolution":
+            assert isinstance(event, TurnResolved)
+            return _resolved(state, own.reseated(event) or Reseat(), event)
+        case _:
+            return _played(state, event)
+
+
+def _resolved(state: GameState, reseat: Reseat, event: TurnResolved) -> GameState:
     players = dict(state.players)
-    for joint, (a, b) in event.joined.items():
+    for joint, (a, b) in reseat.merged.items():
         first, second = players.pop(a), players.pop(b)
         players[joint] = replace(
             first,
@@ -301,14 +323,16 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
             notifications=first.notifications or second.notifications,
             banned=first.banned and second.banned,
         )
-    for player_id in event.eliminated:
+    for player_id in reseat.out:
         if players[player_id].status == "active":
             players[player_id] = replace(players[player_id], status="eliminated")
+    played = _played(state, event)
+    ended = played.definition.ending(played.play) is not None
     state = replace(
-        _played(state, event),
-        phase="finished" if event.winner is not None else state.phase,
+        played,
+        phase="finished" if ended else state.phase,
         players=players,
-        turn=event.turn + 1,
+        turn=state.turn + 1,
         # The turn's wait begins afresh: all its time, no unpause in it, its lock after this.
         wait_began_at=event.at,
         wait_reminded=False,
@@ -316,7 +340,7 @@ def _resolved(state: GameState, event: TurnResolved) -> GameState:
         resolved_at=event.at,
     )
     # Most turns merge nobody and eliminate nobody: their seats are as they were.
-    return _seated(state) if event.joined or event.eliminated else state
+    return _seated(state) if reseat.merged or reseat.out else state
 
 
 def _forked(event: GameForked) -> GameState:

@@ -55,12 +55,14 @@ UNSTAMPED = datetime(1970, 1, 1, tzinfo=UTC)
 
 class Stamp(msgspec.Struct, frozen=True):
     """The room's facts of a step, which a game's events carry but the game does not know:
-    when it was taken, in which game, by which account, with the edge's nonce."""
+    when it was taken, in which game, by which account, with the edge's nonce; and, at the
+    start, the game's secret, which its start publishes the commitment of."""
 
     at: datetime
     game_id: str
     account: str | None = None
     nonce: bytes | None = None
+    secret: bytes | None = None
 
 
 class Reseat(msgspec.Struct, frozen=True):

@@ -38,6 +38,7 @@ from rules.game import (
     Wait,
 )
 from rules.house import MapListing
+from rules.kit.prng import commitment
 from rules.skirmish.board import GameMap, MapError
 from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
 from rules.skirmish.maps import builtin_map, builtin_names
@@ -189,6 +190,13 @@ class SkirmishSocietyGame:
                 assert stamp.nonce is not None
                 return signed(
                     event, game_id=stamp.game_id, account=stamp.account, nonce=stamp.nonce
+                )
+            case GameStarted() if stamp.secret is not None:
+                return replace(
+                    event,
+                    at=stamp.at,
+                    secret=stamp.secret.hex(),
+                    commitment=commitment(stamp.secret),
                 )
             case GameStarted() | TurnResolved():
                 return replace(event, at=stamp.at)

@@ -21,5 +21,13 @@ def options_of(settings: Settings, seed: int) -> dict[str, Any]:
     - `map_type`: the type of map generated when `map` is None;
     - `seed`: the game's seed, which a generated map grows from (the setup's draws are the
       game's secret's, which come only at the start). A fork plays its source's map, and
-      its seed is 0."""
-    return {"map": settings.map, "map_type": settings.map_type, "seed": seed}
+      its seed is 0;
+    - `votes` and `vote_start_turn`: the vote's schedule, by which the setup draws the first
+      turn's vote."""
+    return {
+        "map": settings.map,
+        "map_type": settings.map_type,
+        "seed": seed,
+        "votes": settings.votes,
+        "vote_start_turn": settings.vote_start_turn,
+    }

@@ -430,7 +430,15 @@ def test_the_room_facts_and_options_are_there_from_the_creation_on() -> None:
     created = _fold(*_joined())
     assert created.skirmish.room == RoomFacts(settings=SETTINGS, seats={})
     assert (
-        created.options == options_of(SETTINGS, 7) == {"map": None, "map_type": "normal", "seed": 7}
+        created.options
+        == options_of(SETTINGS, 7)
+        == {
+            "map": None,
+            "map_type": "normal",
+            "seed": 7,
+            "votes": SETTINGS.votes,
+            "vote_start_turn": SETTINGS.vote_start_turn,
+        }
     )
 
 
@@ -481,7 +489,13 @@ def test_the_room_facts_and_options_follow_settings_changes() -> None:
     on_a_map = replace(SETTINGS, map="rulebook", vp_target=12)
     joined = _fold(*_joined("Ann"), SettingsChanged(settings=on_a_map, at=at(5)))
     assert joined.skirmish.room.settings == on_a_map
-    assert joined.options == {"map": "rulebook", "map_type": "normal", "seed": 7}
+    assert joined.options == {
+        "map": "rulebook",
+        "map_type": "normal",
+        "seed": 7,
+        "votes": on_a_map.votes,
+        "vote_start_turn": on_a_map.vote_start_turn,
+    }
     fast = replace(SETTINGS, fast_mode=True)
     running = evolve(
         _fold(*_started("Ann", "Bob", "Cy")), SettingsChanged(settings=fast, at=at(60))

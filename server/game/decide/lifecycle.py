@@ -9,12 +9,10 @@ from projections.evolve import fold
 from projections.game import GameState
 from projections.owned import OwnEvents, owns_events
 from projections.schedule import utc_offset_for
-from projections.skirmish.start import started
 from rules.game import Game
-from rules.kit.prng import commitment
 from rules.registry import UnknownGame, game_rules, newest
 from rules.skirmish.board import MapError
-from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS, MapGenerationError
+from rules.skirmish.mapgen import MAX_PLAYERS, MIN_PLAYERS
 from rules.skirmish.maps import builtin_map
 from rules.skirmish.starting import player_counts
 from schema import errors as codes
@@ -178,20 +176,7 @@ def start_game(state: GameState, command: StartGame) -> list[GameEvent]:
         raise InvalidCommand(
             codes.SECRET_TOO_SHORT, f"a game's secret is at least {MIN_SECRET_BYTES} random bytes"
         )
-    if not owns_events(state.definition):
-        return start_play(state, command, randomness)
-    count = len(state.players)
-    if count < MIN_PLAYERS:
-        raise Conflict(
-            codes.NOT_ENOUGH_PLAYERS, f"a game needs at least {MIN_PLAYERS} players; {count} joined"
-        )
-    try:
-        start = started(state.settings, state.seed, list(state.players), randomness)
-    except (MapError, MapGenerationError) as error:
-        raise InvalidCommand(codes.MAP_UNUSABLE, str(error)) from error
-    return [
-        replace(start, at=command.now, secret=randomness.hex(), commitment=commitment(randomness))
-    ]
+    return start_play(state, command, randomness)
 
 
 def resign(state: GameState, command: Resign) -> list[GameEvent]:

@@ -59,18 +59,28 @@ def seats_allowed(state: GameState) -> int:
 
 def start_play(state: GameState, command: StartGame, secret: bytes) -> list[GameEvent]:
     definition = state.definition
+    own = definition if isinstance(definition, OwnEvents) else None
     fewest, most = definition.seat_range(state.options)
     count = len(state.players)
     if not fewest <= count <= most:
-        raise Conflict(
-            codes.NOT_ENOUGH_PLAYERS,
-            f"{definition.name} is played by {fewest} to {most} players; {count} joined",
+        # A game of the room's own events (Skirmish Society) seats no more than its most at
+        # joining: its words are of too few.
+        words = (
+            f"a game needs at least {fewest} players"
+            if own
+            else f"{definition.name} is played by {fewest} to {most} players"
         )
+        raise Conflict(codes.NOT_ENOUGH_PLAYERS, f"{words}; {count} joined")
     try:
         # Some games can tell only from their setup's draws that they cannot start.
         setup = definition.setup(state.options, tuple(state.players), draws(state, secret))
     except OptionsRefused as error:
-        raise InvalidCommand(codes.OPTIONS_REFUSED, str(error)) from error
+        # Skirmish Society's setup is refused only for its map.
+        code = codes.MAP_UNUSABLE if own else codes.OPTIONS_REFUSED
+        raise InvalidCommand(code, str(error)) from error
+    if own:
+        stamp = Stamp(command.now, state.game_id, command.actor.account, secret=secret)
+        return [own.stamped(event, stamp) for event in setup]
     started = PlayStarted(
         at=command.now,
         setup=recorded(setup),
