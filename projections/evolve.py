@@ -11,7 +11,7 @@ from msgspec.structs import replace
 
 from projections.game import GameState, Player, with_typed_play
 from projections.owned import Reseat, own_events, owns_events, room_facts
-from projections.playing import sealed_with, started_play, stepped
+from projections.playing import began, sealed_with, started_play, stepped
 from projections.skirmish.options import options_of
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay, with_room
 from projections.skirmish.state import evolve as skirmish_evolve
@@ -295,15 +295,7 @@ def _own_step(state: GameState, event: GameStarted | TurnResolved) -> GameState:
     match own.step_kind(event):
         case "start":
             assert isinstance(event, GameStarted)
-            state = replace(
-                state,
-                phase="running",
-                turn=1,
-                wait_began_at=event.at,
-                secret=event.secret,
-                commitment=event.commitment,
-            )
-            return _played(state, event)
+            return _played(began(state, event.at, event.secret, event.commitment), event)
         case "resolution":
             assert isinstance(event, TurnResolved)
             return _resolved(state, own.reseated(event) or Reseat(), event)

@@ -5,6 +5,7 @@ A turn of such a game is one step: a move played, or a sealed wait resolved. The
 when its definition says how it ended."""
 
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -62,18 +63,18 @@ def folded_play(definition: Game[Any, Any], play: Any, events: Iterable[Any]) ->
     return play
 
 
+def began(state: GameState, at: datetime, secret: str | None, commitment: str | None) -> GameState:
+    """The room's part of a game's start, whichever records it: running from turn 1, its
+    first wait begun, its secret committed to."""
+    return replace(
+        state, phase="running", turn=1, wait_began_at=at, secret=secret, commitment=commitment
+    )
+
+
 def started_play(state: GameState, event: PlayStarted) -> GameState:
     definition = state.definition
     play = folded_play(definition, None, game_events(definition, event.setup))
-    return replace(
-        state,
-        phase="running",
-        turn=1,
-        wait_began_at=event.at,
-        secret=event.secret,
-        commitment=event.commitment,
-        play=play,
-    )
+    return replace(began(state, event.at, event.secret, event.commitment), play=play)
 
 
 def stepped(state: GameState, event: PlayRecorded) -> GameState:
