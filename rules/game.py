@@ -40,8 +40,9 @@ game says the rest through this protocol, on its own state and events (msgspec v
 
 Each call of `move`, `resolve`, `time_out` or `leave` is one step of the game: the room
 records the move with the events it made, and replays it (server/ops/replay.py) by calling
-again with the same state, move and draws. Skirmish Society predates the protocol and is
-still run by the room's own commands (docs/design/games.md says what is left to move).
+again with the same state, move and draws. Skirmish Society predates the protocol: its
+definition (projections/skirmish/) records its events bare, as the room's own, which the part
+projections.owned.OwnEvents describes.
 """
 
 from collections.abc import Mapping
