@@ -67,6 +67,10 @@ def _resolves(state: GameState, event: GameEvent) -> bool:
     an own event its game calls a resolution."""
     if isinstance(event, PlayRecorded):
         return event.kind in ("move", "resolution", "timeout")
+    # Only the steps the fold hands `_own_step` may resolve: asking the game of every event
+    # (a turn's orders, votes, notices) would double a rebuild's cost.
+    if not isinstance(event, (TurnResolved, GameStarted)):
+        return False
     own = own_events(state.definition)
     return own is not None and own.step_kind(event) == "resolution"
 
