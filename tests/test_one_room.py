@@ -1,8 +1,9 @@
 """The room names no game: outside projections/skirmish/, the server and the projections name
 Skirmish Society, the default game, or whether a definition's events are the room's own
-(`OwnEvents`) only on the lines the plan keeps (docs/design/games.md, "Skirmish Society as a
-definition: the plan", commit 6). A new branch on Skirmish Society fails here: serve it
-through the seam, or add it below with why it stays."""
+(`OwnEvents`, by name or by isinstance) only on the lines the plan keeps
+(docs/design/games.md, "Skirmish Society as a definition: the plan", commit 6). A new
+branch on Skirmish Society fails here: serve it through the seam, or add it below with why
+it stays."""
 
 import re
 from collections import Counter
@@ -11,6 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = re.compile(
     r"DEFAULT_GAME|SkirmishSociety|SKIRMISH_SOCIETY|require_skirmish|owns_events|own_events"
+    r"|isinstance\([^)]*OwnEvents\)"
 )
 IMPORT = re.compile(r"^\s*(from\s+\S+\s+)?import\b")
 
@@ -41,8 +43,15 @@ KEPT = Counter(
         "server/commands/players.py": 1,
         # its turns read as orders rather than steps, and its fork's own fields;
         "server/game/application.py": 3,
-        # its seats at joining, by its map's homes (the words `game_full` says);
-        "server/game/decide/lifecycle.py": 1,
+        # its seats at joining, by its map's homes (the words `game_full` says), its map
+        # setting (no other game is played on a Skirmish Society map), and its options,
+        # which are its settings;
+        "server/game/decide/lifecycle.py": 3,
+        # its moves, start, resolution and leave, whose events the room appends bare and
+        # stamps, and the words of a turn named that is over ("already resolved");
+        "server/game/decide/playing.py": 6,
+        # its reminder's words, each seat's own;
+        "server/game/decide/notices.py": 1,
         # its draws, which no rewind changes;
         "server/game/decide/resolution.py": 1,
         # the fold: its state from the creation on, its start and resolution by their kind
