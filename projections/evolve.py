@@ -10,7 +10,7 @@ from datetime import datetime
 from msgspec.structs import replace
 
 from projections.game import GameState, Player, with_typed_play
-from projections.owned import Reseat, own_events, owns_events, room_facts
+from projections.owned import Reseat, own_events, reseated, room_facts
 from projections.playing import began, sealed_with, started_play, stepped
 from projections.skirmish.options import options_of
 from projections.skirmish.state import SkirmishEvent, SkirmishPlay, with_room
@@ -57,22 +57,16 @@ def fold(state: GameState, events: Iterable[tuple[int, GameEvent]]) -> GameState
     """Apply (version, event) pairs in order."""
     for version, event in events:
         state = replace(evolve(state, event), version=version)
-        if _resolves(state, event):
+        # A turn ends with a step of a definition's play that moves or resolves, or with the
+        # resolution of a game whose events are the room's own.
+        if isinstance(event, TurnResolved) or (
+            isinstance(event, PlayRecorded) and event.kind in _TURN_ENDS
+        ):
             state = replace(state, resolved_versions=(*state.resolved_versions, version))
     return state
 
 
-def _resolves(state: GameState, event: GameEvent) -> bool:
-    """Whether `event` ends a turn: a step of a definition's play that moves or resolves, or
-    an own event its game calls a resolution."""
-    if isinstance(event, PlayRecorded):
-        return event.kind in ("move", "resolution", "timeout")
-    # Only the steps the fold hands `_own_step` may resolve: asking the game of every event
-    # (a turn's orders, votes, notices) would double a rebuild's cost.
-    if not isinstance(event, (TurnResolved, GameStarted)):
-        return False
-    own = own_events(state.definition)
-    return own is not None and own.step_kind(event) == "resolution"
+_TURN_ENDS = frozenset({"move", "resolution", "timeout"})
 
 
 def evolve(state: GameState, event: GameEvent) -> GameState:
@@ -82,16 +76,20 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case OrdersSubmitted():
             return _played(state, event)
         case PlayerNotified():
-            if event.kind != "reminder":
+            # Once a wait, or once a turn (`Reminder.once_a_turn`): both kept, from the
+            # first of a wait's reminders (one a seat).
+            if event.kind != "reminder" or (
+                state.wait_reminded and event.turn <= state.reminded_turn
+            ):
                 return state
-            # Once a wait, or once a turn (`Reminder.once_a_turn`): both kept.
-            state = replace(state, wait_reminded=True)
-            if event.turn > state.reminded_turn:
-                return replace(state, reminded_turn=event.turn)
-            return state
-        case TurnResolved() | GameStarted():
-            # A game's own events the room takes its part of, by the kind of step each is.
-            return _own_step(state, event)
+            turn = max(event.turn, state.reminded_turn)
+            return replace(state, wait_reminded=True, reminded_turn=turn)
+        case TurnResolved():
+            # The steps of a game whose events are the room's own (`OwnEvents`) are the
+            # room's own two: its resolution and its start.
+            return _resolved(state, event)
+        case GameStarted():
+            return _played(began(state, event.at, event.secret, event.commitment), event)
         case MoveSealed():
             return replace(state, sealed=sealed_with(state, event.player_id, event.move))
         case PlayRecorded():
@@ -110,7 +108,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 game_version=event.game_version,
                 options=event.options,
             )
-            if not owns_events(state.definition):
+            if own_events(state.definition) is None:
                 return state
             # Skirmish Society's state is there from the creation on, its options read from
             # its settings (it records none).
@@ -128,7 +126,8 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                     state,
                     players={**state.players, player.id: player},
                     joined_so_far=state.joined_so_far + 1,
-                )
+                ),
+                player.id,
             )
         case PlayerLeft():
             players = dict(state.players)
@@ -159,13 +158,15 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return replace(state, secret=event.secret, commitment=event.commitment)
         case PlayerResigned():
             return _seated(
-                _update_player(state, event.player_id, status="resigned", notifications=False)
+                _update_player(state, event.player_id, status="resigned", notifications=False),
+                event.player_id,
             )
         case PlayerBanned():
             state = replace(state, banned_accounts=state.banned_accounts | {event.account_id})
             if event.player_id is None:
                 return state
-            return _played(_seated(_update_player(state, event.player_id, banned=True)), event)
+            state = _update_player(state, event.player_id, banned=True)
+            return _played(_seated(state, event.player_id), event)
         case PlayerUnbanned():
             state = replace(state, banned_accounts=state.banned_accounts - {event.account_id})
             players = {
@@ -189,7 +190,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return _settings_changed(state, event)
         case PlayerLookChanged():
             look = {"name": event.name, "color": event.color, "pattern": event.pattern}
-            return _seated(_update_player(state, event.player_id, **look))
+            return _seated(_update_player(state, event.player_id, **look), event.player_id)
         case NotificationsChanged():
             return _update_player(state, event.player_id, notifications=event.enabled)
         case MessageBroadcast():
@@ -234,12 +235,15 @@ def _played(state: GameState, event: SkirmishEvent) -> GameState:
     return replace(state, play=skirmish_evolve(state.play, event))
 
 
-def _seated(state: GameState) -> GameState:
-    """The state after an event that changed its settings or seats: Skirmish Society's own
-    handed the room's facts anew (no other game reads them)."""
-    if not isinstance(state.play, SkirmishPlay):
+def _seated(state: GameState, seat: str | None = None) -> GameState:
+    """The state after an event that changed its settings or seats (only `seat`, if named):
+    Skirmish Society's own handed the room's facts anew (no other game reads them)."""
+    play = state.play
+    if not isinstance(play, SkirmishPlay):
         return state
-    return replace(state, play=with_room(state.play, room_facts(state.settings, state.players)))
+    if seat is None:
+        return replace(state, play=with_room(play, room_facts(state.settings, state.players)))
+    return replace(state, play=with_room(play, reseated(play.room, state.players[seat])))
 
 
 def _settings_changed(state: GameState, event: SettingsChanged) -> GameState:
@@ -291,23 +295,12 @@ def _uninvited(state: GameState, player_id: str, account_id: str) -> GameState:
     return replace(state, invited=invited)
 
 
-def _own_step(state: GameState, event: GameStarted | TurnResolved) -> GameState:
-    """The room's part of a step of a game whose events are its own (`OwnEvents`), by the
-    kind of step the game says it is, and the game's own fold of it."""
+def _resolved(state: GameState, event: TurnResolved) -> GameState:
+    """The room's part of a resolution (the seats its game merges and puts out, the next
+    turn, the game's end), and the game's own fold of it."""
     own = own_events(state.definition)
-    assert own is not None, f"{state.game} records no events of its own"
-    match own.step_kind(event):
-        case "start":
-            assert isinstance(event, GameStarted)
-            return _played(began(state, event.at, event.secret, event.commitment), event)
-        case "resolution":
-            assert isinstance(event, TurnResolved)
-            return _resolved(state, own.reseated(event) or Reseat(), event)
-        case _:
-            return _played(state, event)
-
-
-def _resolved(state: GameState, reseat: Reseat, event: TurnResolved) -> GameState:
+    assert own is not None, f"{state.game} records no resolutions of its own"
+    reseat = own.reseated(event) or Reseat()
     players = dict(state.players)
     for joint, (a, b) in reseat.merged.items():
         first, second = players.pop(a), players.pop(b)
@@ -379,7 +372,7 @@ def _forked(event: GameForked) -> GameState:
             chain_hash=event.chain_hash,
         ),
     )
-    if owns_events(state.definition):
+    if own_events(state.definition) is not None:
         # A fork of Skirmish Society records its state in its own fields, and its options
         # are its settings' (a fork has no seed: it plays its source's map).
         play = skirmish_forked(event, room_facts(state.settings, state.players))

@@ -115,7 +115,7 @@ class GameState(msgspec.Struct, frozen=True):
     @property
     def definition(self) -> Game[Any, Any]:
         """The definition the game is run by (rules/game.py), at the version it was created
-        under. Skirmish Society's events are the room's own (projections.owned.owns_events);
+        under. Skirmish Society's events are the room's own (projections.owned.own_events);
         its clock, as every game's, is its `Wait`."""
         return game_rules(self.game, self.game_version)
 

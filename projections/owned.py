@@ -11,7 +11,7 @@ Pure: no I/O, no clock.
 
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import msgspec
 
@@ -36,17 +36,32 @@ class RoomFacts(msgspec.Struct, frozen=True):
 
     settings: Settings
     seats: dict[str, SeatFacts]
+    # The seats still in the game and not banned: those who move (asked on every move).
+    in_play: frozenset[str]
 
 
 def room_facts(settings: Settings, players: Mapping[str, "Player"]) -> RoomFacts:
     """The room's facts of a game with these settings and players."""
     return RoomFacts(
         settings=settings,
-        seats={
-            seat: SeatFacts(name=p.name, status=p.status, banned=p.banned)
-            for seat, p in players.items()
-        },
+        seats={seat: _facts(p) for seat, p in players.items()},
+        in_play=frozenset(seat for seat, p in players.items() if _in_play(p)),
     )
+
+
+def reseated(room: RoomFacts, player: "Player") -> RoomFacts:
+    """`room` with one seat joined or changed: a game's fold from its events meets twenty
+    joins, each of which would otherwise build every seat's facts again."""
+    in_play = room.in_play | {player.id} if _in_play(player) else room.in_play - {player.id}
+    return RoomFacts(room.settings, {**room.seats, player.id: _facts(player)}, in_play)
+
+
+def _facts(player: "Player") -> SeatFacts:
+    return SeatFacts(name=player.name, status=player.status, banned=player.banned)
+
+
+def _in_play(player: "Player") -> bool:
+    return player.status == "active" and not player.banned
 
 
 # The time of an event a game made, until the room stamps it with its step's (`Stamp.at`).
@@ -73,9 +88,6 @@ class Reseat(msgspec.Struct, frozen=True):
     out: tuple[str, ...] = ()
 
 
-StepKind = Literal["start", "act", "resolution"]
-
-
 class Hidden(msgspec.Struct, frozen=True):
     """Who sees an event before everyone does: `seats`, until the end of the turn
     `revealed_after` (never, when None)."""
@@ -97,11 +109,6 @@ class OwnEvents(Protocol):
     def before_lock(self, play: Any, seat: str, move: Any) -> None:
         """Refuse `move` (a Refusal) for what the game checks before the room asks whether
         its lock window is open; a move it refuses later it lets through."""
-        ...
-
-    def step_kind(self, event: Any) -> StepKind | None:
-        """Whether `event` starts the game, is an act of a wait, or resolves it; None for the
-        room's events its fold takes too."""
         ...
 
     def reseated(self, event: Any) -> Reseat | None:
@@ -141,20 +148,15 @@ class OwnEvents(Protocol):
         ...
 
 
-def owns_events(definition: object) -> bool:
-    """Whether `definition`'s events are the room's own (`OwnEvents`: Skirmish Society's).
-    Asked of every state's schedule and every step, so answered once a class: a protocol's
-    isinstance looks up each of its parts every time."""
+def own_events(definition: object) -> OwnEvents | None:
+    """`definition` as the part whose events are the room's own (Skirmish Society's), or None
+    if they are not. Asked of every state's schedule and every step, so answered once a
+    class: a protocol's isinstance looks up each of its parts every time (some 25 µs)."""
     kind = type(definition)
     owns = _OWNS.get(kind)
     if owns is None:
         owns = _OWNS[kind] = issubclass(kind, OwnEvents)
-    return owns
+    return cast(OwnEvents, definition) if owns else None
 
 
 _OWNS: dict[type, bool] = {}
-
-
-def own_events(definition: object) -> OwnEvents | None:
-    """`definition` as the part whose events are the room's own, or None if they are not."""
-    return cast(OwnEvents, definition) if owns_events(definition) else None

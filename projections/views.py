@@ -7,7 +7,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from projections.game import GameState
-from projections.owned import own_events, owns_events
+from projections.owned import own_events
 from projections.seat_view import player_view
 from projections.skirmish.orders import standing_orders
 from projections.visibility import secret_revealed
@@ -109,7 +109,7 @@ def _play_view(state: GameState, seats: frozenset[str] | None) -> dict[str, Any]
     """What a game run by its definition shows a reader (anyone, without `seats`): none of
     it for Skirmish Society."""
     definition = state.definition
-    if owns_events(definition):
+    if own_events(definition) is not None:
         return {}
     if state.play is None:
         return {"options": state.options}

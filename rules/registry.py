@@ -20,6 +20,8 @@ _GAMES: dict[str, tuple[Game[Any, Any], ...]] = {
     SKOR.name: (SKOR,),
 }
 _BUILT_IN = set(_GAMES)
+# (name, version) -> rules: every state asks its game's rules, many times a step.
+_BY_VERSION = {(g.name, g.version): g for versions in _GAMES.values() for g in versions}
 
 # What a game whose first event names no game plays: every game from before the registry,
 # Skirmish Society (registered by projections/skirmish/).
@@ -40,6 +42,7 @@ def register(game: Game[Any, Any], built_in: bool = False) -> None:
     if any(known.version >= game.version for known in versions):
         raise ValueError(f"{game.name!r} already has a version {game.version} or newer")
     _GAMES[game.name] = (*versions, game)
+    _BY_VERSION[game.name, game.version] = game
     if built_in:
         _BUILT_IN.add(game.name)
 
@@ -48,7 +51,8 @@ def unregister(name: str) -> None:
     """Forget a game registered from outside the project (tests' own games)."""
     if name in _BUILT_IN:
         raise ValueError(f"{name!r} is built in")
-    _GAMES.pop(name, None)
+    for game in _GAMES.pop(name, ()):
+        del _BY_VERSION[name, game.version]
 
 
 def names() -> list[str]:
@@ -71,7 +75,7 @@ def newest(name: str) -> Game[Any, Any]:
 
 def game_rules(name: str, version: int) -> Game[Any, Any]:
     """The rules of `name` as they were at `version`."""
-    for rules in _GAMES.get(name, ()):
-        if rules.version == version:
-            return rules
+    rules = _BY_VERSION.get((name, version))
+    if rules is not None:
+        return rules
     raise UnknownGame(f"this server does not know version {version} of {name!r}")

@@ -11,16 +11,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = re.compile(
-    r"DEFAULT_GAME|SkirmishSociety|SKIRMISH_SOCIETY|require_skirmish|owns_events|own_events"
+    r"DEFAULT_GAME|SkirmishSociety|SKIRMISH_SOCIETY|require_skirmish|own_events"
     r"|isinstance\([^)]*OwnEvents\)"
 )
 IMPORT = re.compile(r"^\s*(from\s+\S+\s+)?import\b")
 
-# The lines (imports aside) that name a game or ask `owns_events`/`own_events`, by file.
+# The lines (imports aside) that name a game or ask `own_events`, by file.
 KEPT = Counter(
     {
         # The default game: the game of old streams, which name none (GameState.game).
-        # And a docstring naming `owns_events`.
+        # And a docstring naming `own_events`.
         "projections/game.py": 1 + 1,
         # /new's default game and its default name, the demo's default game and its pace.
         "server/commands/parse.py": 4,
@@ -28,8 +28,8 @@ KEPT = Counter(
         "server/ops/demo_tools.py": 2,
         # GET /v1/maps lists the default game's maps first, as clients show them.
         "server/http/routes/maps.py": 1,
-        # The OwnEvents keys themselves.
-        "projections/owned.py": 3,
+        # The OwnEvents key itself.
+        "projections/owned.py": 1,
         # Replay re-resolves Skirmish Society's recorded resolutions, the only game whose
         # resolutions are recorded bare (a definition's steps are checked by their own fold).
         "server/ops/replay.py": 1,
@@ -47,16 +47,15 @@ KEPT = Counter(
         # setting (no other game is played on a Skirmish Society map), and its options,
         # which are its settings;
         "server/game/decide/lifecycle.py": 3,
-        # its moves, start, resolution and leave, whose events the room appends bare and
-        # stamps, and the words of a turn named that is over ("already resolved");
-        "server/game/decide/playing.py": 6,
+        # its moves, start, resolution (and the words of a turn named that is over, "already
+        # resolved") and leave, whose events the room appends bare and stamps;
+        "server/game/decide/playing.py": 4,
         # its reminder's words, each seat's own;
         "server/game/decide/notices.py": 1,
         # its draws, which no rewind changes;
         "server/game/decide/resolution.py": 1,
-        # the fold: its state from the creation on, its start and resolution by their kind
-        # of step (and which of its steps are resolutions), its fork's fields.
-        "projections/evolve.py": 4,
+        # the fold: its state from the creation on, its resolution's seats, its fork's fields.
+        "projections/evolve.py": 3,
     }
 )
 

@@ -2,6 +2,8 @@
 the room reckons its deadline, lock windows and reminders as every game's (projections.game).
 Pure: no I/O, no clock."""
 
+from functools import lru_cache
+
 from projections.schedule import (
     FAST_LOCK,
     FAST_PERIOD,
@@ -20,7 +22,14 @@ def turn_wait(settings: Settings, seats: frozenset[Seat]) -> Wait:
     resolution hour (rules.md), or 15 minutes after it began in fast mode (all of them again
     after an unpause); with a lock window on each side of a resolution, and a reminder to
     everyone once a turn."""
-    if settings.fast_mode:
+    return _turn_wait(settings.fast_mode, resolution_hour_utc(settings), seats)
+
+
+# The room asks a game's wait several times a step (its deadline, lock, reminder), and
+# every game's seats are named alike (p1, p2, ...): a few waits serve them all.
+@lru_cache(maxsize=256)
+def _turn_wait(fast_mode: bool, hour: int, seats: frozenset[Seat]) -> Wait:
+    if fast_mode:
         return Wait(
             seats=seats,
             sealed=True,
@@ -36,7 +45,7 @@ def turn_wait(settings: Settings, seats: frozenset[Seat]) -> Wait:
         # Two lock windows and at least an hour of open orders: no turn is over before it
         # began; after an unpause, one lock window: an unpause never costs a day.
         daily=Daily(
-            resolution_hour_utc(settings),
+            hour,
             (2 * LOCK + SHORTEST_OPEN).total_seconds(),
             LOCK.total_seconds(),
         ),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from msgspec.structs import replace
 
-from projections.owned import UNSTAMPED, Hidden, Reseat, Stamp, StepKind
+from projections.owned import UNSTAMPED, Hidden, Reseat, Stamp
 from projections.skirmish.clock import turn_wait
 from projections.skirmish.notices import reminder, results
 from projections.skirmish.orders import join_forces, signed, submit
@@ -121,12 +121,7 @@ class SkirmishSocietyGame:
         window on each side of a resolution and a reminder to everyone once a turn."""
         if state.map is None or state.winner is not None:
             return Wait()
-        seats = frozenset(
-            seat
-            for seat, facts in state.room.seats.items()
-            if facts.status == "active" and not facts.banned
-        )
-        return turn_wait(state.room.settings, seats)
+        return turn_wait(state.room.settings, state.room.in_play)
 
     def not_ready(self, state: SkirmishPlay) -> str | None:
         return not_ready(state)
@@ -208,17 +203,6 @@ class SkirmishSocietyGame:
         # the lock window is asked; its effect after it.
         if isinstance(move, dict) and set(move) == {"vote"}:
             open_vote(state, seat)
-
-    def step_kind(self, event: Any) -> StepKind | None:
-        match event:
-            case GameStarted():
-                return "start"
-            case OrdersSubmitted() | VoteCast() | JoinForcesRequested():
-                return "act"
-            case TurnResolved():
-                return "resolution"
-            case _:
-                return None
 
     def reseated(self, event: Any) -> Reseat | None:
         if not isinstance(event, TurnResolved):

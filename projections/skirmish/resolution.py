@@ -8,7 +8,6 @@ Pure: no I/O, no clock.
 
 from datetime import datetime
 
-from projections.owned import RoomFacts
 from projections.skirmish.orders import position_of
 from projections.skirmish.state import SkirmishPlay
 from projections.skirmish.votes import outcome, vote_for
@@ -34,7 +33,7 @@ def resolve(play: SkirmishPlay, *, now: datetime, randomness: bytes) -> TurnReso
             orders={
                 seat: [s.text for s in submissions]
                 for seat, submissions in play.submissions.items()
-                if seats[seat].status == "active" and not seats[seat].banned
+                if seat in play.room.in_play
             },
             effect=parse_effect(effect) if effect else None,
             vp_target=settings.vp_target,
@@ -69,9 +68,8 @@ def not_ready(play: SkirmishPlay) -> str | None:
     or an admin who plays could resolve, read the others' orders, rewind and change theirs.
     Says how many are missing, never who: who has sent orders is nobody's business before
     the resolution. None once everyone's are in."""
-    room = play.room
-    active = [seat for seat in room.seats if _in_play(room, seat)]
-    missing = sum(1 for seat in active if seat not in play.submissions)
+    active = play.room.in_play
+    missing = len(active - play.submissions.keys())
     if not missing:
         return None
     verb = "has" if missing == 1 else "have"
@@ -89,12 +87,6 @@ def _mutual_requests(play: SkirmishPlay) -> tuple[tuple[str, str], ...]:
     pairs = {
         tuple(sorted((a, b), key=order.__getitem__))
         for a, b in requests.items()
-        if requests.get(b) == a and _in_play(room, a) and _in_play(room, b)
+        if requests.get(b) == a and a in room.in_play and b in room.in_play
     }
     return tuple(sorted((a, b) for a, b in pairs))
-
-
-def _in_play(room: RoomFacts, seat: str) -> bool:
-    """Still in the game and not banned: gives orders, and may join forces."""
-    facts = room.seats[seat]
-    return facts.status == "active" and not facts.banned

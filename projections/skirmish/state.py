@@ -43,7 +43,7 @@ class SkirmishPlay(msgspec.Struct, frozen=True):
     """What the game is at, and the room's facts it reads (`room`); the rest of the room's
     (accounts, admins, banned accounts, clock, secret, rewinds, fork) is the room's alone."""
 
-    room: RoomFacts = RoomFacts(settings=Settings(name=""), seats={})
+    room: RoomFacts = RoomFacts(settings=Settings(name=""), seats={}, in_play=frozenset())
     # None before the start.
     map: GameMap | None = None
     board: RecordedPosition = RecordedPosition(armies={}, control={}, farms=[])

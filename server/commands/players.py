@@ -4,7 +4,7 @@ outcome. Refusals (Refusal) pass up to the dispatcher."""
 from collections.abc import Awaitable, Callable
 
 from projections.game import GameState, Player
-from projections.owned import owns_events
+from projections.owned import own_events
 from projections.skirmish.hints import HINTS
 from projections.views import my_orders, public_game
 from schema.api import CommandReply, OrdersAccepted
@@ -195,7 +195,7 @@ async def help_(ctx: Context, request: Request) -> CommandReply:
     account = ctx.who.account_id
     # Eliminated players still see their standing.
     me = next((p for p in state.players.values() if account in p.accounts), None)
-    if not owns_events(state.definition):
+    if own_events(state.definition) is None:
         seat = None if me is None else me.id
         admin = state.is_admin(ctx.who.actor)
         return answer(moves.summary(game, state.definition, seat, admin), game)

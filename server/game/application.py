@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from eventstore.records import RecordedEvent
 from projections.game import GameState
 from projections.loading import state_until, stream_of
-from projections.owned import own_events, owns_events
+from projections.owned import own_events
 from projections.playing import step_values
 from projections.schedule import Due, utc_offset_for
 from projections.states import Loaded
@@ -59,7 +59,7 @@ def require_own_turns(state: GameState, instead: str) -> None:
     """A read of a game whose events are the room's own (`OwnEvents`: Skirmish Society's
     orders, its turns) on any other game: 409 wrong_kind_of_game, saying where that game
     keeps it (`instead`), as its orders and votes are refused."""
-    if not owns_events(state.definition):
+    if own_events(state.definition) is None:
         raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: {instead}")
 
 
@@ -211,7 +211,7 @@ async def past_play(
     reached; 409 wrong_kind_of_game for Skirmish Society, naming where its turns are read,
     as require_own_turns does the other way round."""
     definition = state.definition
-    if owns_events(definition):
+    if own_events(definition) is not None:
         where = f"GET /v1/games/{state.game_id}/turns/{turn}"
         raise Conflict(
             codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: its turns are read at {where}"

@@ -116,7 +116,6 @@ def test_its_moves_are_the_room_s_commands() -> None:
     assert isinstance(orders, OrdersSubmitted)
     (room,) = submit(game, 1, f"{army} H")
     assert GAME.stamped(orders, _stamp(game, 1)) == room
-    assert GAME.step_kind(orders) == "act"
     vote = play.vote
     assert vote is not None
     (ballot,) = GAME.move(game.state.skirmish, "p2", {"vote": vote.candidates[0]}, DRAWS)
@@ -138,7 +137,6 @@ def test_its_resolution_is_the_room_s_with_the_joint_players_reseated() -> None:
     room = resolve(game)
     assert isinstance(resolved, TurnResolved)
     assert GAME.stamped(resolved, _stamp(game, at=room.at)) == room
-    assert GAME.step_kind(room) == "resolution"
     assert GAME.reseated(room) == Reseat(merged=dict(room.joined), out=tuple(room.eliminated))
     assert room.joined
     # Each seat's results, as the room sends them after the resolution (all take notices).

@@ -51,6 +51,15 @@ __all__ = ["Refusal", "RewindPlan", "decide", "plan_rewind"]
 
 def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
     match command:
+        # Each case is an isinstance test, in order: the commands of every turn first.
+        case SubmitOrders() | CastVote() | RequestJoinForces():
+            return playing.make_move(state, command.as_move())
+        case MakeMove():
+            return playing.make_move(state, command)
+        case ResolveTurn():
+            return playing.close_wait(state, command)
+        case RemindPlayers():
+            return notices.remind_players(state, command)
         case CreateGame():
             return lifecycle.create_game(state, command)
         case JoinGame():
@@ -71,18 +80,12 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return lifecycle.kill_game(state, command)
         case ChangeSettings():
             return lifecycle.change_settings(state, command)
-        case SubmitOrders() | CastVote() | RequestJoinForces():
-            return playing.make_move(state, command.as_move())
         case ChangeLook():
             return play.change_look(state, command)
         case SetNotifications():
             return play.set_notifications(state, command)
         case Broadcast():
             return play.broadcast(state, command)
-        case ResolveTurn():
-            return playing.close_wait(state, command)
-        case RemindPlayers():
-            return notices.remind_players(state, command)
         case AddAdmin():
             return admins.add_admin(state, command)
         case RemoveAdmin():
@@ -93,7 +96,5 @@ def decide(state: GameState, command: GameCommand) -> list[GameEvent]:
             return invites.claim_seat(state, command)
         case DeclineSeat():
             return invites.decline_seat(state, command)
-        case MakeMove():
-            return playing.make_move(state, command)
         case RewindTurn():
             raise TypeError("a rewind is planned with plan_rewind, not decided")

@@ -7,7 +7,7 @@ from msgspec.structs import replace
 
 from projections.evolve import fold
 from projections.game import GameState
-from projections.owned import OwnEvents, owns_events
+from projections.owned import own_events
 from projections.schedule import utc_offset_for
 from rules.game import Game
 from rules.registry import UnknownGame, game_rules, newest
@@ -65,7 +65,7 @@ def check_settings(rules: Game[Any, Any], settings: Settings) -> Settings:
     check_range("utc_offset", settings.utc_offset, -11, 12)
     check_range("vote_start_turn", settings.vote_start_turn, 1, MAX_VOTE_START_TURN)
     if settings.map is not None:
-        if not isinstance(rules, OwnEvents):
+        if own_events(rules) is None:
             raise InvalidCommand(
                 codes.OPTIONS_REFUSED,
                 f"{rules.name} is not played on a Skirmish Society map: its options say its board",
@@ -89,7 +89,7 @@ def check_settings(rules: Game[Any, Any], settings: Settings) -> Settings:
 def _seats(state: GameState) -> int:
     """How many players may join: on a built-in map, one per starting home, so that the
     start never lacks one; in a game run by its definition, its most seats."""
-    if not owns_events(state.definition):
+    if own_events(state.definition) is None:
         return seats_allowed(state)
     settings = state.settings
     counts = player_counts(settings.map) if settings.map is not None else None
@@ -104,7 +104,7 @@ def create_game(state: GameState, command: CreateGame) -> list[GameEvent]:
     except UnknownGame as error:
         raise InvalidCommand(codes.UNKNOWN_GAME, str(error)) from error
     settings = check_settings(rules, command.settings)
-    if isinstance(rules, OwnEvents):
+    if own_events(rules) is not None:
         if command.options:
             raise InvalidCommand(
                 codes.OPTIONS_REFUSED, "Skirmish Society's options are its settings"

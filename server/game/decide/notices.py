@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from projections.game import GameState
-from projections.owned import OwnEvents
+from projections.owned import own_events
 from projections.playing import newly_waited
 from schema.commands import RemindPlayers
 from schema.game_events import GameEvent, PlayerNotified, PlayRecorded, PlayStarted
@@ -25,8 +25,8 @@ def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
     resolves_at = state.next_resolution_at()
     if state.reminded or resolves_at is None:
         return []
-    definition = state.definition
-    if not isinstance(definition, OwnEvents):
+    own = own_events(state.definition)
+    if own is None:
         # The room's words, the same to each seat.
         same = wait_reminder_text(state, resolves_at)
         return [
@@ -40,7 +40,7 @@ def remind_players(state: GameState, command: RemindPlayers) -> list[GameEvent]:
             player_id=player.id,
             kind="reminder",
             turn=turn,
-            text=definition.reminder(state.play, player.id, turn, resolves_at, rolls),
+            text=own.reminder(state.play, player.id, turn, resolves_at, rolls),
         )
         for player in state.to_remind()
     ]

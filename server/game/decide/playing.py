@@ -59,7 +59,7 @@ def seats_allowed(state: GameState) -> int:
 
 def start_play(state: GameState, command: StartGame, secret: bytes) -> list[GameEvent]:
     definition = state.definition
-    own = definition if isinstance(definition, OwnEvents) else None
+    own = own_events(definition)
     fewest, most = definition.seat_range(state.options)
     count = len(state.players)
     if not fewest <= count <= most:
@@ -92,7 +92,6 @@ def start_play(state: GameState, command: StartGame, secret: bytes) -> list[Game
 
 def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
     definition = existing(state).definition
-    # Asked once a class (own_events): a protocol's isinstance costs a move some 40 µs.
     own = own_events(definition)
     if command.game is not None and command.game != state.game:
         # Skirmish Society's orders, votes and requests name it: moves of another game.
@@ -182,9 +181,10 @@ def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
     turn is resolved by its own events (`OwnEvents`), each followed by its results."""
     require_admin(state, command.actor)
     definition = state.definition
+    own = own_events(definition)
     if command.turn is not None and command.turn != state.turn:
         # Skirmish Society's turns are "resolved", as its players have always read.
-        over = "already resolved" if isinstance(definition, OwnEvents) else "already over"
+        over = "already over" if own is None else "already resolved"
         when = over if command.turn < state.turn else "not reached yet"
         raise WrongTurn(f"turn {command.turn} is {when}; the game is at turn {state.turn}")
     require_phase(state, "running")
@@ -196,8 +196,8 @@ def close_wait(state: GameState, command: ResolveTurn) -> list[GameEvent]:
         raise Conflict(codes.NOT_DUE, f"turn {state.turn}'s wait {until}")
     if not due and not (command.actor.operator or state.settings.sandbox):
         _require_ready(definition, state.play)
-    if isinstance(definition, OwnEvents):
-        return _own_resolution(state, definition, command.now)
+    if own is not None:
+        return _own_resolution(state, own, command.now)
     if wait.sealed:
         kind: StepKind = "timeout" if due else "resolution"
         return told(state, _resolution(state, state.sealed, kind, command.now))
@@ -252,11 +252,12 @@ def leave(state: GameState, seat: str, now: datetime) -> list[GameEvent]:
     if state.phase not in ("running", "paused") or definition.ending(state.play):
         return []
     events = definition.leave(state.play, seat)
-    if isinstance(definition, OwnEvents):
+    own = own_events(definition)
+    if own is not None:
         # Its events are the room's own, appended bare: a leave that changes nothing (Skirmish
         # Society's) records nothing.
         stamp = Stamp(now, state.game_id)
-        return [definition.stamped(event, stamp) for event in events]
+        return [own.stamped(event, stamp) for event in events]
     return told(state, _step(state, "leave", events, seat, None, now))
 
 

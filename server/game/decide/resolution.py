@@ -5,7 +5,7 @@ import msgspec
 from msgspec.structs import replace
 
 from projections.game import GameState
-from projections.owned import owns_events
+from projections.owned import own_events
 from rules.kit.prng import commitment
 from schema import errors as codes
 from schema.bounds import MAX_REASON, check_text
@@ -39,7 +39,7 @@ def plan_rewind(state: GameState, command: RewindTurn) -> RewindPlan:
         reason=reason,
         # The generation of a game run by its definition (rules/game.py); Skirmish Society's
         # draws do not depend on rewinds.
-        rewinds=0 if owns_events(state.definition) else state.rewinds + 1,
+        rewinds=0 if own_events(state.definition) is not None else state.rewinds + 1,
     )
     if state.phase == "finished" and state.secret is not None:
         # The end revealed the secret; the game goes on, and its draws must stay unknown.

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from projections.game import GameState
-from projections.owned import owns_events
+from projections.owned import own_events
 from rules.game import Pictured
 from rules.kit.picture import Look, Picture
 from rules.skirmish.maps import builtin_names
@@ -95,7 +95,7 @@ async def get_map_png(
 ) -> Response:
     loaded = await readable(services(request), game)
     state = loaded.state
-    if not owns_events(state.definition):
+    if own_events(state.definition) is None:
         return await _game_picture(request, state, turn)
     skirmish = state.skirmish
     if skirmish.map is None:
