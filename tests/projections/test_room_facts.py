@@ -62,7 +62,7 @@ def _seats(state: GameState) -> dict[str, tuple[str, str, bool]]:
 
 def test_the_room_facts_and_options_are_there_from_the_creation_on() -> None:
     created = fold_events(*joined_events())
-    assert created.skirmish.room == RoomFacts(settings=SETTINGS, seats={})
+    assert created.skirmish.room == RoomFacts(settings=SETTINGS, seats={}, in_play=frozenset())
     assert (
         created.options
         == options_of(SETTINGS, 7)
