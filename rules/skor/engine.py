@@ -1,7 +1,7 @@
 """Skor's engine (docs/skor.md): one action of one player on a state, accepted with its
 events or refused with a reason; a refused action changes nothing and rolls nothing."""
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -130,10 +130,10 @@ def submit_text(state: State, player: str, text: str, dice: Dice) -> tuple[State
     return state, done
 
 
-def to_move(game: State | Setup, chosen: Collection[str] = ()) -> tuple[str, ...]:
-    """Who is to act: during the setup, the players whose sealed choice (not in `chosen`)
-    is still awaited, both at once; then the player whose turn it is; nobody once the game
-    is over (though either player may resign while it goes on)."""
+def to_move(game: State | Setup) -> tuple[str, ...]:
+    """Who is to act: during the setup, both players at once, each with a sealed choice
+    (who has chosen is the room's to keep); then the player whose turn it is; nobody once
+    the game is over (though either player may resign while it goes on)."""
     if isinstance(game, Setup):
-        return tuple(p for p in game.players if p not in chosen)
+        return tuple(game.players)
     return () if game.ending is not None else (game.turn.player,)

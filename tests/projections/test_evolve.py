@@ -7,94 +7,41 @@ from msgspec.structs import replace
 
 from projections.evolve import evolve, fold
 from projections.game import GameState, decode_snapshot
-from projections.owned import RoomFacts, SeatFacts, room_facts
-from projections.skirmish.options import options_of
 from projections.skirmish.state import SkirmishPlay
 from rules.skirmish.maps import builtin_map
 from rules.skirmish.turn import OrderReport
 from schema.commands import Actor
 from schema.game_events import (
-    ForkStarted,
     GameCreated,
-    GameEvent,
     GameForked,
     GameKilled,
     GamePaused,
-    GameStarted,
     GameUnpaused,
     JoinForcesRequested,
     MessageBroadcast,
     NotificationsChanged,
-    OrdersSubmitted,
     PlayerBanned,
-    PlayerJoined,
     PlayerLeft,
     PlayerLookChanged,
     PlayerResigned,
     PlayerUnbanned,
-    RecordedPosition,
-    SeatClaimed,
-    Settings,
     SettingsChanged,
-    TurnResolved,
     TurnRewound,
     Vote,
     VoteCast,
     VoteOutcome,
     game_codec,
 )
+from tests.projections.skirmish_events import (
+    SETTINGS,
+    VOTE,
+    fold_events,
+    joined_events,
+    orders,
+    started_events,
+    turn_resolved,
+)
 from tests.server.decide.given import ADMIN, NOON, T0, Game, at, forking, noon, resolve, started
-
-SETTINGS = Settings(name="Folded")
-VOTE = Vote(turn=1, candidates=("FEAST", "STORM"), tie_break="STORM")
-
-
-def _fold(*events: GameEvent) -> GameState:
-    return fold(GameState(), enumerate(events, start=1))
-
-
-def _joined(*names: str) -> list[GameEvent]:
-    events: list[GameEvent] = [
-        GameCreated(game_id="g1", settings=SETTINGS, admin=ADMIN, seed=7, at=T0)
-    ]
-    for i, name in enumerate(names, start=1):
-        events.append(
-            PlayerJoined(player_id=f"p{i}", account_id=f"acct-{i}", name=name, color=i, pattern=1)
-        )
-    return events
-
-
-def _started(*names: str, vote: Vote | None = None) -> list[GameEvent]:
-    armies = {"EH": "p1", "MA": "p2", "MJ": "p3", "KU": "p4"}
-    players = {f"p{i}" for i in range(1, len(names) + 1)}
-    armies = {t: p for t, p in armies.items() if p in players}
-    board = RecordedPosition(armies=armies, control=dict(armies), farms=[])
-    start = GameStarted(map=builtin_map("rulebook"), board=board, homes={}, at=T0, vote=vote)
-    return [*_joined(*names), start]
-
-
-def _resolution(turn: int = 1, **fields: object) -> TurnResolved:
-    event = TurnResolved(
-        turn=turn,
-        at=noon(turn),
-        effect=None,
-        orders=[],
-        board=RecordedPosition(armies={"EH": "p1"}, control={"EH": "p1", "BF": "p1"}, farms=[]),
-        dead=[],
-        vp={},
-        vp_gained={},
-        eliminated=[],
-        winner=None,
-        joined={},
-        vote_outcome=None,
-        next_vote=None,
-        next_effect=None,
-    )
-    return replace(event, **fields)
-
-
-def _orders(player: str, text: str) -> OrdersSubmitted:
-    return OrdersSubmitted(player_id=player, turn=1, text=text, account_id="acct", checked=[])
 
 
 def test_creation_opens_the_join_phase() -> None:
@@ -114,7 +61,7 @@ def test_creation_opens_the_join_phase() -> None:
 
 
 def test_players_join_and_leave_and_ids_keep_counting() -> None:
-    state = _fold(*_joined("Ann", "Bob"), PlayerLeft(player_id="p1"))
+    state = fold_events(*joined_events("Ann", "Bob"), PlayerLeft(player_id="p1"))
     assert list(state.players) == ["p2"]
     player = state.players["p2"]
     assert (player.name, player.accounts, player.color, player.status) == (
@@ -129,7 +76,7 @@ def test_players_join_and_leave_and_ids_keep_counting() -> None:
 
 
 def test_the_start_sets_the_map_the_board_turn_one_and_the_clock() -> None:
-    state = _fold(*_started("Ann", "Bob", "Cy", vote=VOTE))
+    state = fold_events(*started_events("Ann", "Bob", "Cy", vote=VOTE))
     assert state.phase == "running"
     assert state.skirmish.map == builtin_map("rulebook")
     assert state.skirmish.board.armies == {"EH": "p1", "MA": "p2", "MJ": "p3"}
@@ -140,11 +87,11 @@ def test_the_start_sets_the_map_the_board_turn_one_and_the_clock() -> None:
 
 
 def test_the_turns_submissions_ballots_and_requests_gather() -> None:
-    state = _fold(
-        *_started("Ann", "Bob", "Cy", vote=VOTE),
-        _orders("p1", "first"),
-        _orders("p2", "theirs"),
-        _orders("p1", "second"),
+    state = fold_events(
+        *started_events("Ann", "Bob", "Cy", vote=VOTE),
+        orders("p1", "first"),
+        orders("p2", "theirs"),
+        orders("p1", "second"),
         VoteCast(player_id="p1", turn=1, effect="FEAST"),
         JoinForcesRequested(player_id="p2", with_player="p3", turn=1),
     )
@@ -160,16 +107,16 @@ def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> 
         vote=VOTE, tally={"FEAST": 1, "STORM": 0}, winner="FEAST", applies_to_turn=2
     )
     report = OrderReport("p1", "EH to BF", "EH", "move", "succeeded", "BF")
-    resolution = _resolution(
+    resolution = turn_resolved(
         orders=[report],
         vp={"p1": 2, "p2": 0, "p3": 1},
         vote_outcome=outcome,
         next_vote=next_vote,
         next_effect="FEAST",
     )
-    state = _fold(
-        *_started("Ann", "Bob", "Cy", vote=VOTE),
-        _orders("p1", "EH to BF"),
+    state = fold_events(
+        *started_events("Ann", "Bob", "Cy", vote=VOTE),
+        orders("p1", "EH to BF"),
         VoteCast(player_id="p1", turn=1, effect="FEAST"),
         JoinForcesRequested(player_id="p2", with_player="p3", turn=1),
         resolution,
@@ -195,12 +142,12 @@ def test_a_resolution_moves_to_the_next_turn_and_clears_the_turns_business() -> 
 
 def test_a_join_makes_one_player_of_two_with_both_accounts() -> None:
     events = [
-        *_started("Ann", "Bob", "Cy", "Di"),
+        *started_events("Ann", "Bob", "Cy", "Di"),
         NotificationsChanged(player_id="p2", enabled=False),
         PlayerBanned(account_id="acct-4", player_id="p4"),
-        _resolution(vp={"p1": 5, "p3": 0, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}),
+        turn_resolved(vp={"p1": 5, "p3": 0, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}),
     ]
-    state = _fold(*events)
+    state = fold_events(*events)
     assert list(state.players) == ["p1", "p3", "p2/p4"]
     joint = state.players["p2/p4"]
     assert (joint.name, joint.accounts, joint.color, state.skirmish.vp_of(joint.id)) == (
@@ -218,20 +165,20 @@ def test_a_join_makes_one_player_of_two_with_both_accounts() -> None:
 
 
 def test_a_joint_player_is_banned_when_both_halves_were() -> None:
-    state = _fold(
-        *_started("Ann", "Bob", "Cy", "Di"),
+    state = fold_events(
+        *started_events("Ann", "Bob", "Cy", "Di"),
         PlayerBanned(account_id="acct-2", player_id="p2"),
         PlayerBanned(account_id="acct-4", player_id="p4"),
-        _resolution(vp={"p1": 5, "p3": 0, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}),
+        turn_resolved(vp={"p1": 5, "p3": 0, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}),
     )
     assert state.players["p2/p4"].banned
 
 
 def test_an_eliminated_player_is_out_and_its_account_plays_no_more() -> None:
-    state = _fold(
-        *_started("Ann", "Bob", "Cy"),
+    state = fold_events(
+        *started_events("Ann", "Bob", "Cy"),
         PlayerResigned(player_id="p3"),
-        _resolution(vp={"p1": 0, "p2": 0, "p3": 0}, eliminated=["p2", "p3"]),
+        turn_resolved(vp={"p1": 0, "p2": 0, "p3": 0}, eliminated=["p2", "p3"]),
     )
     assert state.players["p2"].status == "eliminated"
     assert state.player_of("acct-2") is None
@@ -240,14 +187,21 @@ def test_an_eliminated_player_is_out_and_its_account_plays_no_more() -> None:
 
 
 def test_a_winner_finishes_the_game() -> None:
-    state = _fold(*_started("Ann", "Bob", "Cy"), _resolution(vp={"p1": 10}, winner="p1"))
+    state = fold_events(
+        *started_events("Ann", "Bob", "Cy"), turn_resolved(vp={"p1": 10}, winner="p1")
+    )
     assert (state.phase, state.skirmish.winner) == ("finished", "p1")
     assert state.next_resolution_at() is None
 
 
 def test_fold_tracks_the_version_and_the_versions_of_resolutions() -> None:
-    events = [*_started("Ann", "Bob", "Cy"), _resolution(1), _orders("p1", "x"), _resolution(2)]
-    state = _fold(*events)
+    events = [
+        *started_events("Ann", "Bob", "Cy"),
+        turn_resolved(1),
+        orders("p1", "x"),
+        turn_resolved(2),
+    ]
+    state = fold_events(*events)
     assert state.version == len(events)
     assert state.resolved_versions == (len(events) - 2, len(events))
     # Folding on from a state continues where it stood.
@@ -258,9 +212,9 @@ def test_fold_tracks_the_version_and_the_versions_of_resolutions() -> None:
 def test_the_rewind_marker_forgets_the_turns_votes_but_keeps_its_orders() -> None:
     # The truncation took the resolution of turn 1 away; the marker follows what is left.
     rewound_at = NOON + timedelta(hours=3)
-    state = _fold(
-        *_started("Ann", "Bob", "Cy", vote=VOTE),
-        _orders("p1", "EH H"),
+    state = fold_events(
+        *started_events("Ann", "Bob", "Cy", vote=VOTE),
+        orders("p1", "EH H"),
         VoteCast(player_id="p2", turn=1, effect="STORM"),
         TurnRewound(turn=1, at=rewound_at),
     )
@@ -273,14 +227,16 @@ def test_the_rewind_marker_forgets_the_turns_votes_but_keeps_its_orders() -> Non
 
 
 def test_a_resignation_is_permanent_and_silences_notifications() -> None:
-    state = _fold(*_started("Ann", "Bob", "Cy"), PlayerResigned(player_id="p1"))
+    state = fold_events(*started_events("Ann", "Bob", "Cy"), PlayerResigned(player_id="p1"))
     player = state.players["p1"]
     assert (player.status, player.notifications) == ("resigned", False)
     assert state.player_of("acct-1") == player
 
 
 def test_bans_mark_the_account_and_the_player_and_unbans_clear_both() -> None:
-    state = _fold(*_started("Ann", "Bob", "Cy"), PlayerBanned(account_id="acct-1", player_id="p1"))
+    state = fold_events(
+        *started_events("Ann", "Bob", "Cy"), PlayerBanned(account_id="acct-1", player_id="p1")
+    )
     assert state.banned_accounts == {"acct-1"}
     assert state.players["p1"].banned
     state = evolve(state, PlayerUnbanned(account_id="acct-1"))
@@ -289,8 +245,8 @@ def test_bans_mark_the_account_and_the_player_and_unbans_clear_both() -> None:
 
 
 def test_a_ban_in_the_join_phase_marks_only_the_account() -> None:
-    state = _fold(
-        *_joined("Ann", "Bob"),
+    state = fold_events(
+        *joined_events("Ann", "Bob"),
         PlayerLeft(player_id="p1", banned=True),
         PlayerBanned(account_id="acct-1", player_id=None),
     )
@@ -299,7 +255,7 @@ def test_a_ban_in_the_join_phase_marks_only_the_account() -> None:
 
 
 def test_pause_stops_the_clock_and_unpause_resolves_at_the_normal_time() -> None:
-    paused = _fold(*_started("Ann", "Bob", "Cy"), GamePaused(at=at(30)))
+    paused = fold_events(*started_events("Ann", "Bob", "Cy"), GamePaused(at=at(30)))
     assert (paused.phase, paused.next_resolution_at()) == ("paused", None)
     # rules.md: the next resolution hour whose lock window has not yet begun. Unpausing at
     # 11:00 for a 12:00 hour resolves at 12:00 the same day...
@@ -312,11 +268,11 @@ def test_pause_stops_the_clock_and_unpause_resolves_at_the_normal_time() -> None
 
 
 def test_a_killed_game_is_killed() -> None:
-    assert _fold(*_started("Ann", "Bob", "Cy"), GameKilled(at=at(1))).phase == "killed"
+    assert fold_events(*started_events("Ann", "Bob", "Cy"), GameKilled(at=at(1))).phase == "killed"
 
 
 def test_a_change_of_schedule_reckons_the_next_resolution_from_the_change() -> None:
-    start = _fold(*_started("Ann", "Bob", "Cy"))
+    start = fold_events(*started_events("Ann", "Bob", "Cy"))
     fast = evolve(start, SettingsChanged(settings=replace(SETTINGS, fast_mode=True), at=at(60)))
     assert fast.next_resolution_at() == at(75)
     later = evolve(
@@ -326,7 +282,7 @@ def test_a_change_of_schedule_reckons_the_next_resolution_from_the_change() -> N
 
 
 def test_a_change_outside_the_schedule_leaves_the_clock_alone() -> None:
-    start = _fold(*_started("Ann", "Bob", "Cy"))
+    start = fold_events(*started_events("Ann", "Bob", "Cy"))
     quiet = evolve(
         start, SettingsChanged(settings=replace(SETTINGS, broadcasting=False), at=at(60))
     )
@@ -335,8 +291,8 @@ def test_a_change_outside_the_schedule_leaves_the_clock_alone() -> None:
 
 
 def test_a_change_in_the_join_phase_sets_no_clock() -> None:
-    state = _fold(
-        *_joined("Ann"), SettingsChanged(settings=replace(SETTINGS, fast_mode=True), at=at(5))
+    state = fold_events(
+        *joined_events("Ann"), SettingsChanged(settings=replace(SETTINGS, fast_mode=True), at=at(5))
     )
     assert state.settings.fast_mode
     assert _earliest(state) is None
@@ -345,7 +301,7 @@ def test_a_change_in_the_join_phase_sets_no_clock() -> None:
 
 def test_a_new_time_zone_keeps_the_next_resolution_at_the_same_instant() -> None:
     """/local_time moves the resolution hour with the time zone: the same instant."""
-    start = _fold(*_started("Ann", "Bob", "Cy"))
+    start = fold_events(*started_events("Ann", "Bob", "Cy"))
     for utc_offset in range(-11, 13):
         zone = replace(SETTINGS, utc_offset=utc_offset, resolution_hour=(12 + utc_offset) % 24)
         moved = evolve(start, SettingsChanged(settings=zone, at=at(60)))
@@ -353,8 +309,8 @@ def test_a_new_time_zone_keeps_the_next_resolution_at_the_same_instant() -> None
 
 
 def test_look_and_notifications_change_the_player() -> None:
-    state = _fold(
-        *_joined("Ann"),
+    state = fold_events(
+        *joined_events("Ann"),
         PlayerLookChanged(player_id="p1", name="Anna", color=9, pattern=12),
         NotificationsChanged(player_id="p1", enabled=False),
     )
@@ -368,8 +324,8 @@ def test_look_and_notifications_change_the_player() -> None:
 
 
 def test_a_broadcast_changes_nothing_but_the_version() -> None:
-    before = _fold(*_joined("Ann"))
-    after = _fold(*_joined("Ann"), MessageBroadcast(message="hi"))
+    before = fold_events(*joined_events("Ann"))
+    after = fold_events(*joined_events("Ann"), MessageBroadcast(message="hi"))
     assert replace(after, version=before.version) == before
 
 
@@ -391,27 +347,11 @@ def test_a_real_fork_recorded_before_invitations_still_seats_its_players_running
     }
 
 
-def test_skirmish_societys_own_state_is_its_play_from_its_creation_on() -> None:
-    joined = _fold(*_joined("Ann", "Bob", "Cy"), PlayerBanned(account_id="acct-3", player_id="p3"))
-    assert joined.play == SkirmishPlay(room=joined.skirmish.room)
-    assert (joined.skirmish.map, joined.skirmish.board.armies, joined.skirmish.vp_of("p1")) == (
-        None,
-        {},
-        0,
-    )
-    events = _started("Ann", "Bob", "Cy", vote=VOTE)
-    start = events[-1]
-    assert isinstance(start, GameStarted)
-    assert _fold(*events).play == SkirmishPlay(
-        room=_fold(*events[:-1]).skirmish.room, map=start.map, board=start.board, vote=VOTE
-    )
-
-
 def test_skirmish_societys_state_comes_back_whole_from_a_snapshot() -> None:
-    state = _fold(
-        *_started("Ann", "Bob", "Cy", "Di", vote=VOTE),
-        _resolution(vp={"p1": 2, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}, winner=None),
-        _orders("p1", "EH H"),
+    state = fold_events(
+        *started_events("Ann", "Bob", "Cy", "Di", vote=VOTE),
+        turn_resolved(vp={"p1": 2, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}, winner=None),
+        orders("p1", "EH H"),
         VoteCast(player_id="p1", turn=2, effect="FEAST"),
         JoinForcesRequested(player_id="p1", with_player="p3", turn=2),
     )
@@ -419,154 +359,6 @@ def test_skirmish_societys_state_comes_back_whole_from_a_snapshot() -> None:
     assert back == state
     assert back is not None
     assert isinstance(back.play, SkirmishPlay)
-
-
-def _seats(state: GameState) -> dict[str, tuple[str, str, bool]]:
-    """Skirmish Society's seats as its own state has them: name, status, banned."""
-    return {seat: (f.name, f.status, f.banned) for seat, f in state.skirmish.room.seats.items()}
-
-
-def test_the_room_facts_and_options_are_there_from_the_creation_on() -> None:
-    created = _fold(*_joined())
-    assert created.skirmish.room == RoomFacts(settings=SETTINGS, seats={}, in_play=frozenset())
-    assert (
-        created.options
-        == options_of(SETTINGS, 7)
-        == {
-            "map": None,
-            "map_type": "normal",
-            "seed": 7,
-            "votes": SETTINGS.votes,
-            "vote_start_turn": SETTINGS.vote_start_turn,
-        }
-    )
-
-
-def test_the_room_facts_follow_joins_leaves_and_looks() -> None:
-    state = _fold(
-        *_joined("Ann", "Bob", "Cy"),
-        PlayerLeft(player_id="p2"),
-        PlayerLookChanged(player_id="p3", name="Cyd", color=9, pattern=2),
-        # Notifications are not the game's business: its facts stay as they were.
-        NotificationsChanged(player_id="p1", enabled=False),
-    )
-    assert state.skirmish.room.seats == {
-        "p1": SeatFacts(name="Ann", status="active", banned=False),
-        "p3": SeatFacts(name="Cyd", status="active", banned=False),
-    }
-
-
-def test_the_room_facts_follow_resignations_bans_and_unbans() -> None:
-    state = _fold(
-        *_started("Ann", "Bob", "Cy"),
-        PlayerResigned(player_id="p1"),
-        PlayerBanned(account_id="acct-2", player_id="p2"),
-        PlayerBanned(account_id="acct-3", player_id="p3"),
-    )
-    assert _seats(state) == {
-        "p1": ("Ann", "resigned", False),
-        "p2": ("Bob", "active", True),
-        "p3": ("Cy", "active", True),
-    }
-    unbanned = evolve(state, PlayerUnbanned(account_id="acct-2"))
-    assert _seats(unbanned)["p2"] == ("Bob", "active", False)
-
-
-def test_the_room_facts_follow_joint_players_and_eliminations() -> None:
-    state = _fold(
-        *_started("Ann", "Bob", "Cy", "Di"),
-        PlayerBanned(account_id="acct-4", player_id="p4"),
-        _resolution(vp={"p1": 5, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}, eliminated=["p3"]),
-    )
-    assert _seats(state) == {
-        "p1": ("Ann", "active", False),
-        "p3": ("Cy", "eliminated", False),
-        "p2/p4": ("Bob/Di", "active", False),
-    }
-
-
-def test_the_room_facts_and_options_follow_settings_changes() -> None:
-    on_a_map = replace(SETTINGS, map="rulebook", vp_target=12)
-    joined = _fold(*_joined("Ann"), SettingsChanged(settings=on_a_map, at=at(5)))
-    assert joined.skirmish.room.settings == on_a_map
-    assert joined.options == {
-        "map": "rulebook",
-        "map_type": "normal",
-        "seed": 7,
-        "votes": on_a_map.votes,
-        "vote_start_turn": on_a_map.vote_start_turn,
-    }
-    fast = replace(SETTINGS, fast_mode=True)
-    running = evolve(
-        _fold(*_started("Ann", "Bob", "Cy")), SettingsChanged(settings=fast, at=at(60))
-    )
-    assert running.skirmish.room.settings == fast
-    assert running.skirmish.map == builtin_map("rulebook")
-
-
-def test_a_forks_room_facts_are_its_seats_and_settings_from_its_first_event_on() -> None:
-    source = started(3)
-    resolve(source)
-    (event,) = Game().run(forking(source, sandbox=False))
-    assert isinstance(event, GameForked)
-    fork = _fold(event)
-    assert fork.skirmish.room.settings == event.settings
-    assert _seats(fork) == {
-        "p1": ("Player 1", "active", False),
-        "p2": ("Player 2", "active", False),
-        "p3": ("Player 3", "active", False),
-    }
-    assert fork.skirmish.map == source.state.skirmish.map
-    # A fork records no options either, and has no seed of its own: it plays its source's map.
-    assert event.options == {}
-    assert fork.options == options_of(event.settings, 0)
-    # The seats nobody claimed play as resigned once it starts.
-    started_fork = _fold(
-        event,
-        SeatClaimed(player_id="p1", account_id="acct-1"),
-        ForkStarted(at=at(60), unclaimed=["p2", "p3"]),
-    )
-    assert [f.status for f in started_fork.skirmish.room.seats.values()] == [
-        "active",
-        "resigned",
-        "resigned",
-    ]
-
-
-def test_skirmish_societys_room_facts_are_the_rooms_after_every_event() -> None:
-    events = [
-        *_started("Ann", "Bob", "Cy", "Di", vote=VOTE),
-        PlayerLookChanged(player_id="p1", name="Anna", color=9, pattern=2),
-        PlayerBanned(account_id="acct-4", player_id="p4"),
-        _orders("p1", "EH H"),
-        _resolution(vp={"p1": 2, "p2/p4": 1}, joined={"p2/p4": ("p2", "p4")}),
-        SettingsChanged(settings=replace(SETTINGS, hints=False), at=noon(1)),
-        PlayerResigned(player_id="p3"),
-        PlayerUnbanned(account_id="acct-4"),
-        _resolution(2, vp={"p1": 3}, eliminated=["p3"]),
-        GamePaused(at=noon(2)),
-    ]
-    state = GameState()
-    for version, event in enumerate(events, start=1):
-        state = fold(state, [(version, event)])
-        assert state.skirmish.room == room_facts(state.settings, state.players), event
-
-
-def test_a_game_run_by_its_definition_has_no_room_facts_and_keeps_its_options() -> None:
-    created = GameCreated(
-        game_id="g1",
-        settings=SETTINGS,
-        admin=ADMIN,
-        seed=7,
-        at=T0,
-        game="art-of-war",
-        game_version=2,
-        options={"map": "aow-mini"},
-    )
-    state = _fold(
-        created, PlayerJoined(player_id="p1", account_id="acct-1", name="Ann", color=1, pattern=1)
-    )
-    assert (state.play, state.options) == (None, {"map": "aow-mini"})
 
 
 def _earliest(state: GameState) -> datetime | None:
