@@ -1,17 +1,20 @@
 """Skor's page (/games/{game}, the shell of docs/games.md with js/games/skor.js) in headless
 Chromium against a real server: a game created, joined and started over HTTP; one choice
-sealed through the page's form, the other over HTTP; then one player acts through the page
+sealed through the page's form (which keeps what was picked through a redraw that the
+socket's late catch-up makes), the other over HTTP; then one player acts through the page
 (by clicking the board, and by typing) and the other over HTTP, and the page follows each
 move over the socket without reloading: pieces, whose turn it is, the last action's dice;
 the history slider steps back action by action; a resignation ends it on the page."""
 
+import asyncio
+import re
 from typing import TYPE_CHECKING, Any
 
 from tests.browser.skor_games import free_neighbour, move, skor_game
 from tests.browser.support import UNLABELLED_CONTROLS, Server
 
 if TYPE_CHECKING:
-    from playwright.async_api import Page
+    from playwright.async_api import Page, WebSocketRoute
 
 Json = dict[str, Any]
 PIECES_ON_BOARD = """els => els.map(e => [e.dataset.hex, e.dataset.player, e.dataset.kind])"""
@@ -26,10 +29,46 @@ def pieces_of(game: Json) -> list[list[str]]:
     return sorted([p["at"], p["player"], p["kind"]] for p in game["pieces"])
 
 
+class LateSocket:
+    """The page's live socket, with what the server sends held back until `release()`: a
+    catch-up that arrives late, as under load."""
+
+    def __init__(self) -> None:
+        self.page_side: WebSocketRoute | None = None
+        self.held: list[str | bytes] | None = []  # None once released
+        self.arrived = asyncio.Event()
+
+    async def route(self, page: "Page") -> None:
+        await page.route_web_socket(re.compile(r"/live\?"), self._connect)
+
+    def _connect(self, page_side: "WebSocketRoute") -> None:
+        self.page_side = page_side
+        page_side.connect_to_server().on_message(self._from_server)
+
+    def _from_server(self, message: str | bytes) -> None:
+        assert self.page_side is not None
+        if self.held is None:
+            self.page_side.send(message)
+        else:
+            self.held.append(message)
+            self.arrived.set()
+
+    async def release(self) -> None:
+        """Once the catch-up has come (at least its first message), let it through."""
+        await asyncio.wait_for(self.arrived.wait(), timeout=10)
+        assert self.page_side is not None
+        assert self.held
+        held, self.held = self.held, None
+        for message in held:
+            self.page_side.send(message)
+
+
 async def test_a_skor_game_is_played_through_its_page(server: Server, page: "Page") -> None:
     from playwright.async_api import expect
 
     first, second = await skor_game(server)
+    socket = LateSocket()
+    await socket.route(page)
     await page.goto(f"{server.base}/games/{server.game_id}")
     board = page.locator("#play-board")
     skor = page.locator("#play-board .skor")
@@ -48,13 +87,23 @@ async def test_a_skor_game_is_played_through_its_page(server: Server, page: "Pag
     form = page.locator(f'form.skor-choose[data-seat="{first.id}"]')
     await form.get_by_label("Culture").select_option("technocracy")
     await form.get_by_label("Technocracy's free tier 1").select_option("military")
-    await form.get_by_label("Side facing the opponent").select_option("3")
+    side = form.get_by_label("Side facing the opponent")
+    await side.select_option("3")
+    await side.focus()
+    # The socket's catch-up, come only now (as under load), redraws the page: the choice
+    # being made stays as picked, and the keyboard where it was.
+    await page.evaluate("document.querySelector('#play-board .skor').dataset.before = ''")
+    await socket.release()
+    await expect(page.locator("#play-board .skor[data-before]")).to_have_count(0)
+    await expect(side).to_have_value("3")
+    await expect(form.get_by_label("Technocracy's free tier 1")).to_have_value("military")
+    await expect(side).to_be_focused()
     await form.get_by_role("button", name="Seal the choice").click()
-    await expect(page.locator(f'#sealed [data-seat="{first.id}"]')).to_contain_text(
-        '"culture": "technocracy"'
-    )
+    sealed = page.locator(f'#sealed [data-seat="{first.id}"]')
+    await expect(sealed).to_contain_text('"culture": "technocracy"')
+    await expect(sealed).to_contain_text('"side": 3')
     # Until both are in, the form shows the choice sealed, and may replace it.
-    await expect(form.get_by_label("Side facing the opponent")).to_have_value("3")
+    await expect(side).to_have_value("3")
     await expect(form.get_by_role("button")).to_have_text("Seal this choice instead")
     assert await page.evaluate(UNLABELLED_CONTROLS) == []
     # The other's, over HTTP: a Dictatorship, whose every `end` rolls a d2 in the open.

@@ -8,36 +8,54 @@ import { el } from "../util.js";
 import { choiceFields } from "../skor/choice.js";
 import { drawPosition, looksOf, stepOf, territoryOf } from "../skor/view.js";
 
-// The forms that seal a choice, one per seat the reader plays.
-function choiceForms(game, context) {
+// The form that seals a seat's choice, showing the choice it has sealed, if any.
+function choiceForm(game, context, seat) {
   const setup = game.play.setup;
-  return context.seats.map((seat) => {
-    const territory = territoryOf(setup, seat);
-    const { fieldset, read } = choiceFields(`skor-choice-${seat}`, {
-      alternative: setup.options.alternative_culture,
-      legend: `${context.name(seat)}'s choice (territory ${territory})`,
-      initial: context.sealed[seat] ?? null,
-    });
-    const error = el("p", { class: "fork-error", role: "alert" });
-    const sealed = context.sealed[seat] !== undefined;
-    const form = el(
-      "form",
-      { class: "skor-choose", "data-seat": seat, novalidate: true },
-      fieldset,
-      el("button", { type: "submit" }, sealed ? "Seal this choice instead" : "Seal the choice"),
-      error,
-    );
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      error.textContent = "";
-      try {
-        await context.move(read(), { player: seat });
-      } catch (failed) {
-        error.textContent = failed.message;
-      }
-    });
-    return form;
+  const territory = territoryOf(setup, seat);
+  const { fieldset, read } = choiceFields(`skor-choice-${seat}`, {
+    alternative: setup.options.alternative_culture,
+    legend: `${context.name(seat)}'s choice (territory ${territory})`,
+    initial: context.sealed[seat] ?? null,
   });
+  const error = el("p", { class: "fork-error", role: "alert" });
+  const sealed = context.sealed[seat] !== undefined;
+  const form = el(
+    "form",
+    { class: "skor-choose", "data-seat": seat, novalidate: true },
+    fieldset,
+    el("button", { type: "submit" }, sealed ? "Seal this choice instead" : "Seal the choice"),
+    error,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    try {
+      await context.move(read(), { player: seat });
+    } catch (failed) {
+      error.textContent = failed.message;
+    }
+  });
+  return form;
+}
+
+// The choice forms last drawn on a board, by seat: `{sealed, form}`. The page redraws on every
+// message of its socket (a late catch-up, a reconnection's), so a form drawn anew each time
+// would lose what the reader has picked but not sent yet, and a click would then seal the
+// form's first options. A seat's form is kept while its sealed choice is the one it shows.
+const choiceFormsOf = new WeakMap();
+
+// The forms that seal a choice, one per seat the reader plays.
+function choiceForms(root, game, context) {
+  const before = choiceFormsOf.get(root) ?? new Map();
+  const now = new Map();
+  for (const seat of context.seats) {
+    const sealed = JSON.stringify(context.sealed[seat] ?? null);
+    const kept = before.get(seat);
+    const fresh = kept?.sealed !== sealed;
+    now.set(seat, fresh ? { sealed, form: choiceForm(game, context, seat) } : kept);
+  }
+  choiceFormsOf.set(root, now);
+  return [...now.values()].map(({ form }) => form);
 }
 
 export function render(root, game, context) {
@@ -54,6 +72,7 @@ export function render(root, game, context) {
     running && state && !state.ending && context.seats.includes(state.turn.player)
       ? state.turn.player
       : null;
+  const focused = document.activeElement;
   const drawn = drawPosition(root, {
     game: state,
     setup: play.setup,
@@ -63,7 +82,11 @@ export function render(root, game, context) {
     propose: (text) => context.draft(text),
     key: `${game.position}|${context.turn}`,
   });
-  if (!state && running) drawn.append(...choiceForms(game, context));
+  if (!state && running) {
+    drawn.append(...choiceForms(root, game, context));
+    // A form kept was taken off the page and put back: the keyboard stays where it was.
+    if (focused !== document.activeElement && drawn.contains(focused)) focused.focus();
+  }
   const sandbox = `/sandbox/skor?game=${encodeURIComponent(game.id)}&turn=${context.turn}`;
   const link = el("a", { class: "turn-link", href: sandbox }, "This position in the sandbox");
   drawn.append(el("p", {}, link));
