@@ -12,7 +12,7 @@ import msgspec
 from eventstore.base import EventStore
 from eventstore.records import NewEvent, Snapshot
 from projections.evolve import fold
-from projections.game import SNAPSHOT_NAME, GameState
+from projections.game import SNAPSHOT_NAME, GameState, encode_snapshot
 from projections.loading import stream_of
 from schema.commands import (
     Actor,
@@ -35,7 +35,6 @@ ORDERS_AFTER = timedelta(minutes=5)
 # Events per append request, and append requests under way at once.
 CHUNK = 500
 IN_FLIGHT = 32
-_encode = msgspec.json.Encoder().encode
 
 
 class BuiltGame:
@@ -64,7 +63,7 @@ class BuiltGame:
             for event in events
         )
         if self.snapshots is not None and any(isinstance(e, TurnResolved) for e in events):
-            self.snapshots[self.state.version] = _encode(self.state)
+            self.snapshots[self.state.version] = encode_snapshot(self.state)
 
     def set_up(
         self,

@@ -4,11 +4,9 @@ a kept state moved on by the events read after it."""
 
 import uuid
 
-import msgspec
-
 from eventstore.records import NewEvent, NewSnapshot, RecordedEvent
 from projections.evolve import fold
-from projections.game import SNAPSHOT_NAME, GameState
+from projections.game import SNAPSHOT_NAME, GameState, encode_snapshot
 from projections.states import Loaded
 from schema.commands import GameCommand
 from schema.errors import Refusal
@@ -16,7 +14,6 @@ from schema.game_events import GameEvent, PlayRecorded, TurnResolved, game_codec
 from server.game.decide import decide
 
 Decided = list[GameEvent] | Refusal
-_encoder = msgspec.json.Encoder()
 
 
 def decide_in_turn(
@@ -56,7 +53,7 @@ def snapshot_of(decided: list[Decided], state: GameState) -> NewSnapshot | None:
     Skirmish turn's, or a sealed wait of a game run by its definition resolved (an Art of War
     turn, whose events are large: a game loaded afresh folds from the last one)."""
     if any(_resolves(e) for d in decided if isinstance(d, list) for e in d):
-        return NewSnapshot(SNAPSHOT_NAME, _encoder.encode(state))
+        return NewSnapshot(SNAPSHOT_NAME, encode_snapshot(state))
     return None
 
 

@@ -6,7 +6,7 @@ import msgspec
 from msgspec.structs import replace
 
 from projections.evolve import evolve, fold
-from projections.game import GameState, decode_snapshot
+from projections.game import GameState, decode_snapshot, encode_snapshot
 from projections.skirmish.state import SkirmishPlay
 from rules.skirmish.maps import builtin_map
 from rules.skirmish.turn import OrderReport
@@ -355,7 +355,7 @@ def test_skirmish_societys_state_comes_back_whole_from_a_snapshot() -> None:
         VoteCast(player_id="p1", turn=2, effect="FEAST"),
         JoinForcesRequested(player_id="p1", with_player="p3", turn=2),
     )
-    back = decode_snapshot(msgspec.json.encode(state), state.version)
+    back = decode_snapshot(encode_snapshot(state), state.version)
     assert back == state
     assert back is not None
     assert isinstance(back.play, SkirmishPlay)
