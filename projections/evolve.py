@@ -9,13 +9,10 @@ from datetime import datetime
 
 from msgspec.structs import replace
 
+from projections import own_play
 from projections.game import GameState, Player, with_typed_play
-from projections.owned import Reseat, own_events, reseated, room_facts
+from projections.owned import own_events
 from projections.playing import began, sealed_with, started_play, stepped
-from projections.skirmish.options import options_of
-from projections.skirmish.state import SkirmishEvent, SkirmishPlay, with_room
-from projections.skirmish.state import evolve as skirmish_evolve
-from projections.skirmish.state import forked as skirmish_forked
 from rules.game import Daily
 from schema.game_events import (
     AdminAdded,
@@ -74,7 +71,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         # Each case is an isinstance test, in order: the events of every turn come first (a
         # rebuild folds hundreds of thousands of them).
         case OrdersSubmitted():
-            return _played(state, event)
+            return own_play.played(state, event)
         case PlayerNotified():
             # Once a wait, or once a turn (`Reminder.once_a_turn`): both kept, from the
             # first of a wait's reminders (one a seat).
@@ -87,9 +84,9 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case TurnResolved():
             # The steps of a game whose events are the room's own (`OwnEvents`) are the
             # room's own two: its resolution and its start.
-            return _resolved(state, event)
+            return own_play.resolved(state, event)
         case GameStarted():
-            return _played(began(state, event.at, event.secret, event.commitment), event)
+            return own_play.played(began(state, event.at, event.secret, event.commitment), event)
         case MoveSealed():
             return replace(state, sealed=sealed_with(state, event.player_id, event.move))
         case PlayRecorded():
@@ -108,20 +105,12 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 game_version=event.game_version,
                 options=event.options,
             )
-            if own_events(state.definition) is None:
-                return state
-            # Skirmish Society's state is there from the creation on, its options read from
-            # its settings (it records none).
-            return replace(
-                state,
-                options=options_of(event.settings, event.seed),
-                play=with_room(None, room_facts(state.settings, state.players)),
-            )
+            return state if own_events(state.definition) is None else own_play.created(state)
         case PlayerJoined():
             player = Player(
                 event.player_id, event.name, (event.account_id,), event.color, event.pattern
             )
-            return _seated(
+            return own_play.seated(
                 replace(
                     state,
                     players={**state.players, player.id: player},
@@ -132,17 +121,17 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
         case PlayerLeft():
             players = dict(state.players)
             del players[event.player_id]
-            return _seated(replace(state, players=players))
+            return own_play.seated(replace(state, players=players))
         case PlayStarted():
             return started_play(state, event)
         case VoteCast() | JoinForcesRequested():
-            return _played(state, event)
+            return own_play.played(state, event)
         case TurnRewound():
             # The resolution itself is gone from the stream; what remains is for the game
             # to forget the votes of the turn, as rules.md says, and to reckon the next
             # resolution from now rather than from a resolution long past.
             state = replace(
-                _played(state, event),
+                own_play.played(state, event),
                 # The wait the rewind goes back to begins afresh: its time is all there, and
                 # its reminder is yet to come.
                 wait_began_at=event.at,
@@ -157,7 +146,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
                 return state
             return replace(state, secret=event.secret, commitment=event.commitment)
         case PlayerResigned():
-            return _seated(
+            return own_play.seated(
                 _update_player(state, event.player_id, status="resigned", notifications=False),
                 event.player_id,
             )
@@ -166,14 +155,14 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             if event.player_id is None:
                 return state
             state = _update_player(state, event.player_id, banned=True)
-            return _played(_seated(state, event.player_id), event)
+            return own_play.played(own_play.seated(state, event.player_id), event)
         case PlayerUnbanned():
             state = replace(state, banned_accounts=state.banned_accounts - {event.account_id})
             players = {
                 pid: replace(p, banned=False) if event.account_id in p.accounts else p
                 for pid, p in state.players.items()
             }
-            return _seated(replace(state, players=players))
+            return own_play.seated(replace(state, players=players))
         case GamePaused():
             return replace(state, phase="paused", paused_at=event.at)
         case GameUnpaused():
@@ -190,7 +179,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             return _settings_changed(state, event)
         case PlayerLookChanged():
             look = {"name": event.name, "color": event.color, "pattern": event.pattern}
-            return _seated(_update_player(state, event.player_id, **look), event.player_id)
+            return own_play.seated(_update_player(state, event.player_id, **look), event.player_id)
         case NotificationsChanged():
             return _update_player(state, event.player_id, notifications=event.enabled)
         case MessageBroadcast():
@@ -219,7 +208,7 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             for player_id in event.unclaimed:
                 state = _update_player(state, player_id, status="resigned", notifications=False)
             return replace(
-                _seated(state),
+                own_play.seated(state),
                 phase="running",
                 invited={},
                 wait_began_at=event.at,
@@ -227,37 +216,16 @@ def evolve(state: GameState, event: GameEvent) -> GameState:
             )
 
 
-def _played(state: GameState, event: SkirmishEvent) -> GameState:
-    """The state after Skirmish Society's own fold took `event` (a game with a definition
-    folds its own events, inside the room's)."""
-    if not isinstance(state.play, SkirmishPlay):
-        return state
-    return replace(state, play=skirmish_evolve(state.play, event))
-
-
-def _seated(state: GameState, seat: str | None = None) -> GameState:
-    """The state after an event that changed its settings or seats (only `seat`, if named):
-    Skirmish Society's own handed the room's facts anew (no other game reads them)."""
-    play = state.play
-    if not isinstance(play, SkirmishPlay):
-        return state
-    if seat is None:
-        return replace(state, play=with_room(play, room_facts(state.settings, state.players)))
-    return replace(state, play=with_room(play, reseated(play.room, state.players[seat])))
-
-
 def _settings_changed(state: GameState, event: SettingsChanged) -> GameState:
     new = event.settings
     before = _clock(state)
-    state = _seated(replace(state, settings=new))
+    state = own_play.seated(replace(state, settings=new))
     if before != _clock(state):
         # A wait whose hour or length the new settings change begins afresh, at the change.
         # Local time only names the hour: a new time zone that keeps the hour in UTC keeps
         # the deadline where it was (rules.md).
         state = replace(state, wait_began_at=event.at, resumed_at=None)
-    if not isinstance(state.play, SkirmishPlay):
-        return state
-    return replace(state, options=options_of(new, state.seed))
+    return own_play.optioned(state)
 
 
 def _clock(state: GameState) -> tuple[Daily | None, float | None] | None:
@@ -293,43 +261,6 @@ def _uninvited(state: GameState, player_id: str, account_id: str) -> GameState:
     if left:
         invited[player_id] = left
     return replace(state, invited=invited)
-
-
-def _resolved(state: GameState, event: TurnResolved) -> GameState:
-    """The room's part of a resolution (the seats its game merges and puts out, the next
-    turn, the game's end), and the game's own fold of it."""
-    own = own_events(state.definition)
-    assert own is not None, f"{state.game} records no resolutions of its own"
-    reseat = own.reseated(event) or Reseat()
-    players = dict(state.players)
-    for joint, (a, b) in reseat.merged.items():
-        first, second = players.pop(a), players.pop(b)
-        players[joint] = replace(
-            first,
-            id=joint,
-            name=f"{first.name}/{second.name}",
-            accounts=first.accounts + second.accounts,
-            notifications=first.notifications or second.notifications,
-            banned=first.banned and second.banned,
-        )
-    for player_id in reseat.out:
-        if players[player_id].status == "active":
-            players[player_id] = replace(players[player_id], status="eliminated")
-    played = _played(state, event)
-    ended = played.definition.ending(played.play) is not None
-    state = replace(
-        played,
-        phase="finished" if ended else state.phase,
-        players=players,
-        turn=state.turn + 1,
-        # The turn's wait begins afresh: all its time, no unpause in it, its lock after this.
-        wait_began_at=event.at,
-        wait_reminded=False,
-        resumed_at=None,
-        resolved_at=event.at,
-    )
-    # Most turns merge nobody and eliminate nobody: their seats are as they were.
-    return _seated(state) if reseat.merged or reseat.out else state
 
 
 def _forked(event: GameForked) -> GameState:
@@ -373,8 +304,5 @@ def _forked(event: GameForked) -> GameState:
         ),
     )
     if own_events(state.definition) is not None:
-        # A fork of Skirmish Society records its state in its own fields, and its options
-        # are its settings' (a fork has no seed: it plays its source's map).
-        play = skirmish_forked(event, room_facts(state.settings, state.players))
-        return replace(state, play=play, options=options_of(state.settings, state.seed))
+        return own_play.forked(state, event)
     return with_typed_play(state)

@@ -54,8 +54,10 @@ KEPT = Counter(
         "server/game/decide/notices.py": 1,
         # its draws, which no rewind changes;
         "server/game/decide/resolution.py": 1,
-        # the fold: its state from the creation on, its resolution's seats, its fork's fields.
-        "projections/evolve.py": 3,
+        # the fold: its state from the creation on and its fork's fields, and (own_play.py)
+        # its resolution's seats.
+        "projections/evolve.py": 2,
+        "projections/own_play.py": 1,
     }
 )
 

@@ -44,6 +44,7 @@ PURE = (
     "projections/game.py",
     "projections/evolve.py",
     "projections/owned.py",
+    "projections/own_play.py",
     "projections/playing.py",
     "projections/schedule.py",
     "projections/seat_view.py",
