@@ -64,12 +64,18 @@ class Table:
         return await public_game(self.api, self.game_id)
 
 
-async def _started(api: Api, plan: Plan, **options: Any) -> Table:
+async def _joined(api: Api, plan: Plan, **options: Any) -> tuple[str, Account, Account]:
+    """A game of the plan's, joined by its admin (p1) and another (p2), not started."""
     one, two = await api.account("one"), await api.account("two")
     body = {"name": plan.game, "game": plan.game, "options": {**plan.options, **options}}
     game_id = (await api.call("POST", "/v1/games", one, body, expect=201))["id"]
     for who in (one, two):
         await api.join(game_id, who)
+    return game_id, one, two
+
+
+async def _started(api: Api, plan: Plan, **options: Any) -> Table:
+    game_id, one, two = await _joined(api, plan, **options)
     await api.start(game_id, one)
     order = plan.order(await public_game(api, game_id))
     return Table(api, game_id, one, {"p1": one, "p2": two}, order)
@@ -180,6 +186,16 @@ async def test_a_fork_and_a_rewind_each_play_on_to_a_draw(
 
 async def _advance(api: Api, seconds: float) -> None:
     await api.call("POST", "/v1/admin/clock", OPERATOR_TOKEN, {"advance_seconds": seconds})
+
+
+async def test_a_move_before_the_start_is_refused(server: Server, plan: Plan) -> None:
+    # The room asked the game whom its play waits for before there was a play: a 500.
+    game_id, one, _ = await _joined(server.api, plan)
+    refused = await make_move(server.api, game_id, one, plan.opening[0][0][1], expect=409)
+    assert refused["error"] == {
+        "code": "wrong_phase",
+        "message": "the game is joining; this needs it running",
+    }
 
 
 async def test_a_clock_out_of_bounds_is_refused(server: Server, plan: Plan) -> None:

@@ -100,6 +100,9 @@ def make_move(state: GameState, command: MakeMove) -> list[GameEvent]:
         raise Conflict(codes.WRONG_KIND_OF_GAME, f"this game plays {state.game}: it takes {takes}")
     if own is not None:
         return _own_move(state, own, command)
+    if state.play is None:
+        # Not started: there is no play to ask whom it waits for (a game's to_move reads it).
+        require_phase(state, "running")
     wait = definition.to_move(state.play)
     # A paused game stands still: it takes no move that may end a wait, but the moves of a
     # wait that only the clock or an admin closes.
