@@ -4,14 +4,25 @@ Ann (p1, also the admin) builds farms on turn 1 and farms them after: 2 VP a tur
 expands into empty land on turns 1 and 2 and takes the expansion award each turn. On turn 3
 everyone votes MOBILIZE, and Bob (p2) and Cy (p3) ask to join forces too early (they are not
 3 VP behind the leader yet); on turn 4 they may, and do. Ann reaches 6 VP on turn 4 and wins.
+
+And a game of each other built-in game, started (other_game), for the tests that want one.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from schema.api import Done, OrdersAccepted
 from schema.views import PublicGame
-from tests.api.support import OPERATOR_TOKEN, PAST_THE_LOCK, Account, Api, Server
+from tests.api.support import (
+    OPERATOR_TOKEN,
+    PAST_THE_LOCK,
+    Account,
+    Api,
+    Server,
+    joined_game,
+    make_move,
+)
 
 SEED = 7
 VP_TARGET = 6
@@ -24,6 +35,33 @@ ORDERS = {
     4: {0: "EA F, GO F"},
 }
 VOTE = "MOBILIZE"
+# The other built-in games (docs/games.md), each at its smallest, as POST /v1/games takes them.
+OTHER_GAMES: dict[str, dict[str, Any]] = {
+    "art-of-war": {"name": "The Art of War", "game": "art-of-war", "options": {"map": "aow-mini"}},
+    "skor": {"name": "Skor", "game": "skor", "options": {"round_limit": 3}},
+}
+# Skor's sealed setup choices of p1 and p2.
+SKOR_CHOICES = (
+    {"culture": "dictatorship", "side": 1},
+    {"culture": "technocracy", "side": 4, "tech": "military"},
+)
+
+
+async def other_game(
+    api: Api, game: str, accounts: Sequence[Account] = (), start: bool = True
+) -> tuple[str, list[Account]]:
+    """A game of `game` (a key of OTHER_GAMES) created by the first of two accounts (p1, its
+    admin; new ones, Ann and Bob, unless given) and joined by both: its id and the accounts.
+    Started unless not `start`; a started Skor game past both setup choices, in its first
+    turn, where its actions are taken."""
+    accounts = list(accounts) or [await api.account(name) for name in NAMES[:2]]
+    game_id = await joined_game(api, OTHER_GAMES[game], accounts)
+    if start:
+        await api.start(game_id, accounts[0])
+        if game == "skor":
+            for account, choice in zip(accounts, SKOR_CHOICES, strict=True):
+                await make_move(api, game_id, account, choice)
+    return game_id, accounts
 
 
 @dataclass

@@ -2,10 +2,10 @@
 reach: every route with a JSON body (found in /openapi.json, so that a new one is covered)
 gets hostile raw bodies, arbitrary bytes, arbitrary JSON, and bodies of the right types with
 values at the edges of those types; a running game gets arbitrary order text and text
-commands. No answer may be a 5xx, and every 4xx must be an error in the API's form."""
+commands, and a running game of the Art of War and of Skor arbitrary moves. No answer may be
+a 5xx, and every 4xx must be an error in the API's form."""
 
 import asyncio
-import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +18,21 @@ from hypothesis import strategies as st
 import server.webhooks.sender
 from rules.skirmish.board import KEYWORD_KINDS
 from server.commands.parse import COMMANDS
-from tests.api.game import ScriptedGame
+from tests.api.game import OTHER_GAMES, ScriptedGame, other_game
+from tests.api.strategies import (
+    ANY_JSON,
+    ANYTHING,
+    EDGES,
+    INTEGERS,
+    MOVE_WORDS,
+    NUMBERS,
+    PRINTABLE,
+    STRINGS,
+    Json,
+    encoded,
+    moves,
+    soup,
+)
 from tests.api.support import OPERATOR_TOKEN, Server, never_send, serving
 
 # Each of right and wrong bodies, per route.
@@ -31,7 +45,6 @@ FUZZED = settings(
     suppress_health_check=list(HealthCheck),
 )
 OPERATOR = {"Authorization": f"Bearer {OPERATOR_TOKEN}"}
-Json = Any
 Schema = dict[str, Any]
 Call = Callable[[str, str, bytes, dict[str, str]], None]
 
@@ -56,68 +69,6 @@ HOSTILE = [
     b'{"a":' * 5000 + b"1" + b"}" * 5000,
     b"1" * 60_000,
 ]
-# Numbers at the edges of every type. None between 2 s and two weeks, which as
-# advance_seconds would move the fake clock and resolve every game on the way, slowly.
-EDGES = [0, -1, 1, 2**31, 2**53 + 1, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**30]
-NUMBERS = st.one_of(
-    st.sampled_from(EDGES),
-    st.integers(max_value=1),
-    st.integers(min_value=2_000_000),
-    st.floats(max_value=1.0),
-    st.floats(min_value=2e6),
-)
-INTEGERS = st.one_of(st.sampled_from(EDGES), st.integers(-5, 30), st.integers())
-PRINTABLE = st.characters(categories=("L", "M", "N", "P", "S")) | st.sampled_from(" ,\n")
-STRINGS = st.one_of(
-    st.sampled_from(
-        [
-            "",
-            " ",
-            "NaN",
-            "Infinity",
-            "-Infinity",
-            "1e999",
-            "null",
-            "0",
-            "9" * 400,
-            "x" * 20_000,
-            "\x00",
-            "line\nbreak",
-            "\u202eevil",
-            "🏳️‍🌈" * 100,
-            "\ud800",
-            "../../etc/passwd",
-            "0001-01-01T00:00:00Z",
-            "9999-12-31T23:59:59+14:00",
-            "2030-03-04T08:00:00",
-            "rulebook",
-            "p1",
-            "p2",
-            "FEAST",
-            "http://127.0.0.1:9/hook",
-        ]
-    ),
-    st.text(PRINTABLE, max_size=100),
-    st.text(max_size=300),
-)
-ANYTHING = st.one_of(
-    st.none(),
-    st.booleans(),
-    NUMBERS,
-    STRINGS,
-    st.sampled_from([[], {}, [[[[]]]], {"a": {"b": {"c": None}}}]),
-    st.lists(STRINGS, max_size=5),
-)
-ANY_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=50),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=20), inner),
-    max_leaves=30,
-)
-
-
-def encoded(value: Json, ascii_only: bool) -> bytes:
-    # A lone surrogate in a string is written as it is: not UTF-8 at all.
-    return json.dumps(value, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
 
 
 def typed(schema: Schema, schemas: dict[str, Schema]) -> st.SearchStrategy[Json]:
@@ -245,16 +196,11 @@ def fuzz_text(game: str, words: list[str], player_token: str, call: Call) -> Non
         st.sampled_from(re.findall(r"\[(\w+)=", COMMANDS["advanced_setup"].usage)),
         st.sampled_from([*map(str, EDGES), "true", "no", "spacious", "same_day", "", '"x', "6PM"]),
     ).map("=".join)
-    soup = st.lists(
-        st.one_of(
-            st.sampled_from(words),
-            options,
-            st.sampled_from([",", "\n", "\r", " ", "  ", "->", ">", "-", "via", "(", '"']),
-            st.text(PRINTABLE, max_size=8),
-        ),
-        max_size=30,
-    ).map(" ".join)
-    text = st.one_of(soup, st.text(PRINTABLE, max_size=500), st.text(max_size=500))
+    text = st.one_of(
+        soup(st.sampled_from(words) | options),
+        st.text(PRINTABLE, max_size=500),
+        st.text(max_size=500),
+    )
 
     @settings(FUZZED, max_examples=TEXT_EXAMPLES)
     @given(orders=text)
@@ -281,9 +227,29 @@ def fuzz_text(game: str, words: list[str], player_token: str, call: Call) -> Non
     commands()
 
 
-async def _set_up(running: Server, routes: list[str]) -> tuple[dict[str, tuple[str, str]], Any]:
-    """A running game of its own for each route (and its admin's token), and one more for
-    the text, with its map's words and a player's token."""
+def fuzz_moves(game: str, tokens: list[str], words: list[str], call: Call) -> None:
+    """Moves of every form, with a turn and a seat at the edges, as either player of a
+    running game run by its definition."""
+    body = st.fixed_dictionaries(
+        {"move": moves(words)},
+        optional={"turn": INTEGERS, "player": st.sampled_from(["p1", "p2", "p3"]) | STRINGS},
+    )
+    callers = [{"Authorization": f"Bearer {token}"} for token in tokens]
+
+    @settings(FUZZED, max_examples=TEXT_EXAMPLES)
+    @given(body=body, ascii_only=st.booleans(), headers=st.sampled_from(callers))
+    def move(body: Json, ascii_only: bool, headers: dict[str, str]) -> None:
+        call("POST", f"/v1/games/{game}/moves", encoded(body, ascii_only), headers)
+
+    move()
+
+
+async def _set_up(
+    running: Server, routes: list[str]
+) -> tuple[dict[str, tuple[str, str]], Any, list[tuple[str, list[str], list[str]]]]:
+    """A running game of its own for each route (and its admin's token); one more for the
+    text, with its map's words and a player's token; and a running game of each other
+    built-in game, with its players' tokens and its moves' words."""
     games: dict[str, tuple[str, str]] = {}
     for path in routes:
         game = ScriptedGame(running)
@@ -297,7 +263,11 @@ async def _set_up(running: Server, routes: list[str]) -> tuple[dict[str, tuple[s
     assert board_map is not None
     words = [word for t in board_map.territories for word in (t.id, t.name)]
     words += [*KEYWORD_KINDS, *(word.upper() for word in KEYWORD_KINDS)]
-    return games, (text.game_id, words, text.player("Bob").token)
+    others = []
+    for kind in OTHER_GAMES:
+        game_id, accounts = await other_game(running.api, kind)
+        others.append((game_id, [account.token for account in accounts], MOVE_WORDS[kind]))
+    return games, (text.game_id, words, text.player("Bob").token), others
 
 
 @pytest.mark.timeout(240)
@@ -309,7 +279,7 @@ async def test_no_body_and_no_text_gets_a_5xx(
         document = (await running.api.client.get("/openapi.json")).json()
         routes = [path for _, path, _ in json_body_routes(document)]
         assert {"/v1/accounts", "/v1/adjudicate", "/v1/games/{game}/orders"} <= set(routes)
-        games, (text_game, words, player) = await _set_up(running, routes)
+        games, (text_game, words, player), others = await _set_up(running, routes)
         answered: list[int] = []
 
         def fuzz() -> None:
@@ -324,6 +294,8 @@ async def test_no_body_and_no_text_gets_a_5xx(
 
                 fuzz_bodies(document, games, call)
                 fuzz_text(text_game, words, player, call)
+                for game, tokens, move_words in others:
+                    fuzz_moves(game, tokens, move_words, call)
 
         await asyncio.to_thread(fuzz)
     # Most were refused, as they should be; some got through to do something.

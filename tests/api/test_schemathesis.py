@@ -1,7 +1,7 @@
 """Schemathesis against /openapi.json: every operation, with data that fits its schema and
 data that does not, as nobody, a player, an admin, the operator, a trusted client without a
-user and a made-up token, on games in each phase. No answer may be a 5xx, and every answer
-must be documented and match its documented schema."""
+user and a made-up token, on games in each phase and of each built-in game. No answer may be
+a 5xx, and every answer must be documented and match its documented schema."""
 
 import asyncio
 from collections.abc import Callable
@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 import server.webhooks.sender
-from tests.api.game import ScriptedGame
+from tests.api.game import ScriptedGame, other_game
 from tests.api.support import OPERATOR_TOKEN, Server, never_send, serving
 
 # Per operation, spread over both generation modes; about 30 s for the whole API.
@@ -39,7 +39,8 @@ LOOPBACK_HOOK = "http://127.0.0.1:9/hook"
 async def _games_in_every_phase(
     server: Server,
 ) -> tuple[list[str], list[dict[str, str]]]:
-    """Game ids (joining, running with orders, finished, sandbox) and callers' headers."""
+    """Game ids (joining, running with orders, finished, sandbox; a running Art of War and
+    Skor game, and a joining Skor game) and callers' headers."""
     running = ScriptedGame(server)
     await running.create()
     await running.join_and_start()
@@ -55,6 +56,14 @@ async def _games_in_every_phase(
     # Di took the expansion award: one VP, and the game, at the end of turn 1.
     assert (await finished.state()).winner == "p4"
     sandbox = await server.api.new_game(running.admin, sandbox=True)
+    # The other games' admin and player are the running game's: the same callers pass
+    # their doors.
+    seats = [running.admin, running.player("Bob")]
+    others = [
+        (await other_game(server.api, "art-of-war", seats))[0],
+        (await other_game(server.api, "skor", seats))[0],
+        (await other_game(server.api, "skor", seats, start=False))[0],
+    ]
     client = await server.api.call(
         "POST", "/v1/clients", OPERATOR_TOKEN, {"name": "fuzz bot"}, expect=201
     )
@@ -74,7 +83,8 @@ async def _games_in_every_phase(
         bearer(client["token"]),
         bearer("made-up-token"),
     ]
-    return [running.game_id, joining.game_id, finished.game_id, sandbox.id], callers
+    games = [running.game_id, joining.game_id, finished.game_id, sandbox.id, *others]
+    return games, callers
 
 
 # Calls that should succeed (as the right caller), besides the generated ones, which mostly
