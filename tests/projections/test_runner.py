@@ -90,7 +90,8 @@ async def test_live_read_models_equal_a_rebuild_also_after_rewinds(
 async def test_a_burst_is_caught_up_in_pipelined_batches_then_followed_again(
     postgres_store: PostgresEventStore, pool: asyncpg.Pool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Batches of 5: every resolution's append (a dozen events and more) is a burst.
+    # Batches of 5: the two games' set-up (create, joins, start: 12 events), appended before
+    # the runner starts, is a burst whenever the runner starts.
     monkeypatch.setattr(runner_module, "_BATCH", 5)
     caught_up: list[int] = []
     catch_up = ReadModelRunner.catch_up
@@ -103,9 +104,9 @@ async def test_a_burst_is_caught_up_in_pipelined_batches_then_followed_again(
     service = GameService(postgres_store)
     runner = ReadModelRunner(postgres_store, pool)
     games = [ScriptedGame(service, "g1"), ScriptedGame(service, "g2", players=3)]
+    for game in games:
+        await game.set_up()
     async with _following(runner):
-        for game in games:
-            await game.set_up()
         for _ in range(2):
             for game in games:
                 await game.play_turn()
