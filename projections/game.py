@@ -47,8 +47,13 @@ class Player(msgspec.Struct, frozen=True):
     notifications: bool = True
 
     @property
+    def in_play(self) -> bool:
+        """Still in the game and not banned: moves, and may join forces."""
+        return self.status == "active" and not self.banned
+
+    @property
     def wants_notices(self) -> bool:
-        return self.notifications and self.status == "active" and not self.banned
+        return self.notifications and self.in_play
 
 
 class GameState(msgspec.Struct, frozen=True):

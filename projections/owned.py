@@ -45,23 +45,19 @@ def room_facts(settings: Settings, players: Mapping[str, "Player"]) -> RoomFacts
     return RoomFacts(
         settings=settings,
         seats={seat: _facts(p) for seat, p in players.items()},
-        in_play=frozenset(seat for seat, p in players.items() if _in_play(p)),
+        in_play=frozenset(seat for seat, p in players.items() if p.in_play),
     )
 
 
 def reseated(room: RoomFacts, player: "Player") -> RoomFacts:
     """`room` with one seat joined or changed: a game's fold from its events meets twenty
     joins, each of which would otherwise build every seat's facts again."""
-    in_play = room.in_play | {player.id} if _in_play(player) else room.in_play - {player.id}
+    in_play = room.in_play | {player.id} if player.in_play else room.in_play - {player.id}
     return RoomFacts(room.settings, {**room.seats, player.id: _facts(player)}, in_play)
 
 
 def _facts(player: "Player") -> SeatFacts:
     return SeatFacts(name=player.name, status=player.status, banned=player.banned)
-
-
-def _in_play(player: "Player") -> bool:
-    return player.status == "active" and not player.banned
 
 
 # The time of an event a game made, until the room stamps it with its step's (`Stamp.at`).

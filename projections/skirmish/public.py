@@ -32,9 +32,8 @@ def _by_vp(play: SkirmishPlay, players: Mapping[str, "Player"]) -> list[PlayerVi
     """The players by VP, then territories, then name: the side bar's order."""
     territories = Counter(play.board.control.values())
     armies = Counter(play.board.armies.values())
-    vp = play.vp
     views = [
-        player_view(p, vp.get(p.id, 0), territories[p.id], armies[p.id]) for p in players.values()
+        player_view(p, play.vp_of(p.id), territories[p.id], armies[p.id]) for p in players.values()
     ]
     return sorted(views, key=lambda v: (-v.vp, -v.territories, v.name.lower()))
 

@@ -300,4 +300,4 @@ def _step(
 
 def _in_play(state: GameState, seat: str) -> bool:
     player = state.players.get(seat)
-    return player is not None and player.status == "active" and not player.banned
+    return player is not None and player.in_play
