@@ -21,10 +21,10 @@ from schema.game_events import (
     PrivateEventsRead,
     RecordedPosition,
     Settings,
-    TurnResolved,
     TurnRewound,
     VoteCast,
 )
+from tests.projections.skirmish_events import turn_resolved
 from tests.server.decide.given import ADMIN, NOON, T0
 
 NORMAL = Settings(name="Seen")
@@ -66,22 +66,7 @@ STARTED = GameStarted(
     commitment=commitment(SECRET),
 )
 READ = PrivateEventsRead(reader=ADMIN, turn=1)
-RESOLVED = TurnResolved(
-    turn=1,
-    at=NOON,
-    effect=None,
-    orders=[],
-    board=RecordedPosition(armies={}, control={}, farms=[]),
-    dead=[],
-    vp={},
-    vp_gained={},
-    eliminated=[],
-    winner=None,
-    joined={},
-    vote_outcome=None,
-    next_vote=None,
-    next_effect=None,
-)
+RESOLVED = turn_resolved(board=RecordedPosition(armies={}, control={}, farms=[]))
 
 
 def test_orders_are_their_owners_alone() -> None:
